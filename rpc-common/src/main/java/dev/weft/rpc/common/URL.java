@@ -1,0 +1,479 @@
+package dev.weft.rpc.common;
+
+import com.google.common.collect.ImmutableMap;
+
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An immutable address with parameters: {@code protocol://user:password@host:port/path?k=v&k2=v2}.
+ *
+ * <p>Every Weft strategy is chosen and tuned by URL parameters, so lookups are on the call path:
+ * method parameters ({@code sayHello.timeout=3}) are indexed when the URL is built, and typed
+ * getters parse a value once and cache it, so {@link #getMethodParameter(String, String, int)}
+ * is two hash lookups with no string concatenation and no re-parsing.
+ *
+ * <p>Parsing rules: the protocol is optional (no {@code ://} means none); user info, port, host
+ * and path are optional ({@code file:///tmp/x} has no host and path {@code tmp/x}); IPv6 hosts are
+ * written in brackets ({@code [::1]}) and stored without them; query keys and values are
+ * percent-decoded; a repeated key keeps its last value; {@code k=} and {@code k} are present with
+ * value {@code ""}. The path is stored without its leading slash.
+ *
+ * <p>{@link #toString()} redacts the password and is what logs and error messages print;
+ * {@link #toFullString()} keeps it and round-trips through {@link #valueOf(String)}.
+ *
+ * <p>Immutable and thread-safe; {@code addParameter}/{@code removeParameter}/{@code withX}
+ * return new instances.
+ */
+public final class URL {
+
+    private static final String REDACTED = "***";
+
+    private final String protocol;
+    private final String username;
+    private final String password;
+    private final String host;
+    private final int port;
+    private final String path;
+    private final ImmutableMap<String, String> parameters;
+    /** Typed, cached views of {@link #parameters}. */
+    private final Map<String, ParameterValue> values;
+    /** {@code method -> key -> value} for every {@code method.key} parameter. */
+    private final Map<String, Map<String, ParameterValue>> methodValues;
+    private volatile String fullString;
+    private int hash;
+
+    /**
+     * Creates a URL from its parts; {@code null} means absent, a port of 0 means no port.
+     *
+     * @throws IllegalArgumentException when a part is malformed (port out of range, bad protocol)
+     */
+    public URL(String protocol, String username, String password, String host, int port, String path,
+               Map<String, String> parameters) {
+        if (protocol != null && !protocol.isEmpty() && !isValidProtocol(protocol)) {
+            throw new IllegalArgumentException("URL protocol: " + protocol
+                    + " (expected: a letter then letters, digits, '+', '-' or '.')");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("URL port: " + port + " (expected: 0-65535)");
+        }
+        if (password != null && username == null) {
+            throw new IllegalArgumentException("URL password without a user name (expected: user:password@host)");
+        }
+        this.protocol = emptyToNull(protocol);
+        this.username = emptyToNull(username);
+        this.password = emptyToNull(password);
+        this.host = emptyToNull(host);
+        this.port = port;
+        this.path = emptyToNull(stripLeadingSlash(path));
+        this.parameters = parameters == null ? ImmutableMap.of() : ImmutableMap.copyOf(parameters);
+        Map<String, ParameterValue> byKey = new HashMap<>(Math.max(4, this.parameters.size() * 2));
+        Map<String, Map<String, ParameterValue>> byMethod = new HashMap<>();
+        for (Map.Entry<String, String> entry : this.parameters.entrySet()) {
+            String key = entry.getKey();
+            ParameterValue value = new ParameterValue(key, entry.getValue(), this);
+            byKey.put(key, value);
+            int dot = key.indexOf('.');
+            if (dot > 0 && dot < key.length() - 1) {
+                byMethod.computeIfAbsent(key.substring(0, dot), m -> new HashMap<>(4))
+                        .put(key.substring(dot + 1), value);
+            }
+        }
+        this.values = byKey;
+        this.methodValues = byMethod;
+    }
+
+    /** A URL with protocol, host, port and path and no parameters. */
+    public URL(String protocol, String host, int port, String path) {
+        this(protocol, null, null, host, port, path, null);
+    }
+
+    // ------------------------------------------------------------------ parsing
+
+    /**
+     * Parses {@code text}.
+     *
+     * @throws IllegalArgumentException for any malformed input, naming the input (password redacted);
+     *         never any other exception
+     */
+    public static URL valueOf(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("URL: null (expected: protocol://host:port/path?key=value)");
+        }
+        try {
+            return UrlParser.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("URL: " + redact(text) + " (" + e.getMessage() + ")", e);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("URL: " + redact(text) + " (expected: protocol://host:port/path?key=value; "
+                    + e + ")", e);
+        }
+    }
+
+    /** Best-effort removal of the password from unparsed input before it reaches a message. */
+    static String redact(String text) {
+        int scheme = text.indexOf("://");
+        int start = scheme < 0 ? 0 : scheme + 3;
+        int at = text.indexOf('@', start);
+        if (at < 0) {
+            return text;
+        }
+        int slash = text.indexOf('/', start);
+        if (slash >= 0 && slash < at) {
+            return text;
+        }
+        int colon = text.indexOf(':', start);
+        if (colon < 0 || colon > at) {
+            return text;
+        }
+        return text.substring(0, colon + 1) + REDACTED + text.substring(at);
+    }
+
+    // ------------------------------------------------------------------ parts
+
+    public String getProtocol() {
+        return protocol;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    /** The host without IPv6 brackets, or {@code null}. */
+    public String getHost() {
+        return host;
+    }
+
+    /** The port, or 0 when absent. */
+    public int getPort() {
+        return port;
+    }
+
+    /** The path without its leading slash, or {@code null}. */
+    public String getPath() {
+        return path;
+    }
+
+    /** {@code host:port} ({@code [v6]:port} for IPv6), {@code host} without a port, or {@code ""}. */
+    public String getAddress() {
+        StringBuilder sb = new StringBuilder();
+        appendHost(sb);
+        if (port > 0) {
+            sb.append(':').append(port);
+        }
+        return sb.toString();
+    }
+
+    /** The {@code interface} parameter, else the path. */
+    public String getServiceInterface() {
+        String value = getParameter("interface");
+        return value == null || value.isEmpty() ? path : value;
+    }
+
+    // ------------------------------------------------------------------ parameters
+
+    /** All parameters, unmodifiable, in the order they were given. */
+    public Map<String, String> getParameters() {
+        return parameters;
+    }
+
+    /** Whether {@code key} is present (an empty value counts as present). */
+    public boolean hasParameter(String key) {
+        return values.containsKey(key);
+    }
+
+    /** The raw value of {@code key} ({@code ""} for {@code k=}), or {@code null}. */
+    public String getParameter(String key) {
+        ParameterValue value = values.get(key);
+        return value == null ? null : value.raw;
+    }
+
+    /** The value of {@code key}, or {@code defaultValue} when absent or empty. */
+    public String getParameter(String key, String defaultValue) {
+        return ParameterValue.asString(values.get(key), defaultValue);
+    }
+
+    /**
+     * The value of {@code key} as an int, or {@code defaultValue} when absent or empty.
+     *
+     * @throws IllegalArgumentException when the value is not an int, naming key, value and this URL
+     */
+    public int getParameter(String key, int defaultValue) {
+        return ParameterValue.asInt(values.get(key), defaultValue);
+    }
+
+    /** As {@link #getParameter(String, int)} for a long. */
+    public long getParameter(String key, long defaultValue) {
+        return ParameterValue.asLong(values.get(key), defaultValue);
+    }
+
+    /** As {@link #getParameter(String, int)} for {@code true}/{@code false} (any case). */
+    public boolean getParameter(String key, boolean defaultValue) {
+        return ParameterValue.asBoolean(values.get(key), defaultValue);
+    }
+
+    /** The value of {@code method.key}, else of {@code key}, else {@code null}. */
+    public String getMethodParameter(String method, String key) {
+        ParameterValue value = methodValue(method, key);
+        return value == null ? null : value.raw;
+    }
+
+    /** As {@link #getMethodParameter(String, String)} with a default for absent or empty. */
+    public String getMethodParameter(String method, String key, String defaultValue) {
+        return ParameterValue.asString(methodValue(method, key), defaultValue);
+    }
+
+    /** As {@link #getParameter(String, int)}, looking up {@code method.key} first. */
+    public int getMethodParameter(String method, String key, int defaultValue) {
+        return ParameterValue.asInt(methodValue(method, key), defaultValue);
+    }
+
+    /** As {@link #getParameter(String, long)}, looking up {@code method.key} first. */
+    public long getMethodParameter(String method, String key, long defaultValue) {
+        return ParameterValue.asLong(methodValue(method, key), defaultValue);
+    }
+
+    /** As {@link #getParameter(String, boolean)}, looking up {@code method.key} first. */
+    public boolean getMethodParameter(String method, String key, boolean defaultValue) {
+        return ParameterValue.asBoolean(methodValue(method, key), defaultValue);
+    }
+
+    /** Whether {@code method.key} itself is present (not falling back to {@code key}). */
+    public boolean hasMethodParameter(String method, String key) {
+        Map<String, ParameterValue> forMethod = method == null ? null : methodValues.get(method);
+        return forMethod != null && forMethod.containsKey(key);
+    }
+
+    private ParameterValue methodValue(String method, String key) {
+        if (method != null) {
+            Map<String, ParameterValue> forMethod = methodValues.get(method);
+            if (forMethod != null) {
+                ParameterValue value = forMethod.get(key);
+                if (value != null) {
+                    return value;
+                }
+            }
+        }
+        return values.get(key);
+    }
+
+    // ------------------------------------------------------------------ copies
+
+    /** A copy with {@code key=value} added or replaced. */
+    public URL addParameter(String key, String value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (value.equals(getParameter(key))) {
+            return this;
+        }
+        Map<String, String> copy = new LinkedHashMap<>(parameters);
+        copy.put(key, value);
+        return withParameters(copy);
+    }
+
+    public URL addParameter(String key, int value) {
+        return addParameter(key, Integer.toString(value));
+    }
+
+    public URL addParameter(String key, long value) {
+        return addParameter(key, Long.toString(value));
+    }
+
+    public URL addParameter(String key, boolean value) {
+        return addParameter(key, Boolean.toString(value));
+    }
+
+    /** A copy with every entry of {@code added} added or replaced. */
+    public URL addParameters(Map<String, String> added) {
+        Objects.requireNonNull(added, "added");
+        if (added.isEmpty()) {
+            return this;
+        }
+        Map<String, String> copy = new LinkedHashMap<>(parameters);
+        added.forEach((k, v) -> copy.put(Objects.requireNonNull(k, "key"), Objects.requireNonNull(v, "value of " + k)));
+        return withParameters(copy);
+    }
+
+    /** A copy without {@code key}; this instance when the key is absent. */
+    public URL removeParameter(String key) {
+        if (!hasParameter(key)) {
+            return this;
+        }
+        Map<String, String> copy = new LinkedHashMap<>(parameters);
+        copy.remove(key);
+        return withParameters(copy);
+    }
+
+    /** A copy with exactly these parameters. */
+    public URL withParameters(Map<String, String> newParameters) {
+        return new URL(protocol, username, password, host, port, path, newParameters);
+    }
+
+    public URL withProtocol(String newProtocol) {
+        return new URL(newProtocol, username, password, host, port, path, parameters);
+    }
+
+    public URL withHost(String newHost) {
+        return new URL(protocol, username, password, newHost, port, path, parameters);
+    }
+
+    public URL withPort(int newPort) {
+        return new URL(protocol, username, password, host, newPort, path, parameters);
+    }
+
+    public URL withPath(String newPath) {
+        return new URL(protocol, username, password, host, port, newPath, parameters);
+    }
+
+    // ------------------------------------------------------------------ text
+
+    /** The whole URL, password included, percent-encoded so that {@code valueOf} gives it back. */
+    public String toFullString() {
+        String s = fullString;
+        if (s == null) {
+            s = render(false);
+            fullString = s;
+        }
+        return s;
+    }
+
+    /** The URL with the password replaced by {@code ***}: safe for logs and error messages. */
+    @Override
+    public String toString() {
+        return password == null ? toFullString() : render(true);
+    }
+
+    private String render(boolean redactPassword) {
+        StringBuilder sb = new StringBuilder(64);
+        if (protocol != null) {
+            sb.append(protocol).append("://");
+        }
+        if (username != null) {
+            sb.append(encode(username));
+            if (password != null) {
+                sb.append(':').append(redactPassword ? REDACTED : encode(password));
+            }
+            sb.append('@');
+        }
+        appendHost(sb);
+        if (port > 0) {
+            sb.append(':').append(port);
+        }
+        if (path != null) {
+            sb.append('/').append(encodePath(path));
+        }
+        if (!parameters.isEmpty()) {
+            char separator = '?';
+            for (Map.Entry<String, String> entry : parameters.entrySet()) {
+                sb.append(separator).append(encode(entry.getKey())).append('=').append(encode(entry.getValue()));
+                separator = '&';
+            }
+        }
+        return sb.toString();
+    }
+
+    private void appendHost(StringBuilder sb) {
+        if (host != null) {
+            if (host.indexOf(':') >= 0) {
+                sb.append('[').append(host).append(']');
+            } else {
+                sb.append(host);
+            }
+        }
+    }
+
+    static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    static String decode(String value) {
+        return URLDecoder.decode(value, StandardCharsets.UTF_8);
+    }
+
+    private static String encodePath(String path) {
+        StringBuilder sb = new StringBuilder(path.length() + 8);
+        int start = 0;
+        while (true) {
+            int slash = path.indexOf('/', start);
+            if (slash < 0) {
+                sb.append(encode(path.substring(start)));
+                return sb.toString();
+            }
+            sb.append(encode(path.substring(start, slash))).append('/');
+            start = slash + 1;
+        }
+    }
+
+    // ------------------------------------------------------------------ value semantics
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof URL)) {
+            return false;
+        }
+        URL other = (URL) o;
+        return port == other.port
+                && Objects.equals(protocol, other.protocol)
+                && Objects.equals(username, other.username)
+                && Objects.equals(password, other.password)
+                && Objects.equals(host, other.host)
+                && Objects.equals(path, other.path)
+                && parameters.equals(other.parameters);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = hash;
+        if (h == 0) {
+            h = Objects.hash(protocol, username, password, host, port, path, parameters);
+            hash = h;
+        }
+        return h;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static boolean isValidProtocol(String protocol) {
+        if (protocol.isEmpty() || !isAsciiLetter(protocol.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < protocol.length(); i++) {
+            char c = protocol.charAt(i);
+            if (!isAsciiLetter(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isAsciiLetter(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    private static String stripLeadingSlash(String path) {
+        if (path == null) {
+            return null;
+        }
+        int i = 0;
+        while (i < path.length() && path.charAt(i) == '/') {
+            i++;
+        }
+        return path.substring(i);
+    }
+}
