@@ -1,0 +1,340 @@
+package dev.weft.rpc.loadbalance;
+
+import com.google.common.collect.MapMaker;
+import dev.weft.rpc.common.Invoker;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Per-invoker call statistics: calls in flight, a sliding window of successful latencies and
+ * failures, and a peak-EWMA latency estimate. The cluster records every provider call with
+ * {@link #begin()} before and {@link #end(long, boolean)} after; the balancers read them.
+ *
+ * <p><b>Identity and lifetime.</b> {@link #of(Invoker)} returns the same instance for the same
+ * invoker object (identity, not {@code equals}). The registry holds invokers through weak
+ * references and a statistics object never refers to its invoker, so the statistics of an
+ * invoker that is no longer reachable (it left every directory) are reclaimed by the garbage
+ * collector; there is no global state that grows with invoker generations.
+ *
+ * <p><b>Window.</b> Latencies and failures are counted in buckets of {@value #BUCKET_SECONDS}
+ * seconds; reads see the current and the previous bucket, i.e. the last 10 to 20 seconds. A bucket
+ * rolls over on the first call that ends after its period; an invoker with no call ending for a
+ * whole bucket period therefore reads as having no samples again, which lets balancers probe it.
+ *
+ * <p><b>Peak EWMA.</b> The estimate jumps to a sample larger than itself (peak) and otherwise moves
+ * towards the sample with weight {@code 1 - exp(-dt / decay)}, {@code dt} being the time since the
+ * previous update; reads decay it towards zero with the same rule, so an idle invoker is probed
+ * again. A failure raises the estimate to at least twice its value (and at least
+ * {@value #MIN_FAILURE_PENALTY_MILLIS} ms). The decay is 10 s unless a balancer configures another
+ * ({@code p2c.decay}); the last configured value wins.
+ *
+ * <p><b>Cost.</b> {@code begin} is one atomic add; {@code end} is one atomic add, two on the
+ * window bucket, one compare-and-set for the EWMA and a few volatile writes, with no allocation
+ * except one small bucket object per {@value #BUCKET_SECONDS} s.
+ *
+ * <p>Thread-safe. Reads are individually atomic but not a consistent snapshot of each other; the
+ * window may lose a sample that races with a bucket roll-over. {@code begin}/{@code end} must be
+ * paired by the caller; {@link #inFlight()} never reports less than zero.
+ */
+public final class InvokerStats {
+
+    static final long BUCKET_SECONDS = 10;
+    static final long BUCKET_NANOS = TimeUnit.SECONDS.toNanos(BUCKET_SECONDS);
+    static final long DEFAULT_EWMA_DECAY_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final long MIN_FAILURE_PENALTY_MILLIS = 1;
+    private static final double MIN_FAILURE_PENALTY_NANOS = TimeUnit.MILLISECONDS.toNanos(MIN_FAILURE_PENALTY_MILLIS);
+    /** Cap of {@link #expectedLatencyNanos(long)} (about 18 minutes), so scores never overflow. */
+    static final long MAX_EXPECTED_NANOS = 1L << 40;
+    /** {@link #expectedLatencyNanos(long)} of an invoker without samples in the window. */
+    static final long NO_SAMPLES = -1;
+    private static final double NO_HISTORY = -1.0;
+
+    private static final ConcurrentMap<Invoker<?>, InvokerStats> REGISTRY =
+            new MapMaker().weakKeys().concurrencyLevel(16).makeMap();
+
+    private static final VarHandle IN_FLIGHT;
+    private static final VarHandle EWMA_BITS;
+    private static final VarHandle BUCKET_0;
+    private static final VarHandle BUCKET_1;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            IN_FLIGHT = lookup.findVarHandle(InvokerStats.class, "inFlight", int.class);
+            EWMA_BITS = lookup.findVarHandle(InvokerStats.class, "ewmaBits", long.class);
+            BUCKET_0 = lookup.findVarHandle(InvokerStats.class, "bucket0", Bucket.class);
+            BUCKET_1 = lookup.findVarHandle(InvokerStats.class, "bucket1", Bucket.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final LongSupplier ticker;
+
+    private volatile int inFlight;
+    private volatile Bucket bucket0 = new Bucket(Long.MIN_VALUE);
+    private volatile Bucket bucket1 = new Bucket(Long.MIN_VALUE);
+    /** Cached {@link #expectedLatencyNanos} and the bucket epoch it was computed in. */
+    private volatile long expectedNanos = NO_SAMPLES;
+    private volatile long expectedEpoch = Long.MIN_VALUE;
+    private volatile long ewmaBits = Double.doubleToRawLongBits(NO_HISTORY);
+    private volatile long ewmaStamp;
+    private volatile long ewmaDecayNanos = DEFAULT_EWMA_DECAY_NANOS;
+
+    private InvokerStats(LongSupplier ticker) {
+        this.ticker = ticker;
+    }
+
+    /**
+     * The statistics of {@code invoker}: never {@code null}, the same instance for the same invoker
+     * object while it is reachable.
+     */
+    public static InvokerStats of(Invoker<?> invoker) {
+        InvokerStats stats = REGISTRY.get(Objects.requireNonNull(invoker, "invoker"));
+        return stats != null ? stats : register(invoker, System::nanoTime);
+    }
+
+    /**
+     * As {@link #of(Invoker)}, but a statistics object created by this call reads time from
+     * {@code ticker} (nanoseconds, like {@link System#nanoTime()}). For deterministic tests.
+     */
+    static InvokerStats of(Invoker<?> invoker, LongSupplier ticker) {
+        InvokerStats stats = REGISTRY.get(Objects.requireNonNull(invoker, "invoker"));
+        return stats != null ? stats : register(invoker, Objects.requireNonNull(ticker, "ticker"));
+    }
+
+    private static InvokerStats register(Invoker<?> invoker, LongSupplier ticker) {
+        InvokerStats created = new InvokerStats(ticker);
+        InvokerStats raced = REGISTRY.putIfAbsent(invoker, created);
+        return raced != null ? raced : created;
+    }
+
+    /** Number of invokers with statistics still registered (reclaimed entries may linger until cleanup). */
+    static int registeredCount() {
+        return REGISTRY.size();
+    }
+
+    /** A call starts: in-flight + 1. */
+    public void begin() {
+        IN_FLIGHT.getAndAdd(this, 1);
+    }
+
+    /**
+     * A call ends: in-flight - 1, and its latency is recorded ({@code success}) or a failure is
+     * counted. A negative {@code elapsedNanos} counts as 0.
+     *
+     * @param elapsedNanos the call's duration, measured by the caller with {@link System#nanoTime()}
+     * @param success      whether the provider answered (a business exception is a success)
+     */
+    public void end(long elapsedNanos, boolean success) {
+        IN_FLIGHT.getAndAdd(this, -1);
+        long elapsed = Math.max(0, elapsedNanos);
+        long now = ticker.getAsLong();
+        long epoch = Math.floorDiv(now, BUCKET_NANOS);
+        Bucket current = bucket(epoch);
+        if (success) {
+            current.addSuccess(elapsed);
+        } else {
+            current.addFailure();
+        }
+        if (current != Bucket.DISCARD) {
+            refreshExpected(epoch, current);
+        }
+        updateEwma(now, elapsed, success);
+    }
+
+    /** Calls started and not yet ended (never negative). */
+    public int inFlight() {
+        return Math.max(0, inFlight);
+    }
+
+    /** Successful calls in the window (the current and the previous bucket). */
+    public long windowSuccesses() {
+        long epoch = Math.floorDiv(ticker.getAsLong(), BUCKET_NANOS);
+        return successesOf(bucketIfCurrent(epoch)) + successesOf(bucketIfCurrent(epoch - 1));
+    }
+
+    /** Failed calls in the window (the current and the previous bucket). */
+    public long windowFailures() {
+        long epoch = Math.floorDiv(ticker.getAsLong(), BUCKET_NANOS);
+        return failuresOf(bucketIfCurrent(epoch)) + failuresOf(bucketIfCurrent(epoch - 1));
+    }
+
+    /** Average latency of the successful calls in the window, or -1 when there were none. */
+    public long windowAverageLatencyNanos() {
+        long epoch = Math.floorDiv(ticker.getAsLong(), BUCKET_NANOS);
+        Bucket a = bucketIfCurrent(epoch);
+        Bucket b = bucketIfCurrent(epoch - 1);
+        long count = successesOf(a) + successesOf(b);
+        return count == 0 ? -1 : (nanosOf(a) + nanosOf(b)) / count;
+    }
+
+    /** The peak-EWMA latency estimate decayed to now, or -1 when no call has ended yet. */
+    public long peakEwmaNanos() {
+        double estimate = peakEwmaAt(ticker.getAsLong());
+        return estimate < 0 ? -1 : (long) estimate;
+    }
+
+    // ------------------------------------------------------------------ balancer reads
+
+    /**
+     * The expected time to a successful answer: average successful latency in the window divided
+     * by the window's success rate, capped at {@link #MAX_EXPECTED_NANOS}; {@link #NO_SAMPLES} when
+     * no call ended in the window. Two volatile reads; {@code nowEpoch} is
+     * {@code floorDiv(nanoTime, BUCKET_NANOS)}.
+     */
+    long expectedLatencyNanos(long nowEpoch) {
+        long value = expectedNanos;
+        return expectedEpoch >= nowEpoch - 1 ? value : NO_SAMPLES;
+    }
+
+    /** The peak-EWMA estimate decayed to {@code nowNanos}, or a negative value without history. */
+    double peakEwmaAt(long nowNanos) {
+        double estimate = Double.longBitsToDouble(ewmaBits);
+        if (estimate <= 0) {
+            return estimate;
+        }
+        long idle = nowNanos - ewmaStamp;
+        return idle <= 0 ? estimate : estimate * Math.exp(-(double) idle / ewmaDecayNanos);
+    }
+
+    /** Sets the EWMA decay (time constant) used from now on; called by the p2c balancer. */
+    void ewmaDecayNanos(long decayNanos) {
+        if (ewmaDecayNanos != decayNanos) {
+            ewmaDecayNanos = decayNanos;
+        }
+    }
+
+    long ticker() {
+        return ticker.getAsLong();
+    }
+
+    // ------------------------------------------------------------------ recording
+
+    private Bucket bucket(long epoch) {
+        boolean even = (epoch & 1) == 0;
+        Bucket bucket = even ? bucket0 : bucket1;
+        while (bucket.epoch != epoch) {
+            if (bucket.epoch > epoch) {
+                // A late sample from an older period: it belongs to no current bucket.
+                return Bucket.DISCARD;
+            }
+            Bucket fresh = new Bucket(epoch);
+            VarHandle slot = even ? BUCKET_0 : BUCKET_1;
+            if (slot.compareAndSet(this, bucket, fresh)) {
+                return fresh;
+            }
+            bucket = even ? bucket0 : bucket1;
+        }
+        return bucket;
+    }
+
+    private Bucket bucketIfCurrent(long epoch) {
+        Bucket bucket = (epoch & 1) == 0 ? bucket0 : bucket1;
+        return bucket.epoch == epoch ? bucket : null;
+    }
+
+    private void refreshExpected(long epoch, Bucket current) {
+        Bucket previous = bucketIfCurrent(epoch - 1);
+        long successes = current.successes + successesOf(previous);
+        long failures = current.failures + failuresOf(previous);
+        long expected;
+        if (successes == 0) {
+            expected = failures == 0 ? NO_SAMPLES : MAX_EXPECTED_NANOS;
+        } else {
+            double average = (double) (current.nanos + nanosOf(previous)) / successes;
+            double successRate = (double) successes / (successes + failures);
+            expected = (long) Math.min(MAX_EXPECTED_NANOS, Math.max(1.0, average / successRate));
+        }
+        expectedNanos = expected;
+        expectedEpoch = epoch;
+    }
+
+    private void updateEwma(long now, long elapsed, boolean success) {
+        while (true) {
+            long bits = ewmaBits;
+            double old = Double.longBitsToDouble(bits);
+            long stamp = ewmaStamp;
+            double next;
+            if (old < 0) {
+                next = success ? elapsed : Math.max(elapsed, MIN_FAILURE_PENALTY_NANOS);
+            } else {
+                long dt = Math.max(0, now - stamp);
+                double keep = Math.exp(-(double) dt / ewmaDecayNanos);
+                double decayed = old * keep;
+                double sample = success ? elapsed : Math.max(elapsed, Math.max(2 * old, MIN_FAILURE_PENALTY_NANOS));
+                next = sample > decayed ? sample : decayed + sample * (1 - keep);
+            }
+            if (EWMA_BITS.compareAndSet(this, bits, Double.doubleToRawLongBits(next))) {
+                ewmaStamp = now;
+                return;
+            }
+        }
+    }
+
+    private static long successesOf(Bucket bucket) {
+        return bucket == null ? 0 : bucket.successes;
+    }
+
+    private static long failuresOf(Bucket bucket) {
+        return bucket == null ? 0 : bucket.failures;
+    }
+
+    private static long nanosOf(Bucket bucket) {
+        return bucket == null ? 0 : bucket.nanos;
+    }
+
+    @Override
+    public String toString() {
+        return "InvokerStats{inFlight=" + inFlight() + ", peakEwmaNanos=" + peakEwmaNanos()
+                + ", windowAverageLatencyNanos=" + windowAverageLatencyNanos() + "}";
+    }
+
+    /** Counters of one window period; replaced, never reset, when the period changes. */
+    private static final class Bucket {
+
+        static final Bucket DISCARD = new Bucket(Long.MAX_VALUE);
+
+        private static final VarHandle SUCCESSES;
+        private static final VarHandle NANOS;
+        private static final VarHandle FAILURES;
+
+        static {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                SUCCESSES = lookup.findVarHandle(Bucket.class, "successes", long.class);
+                NANOS = lookup.findVarHandle(Bucket.class, "nanos", long.class);
+                FAILURES = lookup.findVarHandle(Bucket.class, "failures", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long epoch;
+        volatile long successes;
+        volatile long nanos;
+        volatile long failures;
+
+        Bucket(long epoch) {
+            this.epoch = epoch;
+        }
+
+        void addSuccess(long elapsedNanos) {
+            if (this != DISCARD) {
+                SUCCESSES.getAndAdd(this, 1L);
+                NANOS.getAndAdd(this, elapsedNanos);
+            }
+        }
+
+        void addFailure() {
+            if (this != DISCARD) {
+                FAILURES.getAndAdd(this, 1L);
+            }
+        }
+    }
+}
