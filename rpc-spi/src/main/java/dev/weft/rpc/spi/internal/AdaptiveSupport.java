@@ -1,0 +1,103 @@
+package dev.weft.rpc.spi.internal;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.URL;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The run-time half of a generated adaptive extension: the generated class holds one of these
+ * and calls it with the method index, so no string from an annotation is ever embedded in
+ * generated code, and the dispatch logic is plain, debuggable Java.
+ *
+ * <p>Per call: read the keys from the URL (method level when an {@link Invocation} is passed),
+ * fall back to the default name, and return the extension, remembering the last name per
+ * method so the common case is one identity comparison. Thread-safe: the memo is an immutable
+ * pair published through a plain array slot (a stale read only costs one loader lookup).
+ */
+public final class AdaptiveSupport {
+
+    private final Class<?> type;
+    private final String defaultName;
+    private final AdaptiveMethod[] methods;
+    private final Function<String, Object> extensions;
+    private final Memo[] memos;
+
+    private record Memo(String name, Object extension) {
+    }
+
+    public AdaptiveSupport(Class<?> type, String defaultName, List<AdaptiveMethod> methods,
+                           Function<String, Object> extensions) {
+        this.type = type;
+        this.defaultName = defaultName;
+        this.methods = methods.toArray(new AdaptiveMethod[0]);
+        this.extensions = extensions;
+        this.memos = new Memo[this.methods.length];
+    }
+
+    /** Called by generated code: the extension for method {@code index} given its URL and invocation. */
+    public Object extension(int index, URL url, Invocation invocation) {
+        AdaptiveMethod method = methods[index];
+        if (url == null) {
+            throw new IllegalStateException("URL: null (expected: a URL from argument " + method.urlIndex()
+                    + (method.urlThroughGetter() ? ".getUrl()" : "") + " of " + type.getName() + "."
+                    + method.method().getName() + " to pick the extension by " + method.keys() + ")");
+        }
+        String name = null;
+        List<String> keys = method.keys();
+        String methodName = invocation == null ? null : invocation.getMethodName();
+        for (int i = 0, n = keys.size(); i < n && name == null; i++) {
+            name = methodName == null
+                    ? url.getParameter(keys.get(i), (String) null)
+                    : url.getMethodParameter(methodName, keys.get(i), (String) null);
+        }
+        if (name == null) {
+            name = defaultName;
+            if (name == null) {
+                throw new IllegalStateException("Extension name for " + type.getName() + "." + method.method().getName()
+                        + ": none (expected: one of the URL keys " + method.keys() + " in " + url
+                        + ", or a default in @SPI)");
+            }
+        }
+        Memo memo = memos[index];
+        if (memo != null && (memo.name == name || memo.name.equals(name))) {
+            return memo.extension;
+        }
+        Object extension = extensions.apply(name);
+        memos[index] = new Memo(name, extension);
+        return extension;
+    }
+
+    /** Called by generated code before {@code getUrl()} on a null argument. */
+    public Object requireUrlHolder(Object argument, int index) {
+        if (argument == null) {
+            AdaptiveMethod method = methods[index];
+            throw new IllegalArgumentException("argument " + method.urlIndex() + " of " + type.getName() + "."
+                    + method.method().getName() + ": null (expected: a "
+                    + method.method().getParameterTypes()[method.urlIndex()].getName() + " whose getUrl() names the extension)");
+        }
+        return argument;
+    }
+
+    /** Called by generated code for methods without {@code @Adaptive}. */
+    public RuntimeException unsupported(int index) {
+        return new UnsupportedOperationException("method: " + type.getName() + "." + methods[index].method().getName()
+                + " (expected: an @Adaptive method; the adaptive extension only dispatches those)");
+    }
+
+    /** A readable rendering of the generated logic, one line per method. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder("adaptive ").append(type.getName())
+                .append(" (default: ").append(defaultName == null ? "none" : defaultName).append(')');
+        for (AdaptiveMethod method : methods) {
+            sb.append("\n  ").append(method.describe());
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,47 @@
+package dev.weft.rpc.spi.internal;
+
+import java.util.Collection;
+
+/** Finds the closest known name to a mistyped one, for "did you mean" hints. Stateless. */
+public final class NameSuggester {
+
+    private NameSuggester() {
+    }
+
+    /** The closest candidate within an edit distance of max(2, length/3), or {@code null}. */
+    public static String closest(String wanted, Collection<String> candidates) {
+        if (wanted == null) {
+            return null;
+        }
+        String best = null;
+        int bestDistance = Math.max(2, wanted.length() / 3) + 1;
+        for (String candidate : candidates) {
+            int distance = distance(wanted, candidate);
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = candidate;
+            }
+        }
+        return best;
+    }
+
+    /** Levenshtein distance, case-sensitive. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}
