@@ -1,0 +1,62 @@
+package dev.weft.rpc.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+import org.apache.dubbo.rpc.ProxyFactory;
+import org.apache.dubbo.rpc.cluster.directory.StaticDirectory;
+import org.apache.dubbo.rpc.cluster.support.FailoverClusterInvoker;
+import org.apache.dubbo.rpc.model.ApplicationModel;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * {@code failover} + {@code random} cluster invoke over 10 or 100 in-JVM invokers that answer at
+ * once (equal weights). Like for like: the bare cluster invoker of each framework (no mock wrapper,
+ * no Dubbo cluster filters); Dubbo is also measured through its javassist proxy, as in issue 4.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class ClusterBenchmark {
+
+    /** Dubbo: {@code FailoverClusterInvoker} over a {@code StaticDirectory}. */
+    @State(Scope.Thread)
+    public static class DubboState {
+        @Param({"10", "100"})
+        public int invokers;
+
+        org.apache.dubbo.rpc.Invoker<Greeter> clusterInvoker;
+        Greeter proxy;
+        org.apache.dubbo.rpc.Invocation[] invocations;
+        String[] arguments;
+        int next;
+
+        @Setup
+        public void setUp() {
+            org.apache.dubbo.common.URL consumerUrl =
+                    DubboFixtures.url(Workload.consumerUrl("cluster=failover&loadbalance=random"));
+            StaticDirectory<Greeter> directory =
+                    new StaticDirectory<>(consumerUrl, DubboFixtures.constantInvokers(invokers, "equal"));
+            clusterInvoker = new FailoverClusterInvoker<>(directory);
+            ProxyFactory javassist = ApplicationModel.defaultModel().getExtensionLoader(ProxyFactory.class)
+                    .getExtension("javassist");
+            proxy = javassist.getProxy(clusterInvoker);
+            invocations = DubboFixtures.invocations();
+            arguments = Arguments.all();
+        }
+    }
+
+    @Benchmark
+    public Object dubbo(DubboState s) {
+        return s.clusterInvoker.invoke(s.invocations[s.next++ & (Workload.ARGUMENT_COUNT - 1)]).getValue();
+    }
+
+    @Benchmark
+    public String dubboViaProxy(DubboState s) {
+        return s.proxy.greet(s.arguments[s.next++ & (Workload.ARGUMENT_COUNT - 1)]);
+    }
+}

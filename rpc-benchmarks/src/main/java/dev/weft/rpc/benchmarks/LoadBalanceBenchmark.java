@@ -1,0 +1,58 @@
+package dev.weft.rpc.benchmarks;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.dubbo.rpc.model.ApplicationModel;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * One {@code LoadBalance.select} over 10 or 100 in-JVM invokers, rotating through 64 invocations
+ * with distinct arguments (so consistent hashing sees different keys). No call is in flight, so
+ * {@code leastactive}/{@code shortestresponse}/{@code p2c} see all providers tied, on both sides.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class LoadBalanceBenchmark {
+
+    /** The Dubbo side: balancer from Dubbo's extension loader, Dubbo URLs and invocations. */
+    @State(Scope.Thread)
+    public static class DubboState {
+        @Param({"random", "roundrobin", "leastactive", "shortestresponse", "consistenthash"})
+        public String balancer;
+        @Param({"10", "100"})
+        public int invokers;
+        @Param({"equal", "mixed"})
+        public String weights;
+
+        org.apache.dubbo.rpc.cluster.LoadBalance loadBalance;
+        List<org.apache.dubbo.rpc.Invoker<Greeter>> list;
+        org.apache.dubbo.common.URL consumerUrl;
+        org.apache.dubbo.rpc.Invocation[] invocations;
+        int next;
+
+        @Setup
+        public void setUp() {
+            loadBalance = ApplicationModel.defaultModel()
+                    .getExtensionLoader(org.apache.dubbo.rpc.cluster.LoadBalance.class).getExtension(balancer);
+            list = DubboFixtures.constantInvokers(invokers, weights);
+            consumerUrl = DubboFixtures.url(Workload.consumerUrl("loadbalance=" + balancer));
+            invocations = DubboFixtures.invocations();
+        }
+
+        org.apache.dubbo.rpc.Invocation nextInvocation() {
+            return invocations[next++ & (Workload.ARGUMENT_COUNT - 1)];
+        }
+    }
+
+    @Benchmark
+    public Object dubbo(DubboState s) {
+        return s.loadBalance.select(s.list, s.consumerUrl, s.nextInvocation());
+    }
+}

@@ -1,0 +1,49 @@
+package dev.weft.rpc.benchmarks;
+
+import java.util.Locale;
+
+/**
+ * The shared definition of a benchmark workload, so the Weft and the Dubbo side build the same
+ * thing: provider addresses, weights, service name, method and the rotating call arguments.
+ */
+public final class Workload {
+    /** The interface name used in every URL. */
+    public static final String SERVICE = Greeter.class.getName();
+    /** The one method every benchmark calls. */
+    public static final String METHOD = "greet";
+    /** Parameter types of {@link #METHOD}. */
+    public static final Class<?>[] PARAMETER_TYPES = {String.class};
+    /** How many distinct call arguments the benchmarks rotate through (a power of two). */
+    public static final int ARGUMENT_COUNT = 64;
+
+    private Workload() {
+    }
+
+    /**
+     * Provider URL text for provider {@code index}: a distinct address, and in the {@code mixed}
+     * weight profile a weight from {50, 100, 150, 200, 250}; {@code equal} leaves the default.
+     */
+    public static String providerUrl(int index, String weights) {
+        String base = String.format(Locale.ROOT, "dubbo://10.0.%d.%d:20880/%s?interface=%s",
+                index / 250, index % 250 + 1, SERVICE, SERVICE);
+        switch (weights) {
+            case "equal":
+                return base;
+            case "mixed":
+                return base + "&weight=" + (50 * (index % 5 + 1));
+            default:
+                throw new IllegalArgumentException("weights: " + weights + " (expected: equal or mixed)");
+        }
+    }
+
+    /** Consumer URL text with the given extra query, e.g. {@code "cluster=failover&loadbalance=random"}. */
+    public static String consumerUrl(String query) {
+        String base = "consumer://10.1.0.1/" + SERVICE + "?interface=" + SERVICE;
+        return query.isEmpty() ? base : base + "&" + query;
+    }
+
+    /** The call argument number {@code i} (the same strings for both frameworks). */
+    public static String argument(int i) {
+        return "user-" + i;
+    }
+}

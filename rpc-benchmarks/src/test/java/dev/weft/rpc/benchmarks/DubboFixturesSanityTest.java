@@ -1,0 +1,90 @@
+package dev.weft.rpc.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Dubbo side of every benchmark measures real work: each fixture is set up exactly as JMH
+ * does and called outside JMH, and the answers are checked (JMH itself never runs in the build).
+ */
+class DubboFixturesSanityTest {
+
+    @ParameterizedTest
+    @CsvSource({"random,equal", "random,mixed", "roundrobin,equal", "roundrobin,mixed", "leastactive,equal",
+            "shortestresponse,equal", "consistenthash,equal"})
+    void dubboBalancer_picksAmongAllInvokers_andSpreadsTheLoad(String balancer, String weights) {
+        LoadBalanceBenchmark benchmark = new LoadBalanceBenchmark();
+        LoadBalanceBenchmark.DubboState state = new LoadBalanceBenchmark.DubboState();
+        state.balancer = balancer;
+        state.invokers = 10;
+        state.weights = weights;
+        state.setUp();
+
+        Map<Object, Integer> picks = new HashMap<>();
+        for (int i = 0; i < 2_000; i++) {
+            Object picked = benchmark.dubbo(state);
+            assertThat(state.list.contains(picked)).as("%s is one of the invokers", picked).isTrue();
+            picks.merge(picked, 1, Integer::sum);
+        }
+        // 64 distinct arguments spread even consistent hashing over several providers.
+        assertThat(picks.size()).as("providers picked by %s", balancer).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void dubboCluster_answersFromAProvider_directAndThroughTheProxy() {
+        ClusterBenchmark benchmark = new ClusterBenchmark();
+        ClusterBenchmark.DubboState state = new ClusterBenchmark.DubboState();
+        state.invokers = 10;
+        state.setUp();
+
+        assertThat((String) benchmark.dubbo(state)).startsWith("Hello, provider-");
+        assertThat(benchmark.dubboViaProxy(state)).startsWith("Hello, provider-");
+    }
+
+    @Test
+    void dubboMockOverhead_comparesTheWrappedAndTheBareFailoverInvoker() {
+        MockOverheadBenchmark benchmark = new MockOverheadBenchmark();
+        MockOverheadBenchmark.DubboState state = new MockOverheadBenchmark.DubboState();
+        state.setUp();
+
+        assertThat(state.wrapped.getClass().getSimpleName()).isEqualTo("MockClusterInvoker");
+        assertThat(state.bare.getClass().getSimpleName()).isEqualTo("FailoverClusterInvoker");
+        assertThat((String) benchmark.dubboWrapped(state)).startsWith("Hello, provider-");
+        assertThat((String) benchmark.dubboBare(state)).startsWith("Hello, provider-");
+    }
+
+    @Test
+    void dubboPipelineAndProxies_answerLikeTheImplementation() {
+        PipelineBenchmark pipeline = new PipelineBenchmark();
+        PipelineBenchmark.Calls calls = new PipelineBenchmark.Calls();
+        calls.setUp();
+        PipelineBenchmark.DubboState state = new PipelineBenchmark.DubboState();
+        state.invokers = 10;
+        state.setUp();
+        assertThat(pipeline.dubbo(state, calls)).isEqualTo("Hello, user-0");
+        assertThat(pipeline.direct(calls)).isEqualTo("Hello, user-1");
+
+        ProxyBenchmark proxies = new ProxyBenchmark();
+        proxies.setUp();
+        assertThat(proxies.dubboJavassist()).isEqualTo("Hello, user-0");
+        assertThat(proxies.dubboJdk()).isEqualTo("Hello, user-1");
+        assertThat(proxies.direct()).isEqualTo("Hello, user-2");
+    }
+
+    @Test
+    void dubboExtensionAndAdaptive_returnTheNamedExtension() {
+        ExtensionBenchmark extension = new ExtensionBenchmark();
+        extension.setUp();
+        assertThat(extension.dubboGetExtension().getClass().getSimpleName()).isEqualTo("RoundRobinLoadBalance");
+        assertThat(extension.dubboLoaderThenGetExtension()).isSameAs(extension.dubboGetExtension());
+
+        AdaptiveBenchmark adaptive = new AdaptiveBenchmark();
+        adaptive.setUp();
+        assertThat(adaptive.dubbo()).isEqualTo("Hi, user-7");
+    }
+}
