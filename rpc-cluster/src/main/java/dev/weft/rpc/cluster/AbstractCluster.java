@@ -1,0 +1,71 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
+import dev.weft.rpc.spi.ExtensionLoader;
+
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The shared logic of clusters: resolves balancers by name through the {@link ExtensionDirector}
+ * that created this cluster (the default director when constructed directly), caching each
+ * distinct name once, and builds the strategy's invoker.
+ *
+ * <p>Thread-safe. The balancer cache holds only names the loader resolved, so it is bounded by
+ * the number of registered balancers; an unknown name is not cached and the loader's error
+ * (naming the available balancers) reaches the caller.
+ */
+public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware {
+
+    private final ConcurrentHashMap<String, LoadBalance> loadBalances = new ConcurrentHashMap<>();
+    private volatile Function<String, LoadBalance> lookup;
+
+    /** Called by the loader right after construction: balancers come from the same director. */
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        Objects.requireNonNull(director, "director");
+        ExtensionLoader<LoadBalance> loader = director.getExtensionLoader(LoadBalance.class);
+        useLoadBalances(loader::getExtension);
+    }
+
+    /** Resolves balancers with {@code lookup} instead of a director (tests, embedding). */
+    final void useLoadBalances(Function<String, LoadBalance> lookup) {
+        this.lookup = Objects.requireNonNull(lookup, "lookup");
+        loadBalances.clear();
+    }
+
+    @Override
+    public final <T> Invoker<T> join(Directory<T> directory) throws RpcException {
+        Objects.requireNonNull(directory, "directory");
+        return doJoin(directory, this::loadBalance);
+    }
+
+    /**
+     * Builds this strategy's invoker over {@code directory}.
+     *
+     * @param loadBalances resolves a balancer name ({@code random}, ...) to the shared instance;
+     *                     throws {@link IllegalStateException} for unknown names
+     */
+    protected abstract <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances);
+
+    private LoadBalance loadBalance(String name) {
+        LoadBalance cached = loadBalances.get(name);
+        if (cached != null) {
+            return cached;
+        }
+        Function<String, LoadBalance> resolver = lookup;
+        if (resolver == null) {
+            ExtensionLoader<LoadBalance> loader = ExtensionDirector.getDefault().getExtensionLoader(LoadBalance.class);
+            resolver = loader::getExtension;
+            lookup = resolver;
+        }
+        LoadBalance resolved = Objects.requireNonNull(resolver.apply(name), () -> "LoadBalance '" + name + "' resolved to null");
+        LoadBalance raced = loadBalances.putIfAbsent(name, resolved);
+        return raced != null ? raced : resolved;
+    }
+}

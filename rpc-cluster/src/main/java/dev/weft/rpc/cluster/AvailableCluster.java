@@ -1,0 +1,20 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.loadbalance.LoadBalance;
+
+import java.util.function.Function;
+
+/**
+ * {@code available}: call the first available provider in directory order, no balancer, no
+ * retry. For a primary/standby pair where order expresses preference. Thread-safe singleton.
+ */
+public class AvailableCluster extends AbstractCluster {
+
+    /** The strategy's name. */
+    public static final String NAME = "available";
+
+    @Override
+    protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        return new AvailableClusterInvoker<>(directory, loadBalances);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.loadbalance.LoadBalance;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Calls the first invoker in directory order that reports itself available; no balancer. None
+ * available is a {@link RpcException#NO_INVOKER_AVAILABLE} error; failures of the call are
+ * reported as by {@code failfast}. Thread-safe.
+ */
+final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
+
+    AvailableClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        super(directory, loadBalances);
+    }
+
+    @Override
+    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+        List<Invoker<T>> invokers = listInvokers(invocation);
+        for (int i = 0, n = invokers.size(); i < n; i++) {
+            Invoker<T> invoker = invokers.get(i);
+            if (invoker.isAvailable()) {
+                return FailfastClusterInvoker.invokeOnce(this, invoker, invocation, "Available");
+            }
+        }
+        throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation)
+                + ": none of the " + invokers.size() + " providers is available (consumer: " + settings.url() + ")");
+    }
+}

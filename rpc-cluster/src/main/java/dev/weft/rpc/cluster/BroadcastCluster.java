@@ -1,0 +1,20 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.loadbalance.LoadBalance;
+
+import java.util.function.Function;
+
+/**
+ * {@code broadcast}: call every provider, one after the other, e.g. to tell each one to refresh
+ * a local cache. Thread-safe singleton.
+ */
+public class BroadcastCluster extends AbstractCluster {
+
+    /** The strategy's name. */
+    public static final String NAME = "broadcast";
+
+    @Override
+    protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        return new BroadcastClusterInvoker<>(directory, loadBalances);
+    }
+}

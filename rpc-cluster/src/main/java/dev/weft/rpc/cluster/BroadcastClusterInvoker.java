@@ -1,0 +1,102 @@
+package dev.weft.rpc.cluster;
+
+import com.google.common.base.Preconditions;
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.loadbalance.LoadBalance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Calls every listed invoker <b>sequentially</b> in the caller's thread, in directory order.
+ *
+ * <p>Sequential on purpose: broadcast is for notifications (refresh a cache, reload a
+ * configuration) where total latency matters less than predictability; it needs no thread pool
+ * (nothing to size, close or saturate), keeps the caller's thread context, and the early stop on
+ * {@value #FAIL_PERCENT_KEY} can stop before bothering the remaining providers, which parallel
+ * calls could not. The cost is the sum of the providers' latencies.
+ *
+ * <p>A failure is a thrown exception or a result carrying an exception. Once failures reach
+ * {@code broadcast.fail.percent} percent of the providers (0-100, default 100) the remaining
+ * ones are skipped. If any failed, the last failure is thrown (a business exception unchanged,
+ * anything else wrapped with its code kept, naming how many failed), or, when the last failure
+ * was a result carrying an exception, that result is returned; otherwise the last result is
+ * returned. Thread-safe.
+ */
+final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
+
+    /** Consumer URL key: stop once this percentage (0-100) of the providers failed. */
+    public static final String FAIL_PERCENT_KEY = "broadcast.fail.percent";
+    private static final int DEFAULT_FAIL_PERCENT = 100;
+
+    private static final Logger LOG = LoggerFactory.getLogger(BroadcastClusterInvoker.class);
+
+    private volatile int failPercent = DEFAULT_FAIL_PERCENT;
+
+    BroadcastClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        super(directory, loadBalances);
+    }
+
+    @Override
+    protected void configure(URL consumerUrl) {
+        int percent = consumerUrl.getParameter(FAIL_PERCENT_KEY, DEFAULT_FAIL_PERCENT);
+        Preconditions.checkArgument(percent >= 0 && percent <= 100, "%s: %s (expected: 0-100; consumer: %s)",
+                FAIL_PERCENT_KEY, percent, consumerUrl);
+        failPercent = percent;
+    }
+
+    @Override
+    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+        List<Invoker<T>> invokers = listInvokers(invocation);
+        int total = invokers.size();
+        long stopAt = (long) failPercent * total;
+        int failures = 0;
+        int called = 0;
+        Result last = null;
+        Result lastFailedResult = null;
+        Throwable lastFailure = null;
+        Invoker<T> lastFailed = null;
+        for (Invoker<T> invoker : invokers) {
+            called++;
+            try {
+                last = invokeProvider(invoker, invocation);
+                if (last != null && last.hasException()) {
+                    failures++;
+                    lastFailedResult = last;
+                    lastFailure = null;
+                    lastFailed = invoker;
+                }
+            } catch (Throwable failure) {
+                rethrowIfFatal(failure);
+                failures++;
+                lastFailure = failure;
+                lastFailedResult = null;
+                lastFailed = invoker;
+                LOG.warn("Broadcast of {} failed on provider {}: {}", callSite(invocation), describe(invoker), brief(failure));
+            }
+            if (failures > 0 && failures * 100L >= stopAt && called < total) {
+                LOG.warn("Broadcast of {} stopped after {}/{} providers failed ({}={}); {} providers not called",
+                        callSite(invocation), failures, total, FAIL_PERCENT_KEY, failPercent, total - called);
+                break;
+            }
+        }
+        if (failures == 0) {
+            return last;
+        }
+        if (lastFailure == null) {
+            return lastFailedResult;
+        }
+        if (isBiz(lastFailure)) {
+            throw (RpcException) lastFailure;
+        }
+        throw new RpcException(codeOf(lastFailure), "Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total
+                + " providers (called " + called + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + settings.url()
+                + "); last failure on provider " + describe(lastFailed) + ": " + brief(lastFailure), lastFailure);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.cluster.internal.ExecutorRetryScheduler;
+import dev.weft.rpc.cluster.internal.RetryScheduler;
+import dev.weft.rpc.loadbalance.LoadBalance;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+
+/**
+ * {@code failback}: a failed call returns an empty result at once and is retried in the
+ * background. For fire-and-forget notifications that must arrive eventually (and tolerate
+ * arriving twice, since the first attempt may have run). Not for calls whose result is used.
+ *
+ * <p>Owns the retry threads shared by all its invokers: one timer thread
+ * ({@code weft-failback-timer-N}) and {@link #RETRY_WORKERS} workers ({@code weft-failback-worker-N}),
+ * daemon threads started on first use. {@link #close()} (called by {@code ExtensionDirector.close()})
+ * cancels every queued retry and stops the threads. Thread-safe singleton.
+ */
+public class FailbackCluster extends AbstractCluster implements AutoCloseable {
+
+    /** The strategy's name. */
+    public static final String NAME = "failback";
+
+    /** Worker threads running retries, so a slow retry never holds the timer. */
+    public static final int RETRY_WORKERS = 2;
+
+    private static final int WORKER_QUEUE_BOUND = 256;
+
+    private final RetryScheduler scheduler;
+    private final LongAdder dropped = new LongAdder();
+
+    public FailbackCluster() {
+        this(new ExecutorRetryScheduler("weft-failback", RETRY_WORKERS, WORKER_QUEUE_BOUND));
+    }
+
+    /** A failback cluster retrying through {@code scheduler} (tests use a manual one). */
+    FailbackCluster(RetryScheduler scheduler) {
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    }
+
+    @Override
+    protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        return new FailbackClusterInvoker<>(directory, loadBalances, scheduler, dropped);
+    }
+
+    /** Retries dropped by all invokers of this cluster because their queue was full or the cluster closed. */
+    public long droppedRetries() {
+        return dropped.sum();
+    }
+
+    /** Cancels every queued retry and stops the retry threads; idempotent. */
+    @Override
+    public void close() {
+        scheduler.close();
+    }
+}

@@ -1,0 +1,69 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.loadbalance.LoadBalance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Up to {@code retries + 1} attempts, each on an invoker not tried before while one exists,
+ * re-listing the directory before every retry. Retries non-business {@link RpcException}s and
+ * unexpected exceptions; business exceptions (thrown with {@link RpcException#isBiz()} or carried
+ * in the result) return at once. The final error names the method, the service, the attempts,
+ * the providers tried ({@code 2/3}) and the last cause, and keeps the last cause's code.
+ * Thread-safe.
+ */
+final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FailoverClusterInvoker.class);
+
+    FailoverClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        super(directory, loadBalances);
+    }
+
+    @Override
+    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+        List<Invoker<T>> invokers = listInvokers(invocation);
+        int attempts = settings.retries() + 1;
+        List<Invoker<T>> tried = null;
+        Throwable lastFailure = null;
+        int attempt = 0;
+        while (true) {
+            Invoker<T> invoker = select(invocation, invokers, tried, settings);
+            attempt++;
+            try {
+                Result result = invokeProvider(invoker, invocation);
+                if (lastFailure != null && LOG.isWarnEnabled()) {
+                    LOG.warn("{} succeeded on provider {} at attempt {}/{} after: {}", callSite(invocation), describe(invoker),
+                            attempt, attempts, brief(lastFailure));
+                }
+                return result;
+            } catch (Throwable failure) {
+                rethrowIfFatal(failure);
+                if (isBiz(failure)) {
+                    throw (RpcException) failure;
+                }
+                lastFailure = failure;
+                tried = markTried(tried, invoker, attempts);
+            }
+            if (attempt >= attempts || isDestroyed()) {
+                break;
+            }
+            List<Invoker<T>> relisted = getDirectory().list(invocation);
+            if (relisted.isEmpty()) {
+                break;
+            }
+            invokers = relisted;
+        }
+        throw new RpcException(codeOf(lastFailure), "Failed to invoke " + callSite(invocation) + " after " + attempt
+                + (attempt == 1 ? " attempt" : " attempts") + " (retries=" + settings.retries() + "); providers tried "
+                + tried.size() + "/" + invokers.size() + " " + describeAll(tried) + " (consumer: " + settings.url()
+                + "); last cause: " + brief(lastFailure), lastFailure);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.loadbalance.LoadBalance;
+
+import java.util.function.Function;
+
+/**
+ * {@code failsafe}: any failure is logged and the call returns an empty result ({@code null}).
+ * For calls whose outcome nobody needs, such as audit logging. Thread-safe singleton.
+ */
+public class FailsafeCluster extends AbstractCluster {
+
+    /** The strategy's name. */
+    public static final String NAME = "failsafe";
+
+    @Override
+    protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        return new FailsafeClusterInvoker<>(directory, loadBalances);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcResult;
+import dev.weft.rpc.loadbalance.LoadBalance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.Function;
+
+/**
+ * One attempt; every thrown failure (an empty directory and business exceptions included) is
+ * logged at error level and an empty result ({@code null} value) is returned. A result that
+ * carries the service's exception is the provider's answer and is returned unchanged.
+ * Thread-safe.
+ */
+final class FailsafeClusterInvoker<T> extends AbstractClusterInvoker<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FailsafeClusterInvoker.class);
+
+    FailsafeClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        super(directory, loadBalances);
+    }
+
+    @Override
+    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+        try {
+            Invoker<T> invoker = select(invocation, listInvokers(invocation), null, settings);
+            return invokeProvider(invoker, invocation);
+        } catch (Throwable failure) {
+            rethrowIfFatal(failure);
+            LOG.error("Failsafe ignored a failure of {} (consumer: {}); returning an empty result", callSite(invocation),
+                    settings.url(), failure);
+            return RpcResult.of(null);
+        }
+    }
+}

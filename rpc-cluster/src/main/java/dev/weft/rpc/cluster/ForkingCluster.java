@@ -1,0 +1,72 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.cluster.internal.NamedDaemonThreadFactory;
+import dev.weft.rpc.loadbalance.LoadBalance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * {@code forking}: call {@code forks} providers in parallel and take the first answer, for
+ * latency-critical reads where spending extra provider capacity is acceptable. Never for writes.
+ *
+ * <p>Owns one bounded executor shared by all its invokers: {@link #DEFAULT_THREADS} daemon threads
+ * named {@code weft-forking-N} (started on demand, stopped after a minute idle) and a queue of
+ * {@link #QUEUE_BOUND} forks; a fork that does not fit counts as a failed fork. {@link #close()}
+ * (called by {@code ExtensionDirector.close()}) stops the threads; later forking calls fail with a
+ * clear error. Thread-safe singleton.
+ */
+public class ForkingCluster extends AbstractCluster implements AutoCloseable {
+
+    /** The strategy's name. */
+    public static final String NAME = "forking";
+
+    /** Worker threads: twice the processors, at least 4, at most 64. */
+    public static final int DEFAULT_THREADS = Math.min(64, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+
+    /** Forks waiting for a worker before further forks are refused. */
+    public static final int QUEUE_BOUND = 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ForkingCluster.class);
+
+    private final ThreadPoolExecutor executor;
+
+    public ForkingCluster() {
+        this(DEFAULT_THREADS);
+    }
+
+    /** A forking cluster with {@code threads} workers (tests, embedding). */
+    ForkingCluster(int threads) {
+        executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_BOUND),
+                new NamedDaemonThreadFactory("weft-forking"), new ThreadPoolExecutor.AbortPolicy());
+        executor.allowCoreThreadTimeOut(true);
+    }
+
+    @Override
+    protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
+        return new ForkingClusterInvoker<>(directory, loadBalances, executor);
+    }
+
+    /** Stops the fork threads (forks in flight are interrupted); idempotent. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("Forking threads did not stop within 5 s after close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The executor, for tests. */
+    ExecutorService executor() {
+        return executor;
+    }
+}
