@@ -29,33 +29,34 @@ final class ParameterValue {
         if (value == null || value.raw.isEmpty()) {
             return defaultValue;
         }
-        Object p = value.parsed;
-        if (p instanceof Integer) {
-            return (Integer) p;
-        }
-        long parsed = value.parseLong("an integer");
+        long parsed = value.longValue();
         if (parsed < Integer.MIN_VALUE || parsed > Integer.MAX_VALUE) {
             throw value.invalid("an integer between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE);
         }
-        Integer boxed = (int) parsed;
-        value.parsed = boxed;
-        return boxed;
+        return (int) parsed;
     }
 
     static long asLong(ParameterValue value, long defaultValue) {
         if (value == null || value.raw.isEmpty()) {
             return defaultValue;
         }
-        Object p = value.parsed;
+        return value.longValue();
+    }
+
+    /** The value as a long, parsed on first use; ints and longs share this one cached box. */
+    private long longValue() {
+        Object p = parsed;
         if (p instanceof Long) {
             return (Long) p;
         }
-        if (p instanceof Integer) {
-            return (Integer) p;
+        long result;
+        try {
+            result = Long.parseLong(raw.trim());
+        } catch (NumberFormatException e) {
+            throw invalid("an integer");
         }
-        Long boxed = value.parseLong("an integer");
-        value.parsed = boxed;
-        return boxed;
+        parsed = result;
+        return result;
     }
 
     static boolean asBoolean(ParameterValue value, boolean defaultValue) {
@@ -77,14 +78,6 @@ final class ParameterValue {
         }
         value.parsed = boxed;
         return boxed;
-    }
-
-    private long parseLong(String expected) {
-        try {
-            return Long.parseLong(raw.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(expected);
-        }
     }
 
     private IllegalArgumentException invalid(String expected) {

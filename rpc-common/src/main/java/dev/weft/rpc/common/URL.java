@@ -22,7 +22,10 @@ import java.util.Objects;
  * and path are optional ({@code file:///tmp/x} has no host and path {@code tmp/x}); IPv6 hosts are
  * written in brackets ({@code [::1]}) and stored without them; query keys and values are
  * percent-decoded; a repeated key keeps its last value; {@code k=} and {@code k} are present with
- * value {@code ""}. The path is stored without its leading slash.
+ * value {@code ""}. The path is stored without its leading slash. Parts are decoded as
+ * {@code application/x-www-form-urlencoded} UTF-8, so a {@code +} in the text is a space and a literal
+ * plus is written {@code %2B}. Input with control characters or unpaired surrogates, and input
+ * with no part at all ({@code "?"}), is rejected.
  *
  * <p>{@link #toString()} redacts the password and is what logs and error messages print;
  * {@link #toFullString()} keeps it and round-trips through {@link #valueOf(String)}.
@@ -51,7 +54,12 @@ public final class URL {
     /**
      * Creates a URL from its parts; {@code null} means absent, a port of 0 means no port.
      *
-     * @throws IllegalArgumentException when a part is malformed (port out of range, bad protocol)
+     * <p>An IPv6 host may be given with or without brackets; it is stored without them.
+     *
+     * @throws IllegalArgumentException when a part is malformed (bad protocol, host that is neither
+     *         a host name, an IPv4 nor an IPv6 address, port out of range, password without user
+     *         name, empty parameter name), so that every URL built here round-trips through
+     *         {@link #toFullString()} and {@link #valueOf(String)}
      */
     public URL(String protocol, String username, String password, String host, int port, String path,
                Map<String, String> parameters) {
@@ -62,13 +70,22 @@ public final class URL {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("URL port: " + port + " (expected: 0-65535)");
         }
-        if (password != null && username == null) {
+        if (password != null && !password.isEmpty() && (username == null || username.isEmpty())) {
             throw new IllegalArgumentException("URL password without a user name (expected: user:password@host)");
+        }
+        requireWellFormed("URL user name", username);
+        requireWellFormed("URL password", password);
+        requireWellFormed("URL path", path);
+        String bareHost = stripBrackets(host);
+        if (bareHost != null && !bareHost.isEmpty()
+                && !(bareHost.indexOf(':') >= 0 ? UrlParser.isIpv6(bareHost) : UrlParser.isHostName(bareHost))) {
+            throw new IllegalArgumentException("URL host: " + host
+                    + " (expected: a host name or IPv4 address of letters, digits, '.', '-', '_' or '*', or an IPv6 address)");
         }
         this.protocol = emptyToNull(protocol);
         this.username = emptyToNull(username);
         this.password = emptyToNull(password);
-        this.host = emptyToNull(host);
+        this.host = emptyToNull(bareHost);
         this.port = port;
         this.path = emptyToNull(stripLeadingSlash(path));
         this.parameters = parameters == null ? ImmutableMap.of() : ImmutableMap.copyOf(parameters);
@@ -76,6 +93,11 @@ public final class URL {
         Map<String, Map<String, ParameterValue>> byMethod = new HashMap<>();
         for (Map.Entry<String, String> entry : this.parameters.entrySet()) {
             String key = entry.getKey();
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("URL parameter name: \"\" (expected: a non-empty name)");
+            }
+            requireWellFormed("URL parameter name", key);
+            requireWellFormed("URL parameter " + key, entry.getValue());
             ParameterValue value = new ParameterValue(key, entry.getValue(), this);
             byKey.put(key, value);
             int dot = key.indexOf('.');
@@ -110,28 +132,23 @@ public final class URL {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("URL: " + redact(text) + " (" + e.getMessage() + ")", e);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("URL: " + redact(text) + " (expected: protocol://host:port/path?key=value; "
-                    + e + ")", e);
+            // Not expected; the cause's message is left out of ours because it could quote the password.
+            throw new IllegalArgumentException("URL: " + redact(text)
+                    + " (expected: protocol://user:password@host:port/path?key=value; parser failed with "
+                    + e.getClass().getName() + ")", e);
         }
     }
 
-    /** Best-effort removal of the password from unparsed input before it reaches a message. */
+    /**
+     * {@code text} with the password replaced by {@code ***}, the password being found exactly
+     * where {@link #valueOf} would look for it (user info of the authority).
+     */
     static String redact(String text) {
-        int scheme = text.indexOf("://");
-        int start = scheme < 0 ? 0 : scheme + 3;
-        int at = text.indexOf('@', start);
-        if (at < 0) {
+        int[] range = UrlParser.passwordRange(text);
+        if (range == null) {
             return text;
         }
-        int slash = text.indexOf('/', start);
-        if (slash >= 0 && slash < at) {
-            return text;
-        }
-        int colon = text.indexOf(':', start);
-        if (colon < 0 || colon > at) {
-            return text;
-        }
-        return text.substring(0, colon + 1) + REDACTED + text.substring(at);
+        return text.substring(0, range[0]) + REDACTED + text.substring(range[1]);
     }
 
     // ------------------------------------------------------------------ parts
@@ -464,6 +481,41 @@ public final class URL {
 
     private static String emptyToNull(String s) {
         return s == null || s.isEmpty() ? null : s;
+    }
+
+    /** Index of the first unpaired surrogate in {@code s}, or -1: such text has no UTF-8 form. */
+    static int indexOfLoneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return i;
+                }
+            } else if (Character.isLowSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void requireWellFormed(String what, String value) {
+        if (value != null) {
+            int lone = indexOfLoneSurrogate(value);
+            if (lone >= 0) {
+                // The value itself is not echoed: it may be a password, and it cannot be printed faithfully anyway.
+                throw new IllegalArgumentException(what + ": lone surrogate at index " + lone
+                        + " (expected: well-formed UTF-16 text, which has a UTF-8 form)");
+            }
+        }
+    }
+
+    private static String stripBrackets(String host) {
+        if (host != null && host.length() >= 2 && host.charAt(0) == '[' && host.charAt(host.length() - 1) == ']') {
+            return host.substring(1, host.length() - 1);
+        }
+        return host;
     }
 
     private static String stripLeadingSlash(String path) {

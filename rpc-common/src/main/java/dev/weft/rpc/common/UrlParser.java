@@ -20,6 +20,10 @@ final class UrlParser {
                 throw new IllegalArgumentException("expected: no control characters, found one at index " + i);
             }
         }
+        int lone = URL.indexOfLoneSurrogate(s);
+        if (lone >= 0) {
+            throw new IllegalArgumentException("expected: well-formed UTF-16, found a lone surrogate at index " + lone);
+        }
         Map<String, String> parameters = new LinkedHashMap<>();
         int question = s.indexOf('?');
         if (question >= 0) {
@@ -55,10 +59,10 @@ final class UrlParser {
             s = s.substring(at + 1);
             int colon = userInfo.indexOf(':');
             if (colon >= 0) {
-                username = URL.decode(userInfo.substring(0, colon));
-                password = URL.decode(userInfo.substring(colon + 1));
+                username = decodeUserInfo(userInfo.substring(0, colon), "user name");
+                password = decodeUserInfo(userInfo.substring(colon + 1), "password");
             } else {
-                username = URL.decode(userInfo);
+                username = decodeUserInfo(userInfo, "user name");
             }
             if (username.isEmpty()) {
                 throw new IllegalArgumentException("expected: a user name before '@'");
@@ -95,6 +99,10 @@ final class UrlParser {
                 throw new IllegalArgumentException("expected: a host of letters, digits, '.', '-' or '_', got '" + host + "'");
             }
         }
+        if (protocol == null && username == null && host.isEmpty() && port == 0
+                && (path == null || path.isEmpty() || path.chars().allMatch(c -> c == '/')) && parameters.isEmpty()) {
+            throw new IllegalArgumentException("expected: at least a protocol, host, port, path or parameter");
+        }
         return new URL(protocol, username, password, host, port, path, parameters);
     }
 
@@ -106,8 +114,8 @@ final class UrlParser {
             String pair = query.substring(start, end);
             if (!pair.isEmpty()) {
                 int eq = pair.indexOf('=');
-                String key = URL.decode(eq < 0 ? pair : pair.substring(0, eq));
-                String value = eq < 0 ? "" : URL.decode(pair.substring(eq + 1));
+                String key = decodeParameter(eq < 0 ? pair : pair.substring(0, eq), pair);
+                String value = eq < 0 ? "" : decodeParameter(pair.substring(eq + 1), pair);
                 if (key.isEmpty()) {
                     throw new IllegalArgumentException("expected: a parameter name before '=' in '" + pair + "'");
                 }
@@ -121,17 +129,42 @@ final class UrlParser {
         }
     }
 
+    /** Decodes user info without ever echoing it: it may hold the password. */
+    private static String decodeUserInfo(String raw, String part) {
+        try {
+            return URL.decode(raw);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("expected: valid percent-encoding (%XX) in the " + part);
+        }
+    }
+
+    private static String decodeParameter(String raw, String pair) {
+        try {
+            return URL.decode(raw);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("expected: valid percent-encoding (%XX) in parameter '" + pair + "'");
+        }
+    }
+
     private static String decodePath(String raw) {
         StringBuilder sb = new StringBuilder(raw.length());
         int start = 0;
         while (true) {
             int slash = raw.indexOf('/', start);
             if (slash < 0) {
-                sb.append(URL.decode(raw.substring(start)));
+                sb.append(decodePathSegment(raw.substring(start)));
                 return sb.toString();
             }
-            sb.append(URL.decode(raw.substring(start, slash))).append('/');
+            sb.append(decodePathSegment(raw.substring(start, slash))).append('/');
             start = slash + 1;
+        }
+    }
+
+    private static String decodePathSegment(String raw) {
+        try {
+            return URL.decode(raw);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("expected: valid percent-encoding (%XX) in path segment '" + raw + "'");
         }
     }
 
@@ -153,7 +186,8 @@ final class UrlParser {
         return port;
     }
 
-    private static boolean isHostName(String host) {
+    /** Whether {@code host} is a host name or IPv4 address: letters, digits, '.', '-', '_' or '*'. */
+    static boolean isHostName(String host) {
         for (int i = 0; i < host.length(); i++) {
             char c = host.charAt(i);
             boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
@@ -165,18 +199,65 @@ final class UrlParser {
         return true;
     }
 
-    private static boolean isIpv6(String host) {
-        if (host.isEmpty() || host.indexOf(':') < 0) {
+    /**
+     * Whether {@code host} (without brackets) looks like an IPv6 address: hex digits, ':' and '.'
+     * (embedded IPv4), at least one ':', optionally followed by a {@code %zone} of letters, digits,
+     * '.', '-' or '_'.
+     */
+    static boolean isIpv6(String host) {
+        int percent = host.indexOf('%');
+        String address = percent < 0 ? host : host.substring(0, percent);
+        if (address.isEmpty() || address.indexOf(':') < 0) {
             return false;
         }
-        for (int i = 0; i < host.length(); i++) {
-            char c = host.charAt(i);
+        for (int i = 0; i < address.length(); i++) {
+            char c = address.charAt(i);
             boolean ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-                    || c == ':' || c == '.' || c == '%';
+                    || c == ':' || c == '.';
             if (!ok) {
                 return false;
             }
         }
+        if (percent >= 0) {
+            String zone = host.substring(percent + 1);
+            if (zone.isEmpty()) {
+                return false;
+            }
+            for (int i = 0; i < zone.length(); i++) {
+                char c = zone.charAt(i);
+                boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                        || c == '.' || c == '-' || c == '_';
+                if (!ok) {
+                    return false;
+                }
+            }
+        }
         return true;
+    }
+
+    /**
+     * The {@code [start, end)} range of the password in unparsed {@code text}, found exactly as
+     * {@link #parse} finds it (query cut at the first '?', protocol before the first "://",
+     * authority up to the first '/', user info up to the last '@', password after its first ':'),
+     * or {@code null} when there is none. Used to redact input echoed in error messages.
+     */
+    static int[] passwordRange(String text) {
+        int question = text.indexOf('?');
+        int end = question < 0 ? text.length() : question;
+        int scheme = text.indexOf("://");
+        int start = scheme >= 0 && scheme < end ? scheme + 3 : 0;
+        int slash = text.indexOf('/', start);
+        if (slash >= 0 && slash < end) {
+            end = slash;
+        }
+        int at = text.lastIndexOf('@', end - 1);
+        if (at < start) {
+            return null;
+        }
+        int colon = text.indexOf(':', start);
+        if (colon < 0 || colon >= at || colon + 1 == at) {
+            return null;
+        }
+        return new int[] {colon + 1, at};
     }
 }
