@@ -1,5 +1,6 @@
 package dev.weft.rpc.benchmarks;
 
+import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.rpc.model.ApplicationModel;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,12 +23,17 @@ public class AdaptiveBenchmark {
     private String argument = Workload.argument(7);
     private DubboGreeting dubboAdaptive;
     private org.apache.dubbo.common.URL dubboUrl;
+    private WeftGreeting weftAdaptive;
+    private dev.weft.rpc.common.URL weftUrl;
 
     @Setup
     public void setUp() {
         dubboAdaptive = ApplicationModel.defaultModel().getExtensionLoader(DubboGreeting.class).getAdaptiveExtension();
         dubboUrl = DubboFixtures.url(Workload.consumerUrl("greeting=hi"));
         check(dubboAdaptive.greet(dubboUrl, argument));
+        weftAdaptive = ExtensionLoader.getExtensionLoader(WeftGreeting.class).getAdaptiveExtension();
+        weftUrl = dev.weft.rpc.common.URL.valueOf(Workload.consumerUrl("greeting=hi"));
+        check(weftAdaptive.greet(weftUrl, argument));
     }
 
     static void check(String greeting) {
@@ -39,5 +45,10 @@ public class AdaptiveBenchmark {
     @Benchmark
     public String dubbo() {
         return dubboAdaptive.greet(dubboUrl, argument);
+    }
+
+    @Benchmark
+    public String weft() {
+        return weftAdaptive.greet(weftUrl, argument);
     }
 }

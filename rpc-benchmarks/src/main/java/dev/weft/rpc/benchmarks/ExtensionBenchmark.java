@@ -1,5 +1,6 @@
 package dev.weft.rpc.benchmarks;
 
+import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.rpc.model.ApplicationModel;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -11,23 +12,27 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * {@code getExtension(name)} of an already created extension ({@code LoadBalance "roundrobin"}),
- * with the loader held by the caller, and with the loader looked up first as framework code does.
+ * {@code getExtension(name)} of an already created extension (the {@code hi} extension of
+ * {@link WeftGreeting} / {@link DubboGreeting}): with the loader held by the caller, and with the
+ * loader looked up first, as framework code usually does.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ExtensionBenchmark {
     /** Not final, so the JIT cannot fold the lookup. */
-    private String name = "roundrobin";
+    private String name = "hi";
     private ApplicationModel dubboApplication;
-    private org.apache.dubbo.common.extension.ExtensionLoader<org.apache.dubbo.rpc.cluster.LoadBalance> dubboLoader;
+    private org.apache.dubbo.common.extension.ExtensionLoader<DubboGreeting> dubboLoader;
+    private ExtensionLoader<WeftGreeting> weftLoader;
 
     @Setup
     public void setUp() {
         dubboApplication = ApplicationModel.defaultModel();
-        dubboLoader = dubboApplication.getExtensionLoader(org.apache.dubbo.rpc.cluster.LoadBalance.class);
+        dubboLoader = dubboApplication.getExtensionLoader(DubboGreeting.class);
         dubboLoader.getExtension(name);
+        weftLoader = ExtensionLoader.getExtensionLoader(WeftGreeting.class);
+        weftLoader.getExtension(name);
     }
 
     @Benchmark
@@ -36,7 +41,17 @@ public class ExtensionBenchmark {
     }
 
     @Benchmark
+    public Object weftGetExtension() {
+        return weftLoader.getExtension(name);
+    }
+
+    @Benchmark
     public Object dubboLoaderThenGetExtension() {
-        return dubboApplication.getExtensionLoader(org.apache.dubbo.rpc.cluster.LoadBalance.class).getExtension(name);
+        return dubboApplication.getExtensionLoader(DubboGreeting.class).getExtension(name);
+    }
+
+    @Benchmark
+    public Object weftLoaderThenGetExtension() {
+        return ExtensionLoader.getExtensionLoader(WeftGreeting.class).getExtension(name);
     }
 }

@@ -9,10 +9,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Dubbo side of every benchmark measures real work: each fixture is set up exactly as JMH
+ * Every benchmark measures real work: each fixture is set up exactly as JMH
  * does and called outside JMH, and the answers are checked (JMH itself never runs in the build).
  */
-class DubboFixturesSanityTest {
+class BenchmarkSanityTest {
 
     @ParameterizedTest
     @CsvSource({"random,equal", "random,mixed", "roundrobin,equal", "roundrobin,mixed", "leastactive,equal",
@@ -77,14 +77,17 @@ class DubboFixturesSanityTest {
     }
 
     @Test
-    void dubboExtensionAndAdaptive_returnTheNamedExtension() {
+    void extensionAndAdaptive_returnTheNamedExtension_onBothFrameworks() {
         ExtensionBenchmark extension = new ExtensionBenchmark();
         extension.setUp();
-        assertThat(extension.dubboGetExtension().getClass().getSimpleName()).isEqualTo("RoundRobinLoadBalance");
+        assertThat(extension.dubboGetExtension()).isInstanceOf(DubboGreeting.Hi.class);
         assertThat(extension.dubboLoaderThenGetExtension()).isSameAs(extension.dubboGetExtension());
+        assertThat(extension.weftGetExtension()).isInstanceOf(WeftGreeting.Hi.class);
+        assertThat(extension.weftLoaderThenGetExtension()).isSameAs(extension.weftGetExtension());
 
         AdaptiveBenchmark adaptive = new AdaptiveBenchmark();
         adaptive.setUp();
         assertThat(adaptive.dubbo()).isEqualTo("Hi, user-7");
+        assertThat(adaptive.weft()).isEqualTo("Hi, user-7");
     }
 }
