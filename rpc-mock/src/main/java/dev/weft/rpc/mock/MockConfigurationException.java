@@ -1,0 +1,58 @@
+package dev.weft.rpc.mock;
+
+/**
+ * A mock configuration that cannot work: a malformed expression, a class that does not exist or
+ * has the wrong type, or a value that cannot become a method's return type.
+ *
+ * <p>Thrown when the mock cluster invoker is created ({@code Cluster.join}); on a later URL update
+ * the same error is logged and the update is rejected. The message names the URL key (e.g.
+ * {@code sayHello.mock}), the expression, the column and what was expected.
+ */
+public class MockConfigurationException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String key;
+
+    public MockConfigurationException(String key, String message) {
+        super(message);
+        this.key = key;
+    }
+
+    public MockConfigurationException(String key, String message, Throwable cause) {
+        super(message, cause);
+        this.key = key;
+    }
+
+    /** The URL key whose value is wrong, e.g. {@code sayHello.mock}; several keys are joined by {@code ", "}. */
+    public String getKey() {
+        return key;
+    }
+
+    /** {@code text} shortened to at most 120 characters for messages, with its full length noted. */
+    static String abbreviate(String text) {
+        if (text.length() <= 120) {
+            return text;
+        }
+        return text.substring(0, 100) + "... (" + text.length() + " characters)";
+    }
+
+    /**
+     * Builds the standard message {@code key: expression (expected: rule; at column n: detail)}.
+     *
+     * @param position 0-based index in {@code expression}, or negative for none
+     */
+    static MockConfigurationException at(String key, String expression, int position, String expected, String detail) {
+        StringBuilder sb = new StringBuilder(key).append(": ").append(abbreviate(expression))
+                .append(" (expected: ").append(expected);
+        if (position >= 0) {
+            sb.append("; at column ").append(position + 1);
+            if (detail != null) {
+                sb.append(": ").append(detail);
+            }
+        } else if (detail != null) {
+            sb.append("; ").append(detail);
+        }
+        return new MockConfigurationException(key, sb.append(')').toString());
+    }
+}

@@ -1,0 +1,86 @@
+package dev.weft.rpc.mock;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+
+import java.io.IOException;
+
+/**
+ * Builds the {@link ObjectMapper} that reads mock values, locked down for configuration that may
+ * come from a registry:
+ * <ul>
+ *   <li>no default typing, and a polymorphic type validator that allows nothing, so even a
+ *       {@code @JsonTypeInfo(use = CLASS)} on a return type cannot name a class from the input;</li>
+ *   <li>{@link Class} and {@link JavaType} cannot be read (Jackson would load and initialise the
+ *       named class);</li>
+ *   <li>unknown properties, trailing tokens, duplicate keys and {@code null} for primitives fail;</li>
+ *   <li>input is bounded: {@value #MAX_NESTING_DEPTH} levels, {@value #MAX_STRING_LENGTH}
+ *       characters per string and per document, {@value #MAX_NUMBER_LENGTH} digits per number.</li>
+ * </ul>
+ */
+final class MockJson {
+
+    static final int MAX_NESTING_DEPTH = 32;
+    static final int MAX_STRING_LENGTH = MockExpressionParser.MAX_EXPRESSION_LENGTH;
+    static final int MAX_NUMBER_LENGTH = 100;
+
+    private MockJson() {
+    }
+
+    /** A new locked-down mapper; each owner keeps its own so type caches die with it. */
+    static ObjectMapper newMapper() {
+        StreamReadConstraints limits = StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING_DEPTH)
+                .maxStringLength(MAX_STRING_LENGTH)
+                .maxDocumentLength(MAX_STRING_LENGTH)
+                .maxNameLength(1024)
+                .maxNumberLength(MAX_NUMBER_LENGTH)
+                .maxTokenCount(MAX_STRING_LENGTH)
+                .build();
+        JsonFactory factory = JsonFactory.builder().streamReadConstraints(limits).build();
+        SimpleModule refusals = new SimpleModule("weft-mock-refusals");
+        refuse(refusals, Class.class);
+        refuse(refusals, JavaType.class);
+        return JsonMapper.builder(factory)
+                .polymorphicTypeValidator(BasicPolymorphicTypeValidator.builder().build())
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .disable(MapperFeature.ALLOW_FINAL_FIELDS_AS_MUTATORS)
+                .disable(MapperFeature.INFER_PROPERTY_MUTATORS)
+                .addModule(refusals)
+                .build();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void refuse(SimpleModule module, Class type) {
+        module.addDeserializer(type, new Refusing(type));
+    }
+
+    /** Refuses to read a type that would make Jackson load classes by name. */
+    private static final class Refusing<T> extends StdDeserializer<T> {
+        private static final long serialVersionUID = 1L;
+
+        Refusing(Class<?> type) {
+            super(type);
+        }
+
+        @Override
+        public T deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            return context.reportInputMismatch(this, "%s values are not accepted in mocks (they name classes)",
+                    handledType().getName());
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.weft.rpc.mock;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.TextNode;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Type;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * Turns a parsed {@link MockValue} into a supplier of values of a method's generic return type,
+ * using a locked-down Jackson mapper (see {@link MockJson}). Conversion is tried once when the
+ * expression is checked, so a value that cannot become the type fails then, not on the first
+ * outage. Immutable results (strings, numbers, booleans, enums, {@code null}) are shared;
+ * anything mutable is converted afresh for each call so callers never share an instance. A
+ * {@code CompletableFuture<T>} (or {@code CompletionStage<T>}, {@code Future<T>}) return type gets
+ * a completed future of a {@code T}.
+ *
+ * <p>Thread-safe.
+ */
+final class MockValueConverter {
+
+    private static final Set<Class<?>> IMMUTABLE = Set.of(String.class, Integer.class, Long.class, Short.class,
+            Byte.class, Character.class, Boolean.class, Float.class, Double.class, BigDecimal.class, BigInteger.class);
+
+    private final ObjectMapper mapper;
+    private final EmptyValues empties;
+
+    MockValueConverter(ObjectMapper mapper) {
+        this.mapper = mapper;
+        this.empties = new EmptyValues(mapper);
+    }
+
+    /**
+     * A supplier of {@code value} as {@code returnType}.
+     *
+     * @param position where the value starts in the expression, for errors
+     * @throws Rejection when the value cannot become that type
+     */
+    Supplier<Object> compile(MockValue value, Type returnType, int position) throws Rejection {
+        JavaType type = mapper.getTypeFactory().constructType(returnType);
+        Class<?> raw = type.getRawClass();
+        if (raw == CompletableFuture.class || raw == CompletionStage.class || raw == Future.class) {
+            JavaType inner = type.containedTypeOrUnknown(0);
+            Supplier<Object> element = compile(value, inner, position, type);
+            return () -> CompletableFuture.completedFuture(element.get());
+        }
+        return compile(value, type, position, type);
+    }
+
+    private Supplier<Object> compile(MockValue value, JavaType type, int position, JavaType declared) throws Rejection {
+        Class<?> raw = type.getRawClass();
+        if (raw == void.class || raw == Void.class) {
+            return () -> null;
+        }
+        if (value instanceof MockValue.Null) {
+            if (raw.isPrimitive()) {
+                throw new Rejection(expected(declared), position, "null cannot become the primitive " + raw.getName());
+            }
+            return () -> null;
+        }
+        if (value instanceof MockValue.Empty) {
+            return empties.of(type);
+        }
+        JsonNode node = value instanceof MockValue.Json json ? json.tree() : TextNode.valueOf(((MockValue.Text) value).value());
+        if (raw == Object.class && value instanceof MockValue.Text) {
+            String text = ((MockValue.Text) value).value();
+            return () -> text;
+        }
+        ObjectReader reader = mapper.readerFor(type);
+        Object first;
+        try {
+            first = reader.readValue(node);
+        } catch (JsonProcessingException e) {
+            throw new Rejection(expected(declared), position, e.getOriginalMessage());
+        } catch (IOException | RuntimeException e) {
+            throw new Rejection(expected(declared), position, e.toString());
+        }
+        if (first == null) {
+            if (raw.isPrimitive()) {
+                throw new Rejection(expected(declared), position, "null cannot become the primitive " + raw.getName());
+            }
+            return () -> null;
+        }
+        if (IMMUTABLE.contains(first.getClass()) || first instanceof Enum) {
+            return () -> first;
+        }
+        return () -> {
+            try {
+                return reader.readValue(node);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    private static String expected(JavaType declared) {
+        return "a value of type " + declared.toCanonical();
+    }
+}

@@ -1,0 +1,32 @@
+package dev.weft.rpc.mock;
+
+/**
+ * Loads class names taken from URLs without running any of their code: always
+ * {@code Class.forName(name, false, loader)} with the service interface's class loader, so no
+ * static initialiser runs and nothing outside that loader's view is reachable. Callers check the
+ * type before they instantiate (which is the first time the class initialises).
+ */
+final class SafeClassLoading {
+
+    private SafeClassLoading() {
+    }
+
+    /**
+     * Loads {@code name} without initialising it.
+     *
+     * @throws Rejection when it cannot be loaded
+     */
+    static Class<?> load(String name, ClassLoader loader, String expected, int position) throws Rejection {
+        try {
+            return Class.forName(name, false, loader);
+        } catch (ClassNotFoundException e) {
+            throw new Rejection(expected, position, "class " + name + " not found by " + describe(loader));
+        } catch (LinkageError e) {
+            throw new Rejection(expected, position, "class " + name + " cannot be loaded: " + e);
+        }
+    }
+
+    static String describe(ClassLoader loader) {
+        return loader == null ? "the bootstrap class loader" : "class loader " + loader.getName() + " (" + loader + ")";
+    }
+}
