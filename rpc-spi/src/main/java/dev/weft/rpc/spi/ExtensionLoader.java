@@ -88,6 +88,7 @@ public final class ExtensionLoader<T> {
         }
         T instance = (wrap ? wrapped : raw).get(name);
         if (instance != null) {
+            director.requireOpen();
             return instance;
         }
         return director.create(type.getName() + ":" + name + (wrap ? "" : " (raw)"),
@@ -136,6 +137,7 @@ public final class ExtensionLoader<T> {
     public T getAdaptiveExtension() {
         T instance = adaptive;
         if (instance != null) {
+            director.requireOpen();
             return instance;
         }
         return director.create(type.getName() + ":" + ADAPTIVE, () -> {
