@@ -1,0 +1,150 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.weft.rpc.cluster.TestClusters.consumer;
+import static dev.weft.rpc.cluster.TestClusters.directory;
+import static dev.weft.rpc.cluster.TestClusters.hello;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DirectoryTest {
+
+    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
+    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeInvoker c = FakeInvoker.named("10.0.0.3");
+    private final FakeInvoker mock = FakeInvoker.withUrl("mock://10.0.0.9/" + Greeting.class.getName());
+
+    @Test
+    void staticDirectory_takesInterfaceFromFirstInvoker_andListsAll() {
+        StaticDirectory<Greeting> directory = new StaticDirectory<>(consumer(""), List.<Invoker<Greeting>>of(a, b));
+
+        assertThat(directory.getInterface()).isEqualTo(Greeting.class);
+        assertThat(directory.getUrl()).isEqualTo(consumer(""));
+        assertThat(directory.list(hello())).containsExactly(a, b);
+        assertThat(directory.isAvailable()).isTrue();
+    }
+
+    @Test
+    void staticDirectory_rejectsEmptyListWithoutInterface_namingTheAlternative() {
+        assertThatThrownBy(() -> new StaticDirectory<Greeting>(consumer(""), List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invokers: [] (expected: at least one invoker to take the interface from;"
+                        + " use StaticDirectory(Class, URL, List) for an empty directory)");
+        assertThat(new StaticDirectory<>(Greeting.class, consumer(""), List.of()).list(hello())).isEmpty();
+    }
+
+    @Test
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void setInvokers_rejectsInvokerOfAnotherInterface_andNullElements() {
+        DynamicDirectory<Runnable> directory = new DynamicDirectory<>(Runnable.class, consumer(""));
+        List raw = List.of(a);
+        assertThatThrownBy(() -> directory.setInvokers(raw))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invokers[0]: dubbo://10.0.0.1:20880/dev.weft.rpc.cluster.Greeting serves dev.weft.rpc.cluster.Greeting"
+                        + " (expected: an Invoker of java.lang.Runnable)");
+        List<Invoker<Greeting>> withNull = new ArrayList<>();
+        withNull.add(a);
+        withNull.add(null);
+        assertThatThrownBy(() -> new DynamicDirectory<>(Greeting.class, consumer("")).setInvokers(withNull))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("invokers[1]: null (expected: an Invoker of dev.weft.rpc.cluster.Greeting)");
+    }
+
+    @Test
+    void list_returnsSameInstance_whileMembershipAndAvailabilityAreUnchanged() {
+        DynamicDirectory<Greeting> directory = directory("", a, b, c);
+
+        List<Invoker<Greeting>> first = directory.list(hello());
+        assertThat(directory.list(hello())).isSameAs(first);
+
+        directory.setInvokers(List.of(a, b, c));
+        assertThat(directory.list(hello())).as("same members in the same order keep the snapshot").isSameAs(first);
+
+        directory.setInvokers(List.of(a, c));
+        List<Invoker<Greeting>> changed = directory.list(hello());
+        assertThat(changed).containsExactly(a, c).isNotSameAs(first);
+        assertThat(directory.list(hello())).isSameAs(changed);
+    }
+
+    @Test
+    void list_skipsUnavailable_reusingTheFilteredInstance_untilAvailabilityChanges() {
+        DynamicDirectory<Greeting> directory = directory("", a, b, c);
+        List<Invoker<Greeting>> all = directory.list(hello());
+
+        b.available(false);
+        List<Invoker<Greeting>> withoutB = directory.list(hello());
+        assertThat(withoutB).containsExactly(a, c);
+        assertThat(directory.list(hello())).isSameAs(withoutB);
+
+        b.available(true);
+        assertThat(directory.list(hello())).isSameAs(all);
+
+        a.available(false);
+        b.available(false);
+        c.available(false);
+        assertThat(directory.list(hello())).isEmpty();
+        assertThat(directory.isAvailable()).isFalse();
+    }
+
+    @Test
+    void list_keepsUnavailable_whenAvailableCheckIsOff() {
+        DynamicDirectory<Greeting> directory = directory("cluster.availablecheck=false", a, b);
+        b.available(false);
+
+        assertThat(directory.list(hello())).containsExactly(a, b);
+    }
+
+    @Test
+    void list_hidesMockInvokersFromNormalCalls_andShowsOnlyThemToNeedMockCalls() {
+        DynamicDirectory<Greeting> directory = directory("", a, mock, b);
+        RpcInvocation needMock = hello().setAttachment(AbstractDirectory.NEED_MOCK_ATTACHMENT, "true");
+
+        assertThat(directory.list(hello())).containsExactly(a, b);
+        assertThat(directory.list(needMock)).containsExactly(mock);
+        assertThat(directory.list(needMock)).isSameAs(directory.list(needMock));
+        assertThat(directory("", a, b).list(needMock)).isEmpty();
+        assertThat(directory.getAllInvokers()).containsExactly(a, mock, b);
+    }
+
+    @Test
+    void setUrl_changesTheKeysReadFromTheNextCall() {
+        DynamicDirectory<Greeting> directory = directory("", a, b);
+        b.available(false);
+        assertThat(directory.list(hello())).containsExactly(a);
+
+        directory.setUrl(consumer("cluster.availablecheck=false"));
+
+        assertThat(directory.getUrl().getParameter("cluster.availablecheck")).isEqualTo("false");
+        assertThat(directory.list(hello())).containsExactly(a, b);
+    }
+
+    @Test
+    void destroy_refusesListing_butDestroysNoInvoker() {
+        DynamicDirectory<Greeting> directory = directory("", a, b);
+
+        directory.destroy();
+        directory.setInvokers(List.of(c));
+
+        assertThat(directory.isAvailable()).isFalse();
+        assertThat(directory.getAllInvokers()).isEmpty();
+        assertThat(a.destroyed() || b.destroyed() || c.destroyed()).isFalse();
+        assertThatThrownBy(() -> directory.list(hello()))
+                .isInstanceOf(RpcException.class)
+                .hasMessage("Directory of service dev.weft.rpc.cluster.Greeting is destroyed; cannot list providers for method hello"
+                        + " (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting)");
+    }
+
+    @Test
+    void badAvailableCheckValue_isRejectedWithTheKey() {
+        assertThatThrownBy(() -> directory("cluster.availablecheck=maybe", a))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cluster.availablecheck");
+    }
+}

@@ -1,0 +1,46 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.loadbalance.LoadBalance;
+
+import java.util.List;
+
+/** Helpers shared by the cluster tests. */
+final class TestClusters {
+
+    static final String CONSUMER = "consumer://10.0.0.100/" + "dev.weft.rpc.cluster.Greeting";
+
+    private TestClusters() {
+    }
+
+    /** {@code cluster} resolving every balancer name to {@code loadBalance}. */
+    static <C extends AbstractCluster> C using(C cluster, LoadBalance loadBalance) {
+        cluster.useLoadBalances(name -> loadBalance);
+        return cluster;
+    }
+
+    static <C extends AbstractCluster> C first(C cluster) {
+        return using(cluster, new FirstLoadBalance());
+    }
+
+    static URL consumer(String parameters) {
+        return URL.valueOf(CONSUMER + (parameters.isEmpty() ? "" : "?" + parameters));
+    }
+
+    @SafeVarargs
+    static DynamicDirectory<Greeting> directory(String parameters, Invoker<Greeting>... invokers) {
+        DynamicDirectory<Greeting> directory = new DynamicDirectory<>(Greeting.class, consumer(parameters));
+        directory.setInvokers(List.of(invokers));
+        return directory;
+    }
+
+    static RpcInvocation hello() {
+        return new RpcInvocation("hello", new Class<?>[] {String.class}, new Object[] {"ann"});
+    }
+
+    static RpcInvocation bye() {
+        return new RpcInvocation("bye", new Class<?>[] {String.class}, new Object[] {"ann"});
+    }
+}
