@@ -1,0 +1,97 @@
+package dev.weft.rpc.proxy.internal;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
+import dev.weft.rpc.common.URL;
+
+import java.util.Objects;
+
+/**
+ * The provider-side {@link Invoker} of both factories: resolves the invocation to a
+ * {@link ServiceMethod} (directly when it came from a Weft proxy of the same interface, else by
+ * name and parameter types), checks the arguments, and lets a {@link MethodDispatcher} call the
+ * implementation.
+ *
+ * <p>Whatever the implementation throws is returned in the {@link Result}. An invocation that
+ * cannot be dispatched (unknown method, arguments that do not fit, invoker destroyed) fails
+ * with an {@link RpcException}. Thread-safe.
+ *
+ * @param <T> the service interface
+ */
+public final class DispatchingInvoker<T> implements Invoker<T> {
+
+    private final T impl;
+    private final Class<T> type;
+    private final URL url;
+    private final ServiceMethods methods;
+    private final MethodDispatcher dispatcher;
+    private volatile boolean destroyed;
+
+    public DispatchingInvoker(T impl, Class<T> type, URL url, MethodDispatcher dispatcher) {
+        this.impl = Objects.requireNonNull(impl, "impl");
+        this.type = Objects.requireNonNull(type, "type");
+        this.url = Objects.requireNonNull(url, "url");
+        this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
+        this.methods = ServiceMethods.of(type);
+    }
+
+    @Override
+    public Class<T> getInterface() {
+        return type;
+    }
+
+    @Override
+    public URL getUrl() {
+        return url;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return !destroyed;
+    }
+
+    @Override
+    public void destroy() {
+        destroyed = true;
+    }
+
+    @Override
+    public Result invoke(Invocation invocation) throws RpcException {
+        Objects.requireNonNull(invocation, "invocation");
+        if (destroyed) {
+            throw new RpcException("Invoker of " + type.getName() + ": destroyed (expected: a live invoker) " + url);
+        }
+        ServiceMethod method = resolve(invocation);
+        Object[] args = invocation.getArguments();
+        method.checkArguments(args);
+        try {
+            return RpcResult.of(dispatcher.dispatch(impl, method.index(), args));
+        } catch (Throwable thrown) {
+            return RpcResult.ofException(thrown);
+        }
+    }
+
+    private ServiceMethod resolve(Invocation invocation) {
+        if (invocation instanceof ProxyInvocation) {
+            ServiceMethod method = ((ProxyInvocation) invocation).resolvedMethod(methods);
+            if (method != null) {
+                return method;
+            }
+        }
+        ServiceMethod method = methods.find(invocation.getMethodName(), invocation.getParameterTypes());
+        if (method == null) {
+            throw new RpcException("Method: " + type.getName() + '.' + RpcInvocation.signature(invocation)
+                    + " (expected: one of " + methods.signatures() + ")");
+        }
+        return method;
+    }
+
+    @Override
+    public String toString() {
+        return "Invoker of " + type.getName() + " -> " + impl.getClass().getName() + " " + url;
+    }
+}

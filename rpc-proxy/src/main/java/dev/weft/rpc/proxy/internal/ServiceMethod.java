@@ -1,0 +1,165 @@
+package dev.weft.rpc.proxy.internal;
+
+import dev.weft.rpc.common.RpcException;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.StringJoiner;
+
+/**
+ * One callable method of a service interface, resolved once: its index in
+ * {@link ServiceMethods}, signature, and the checks the proxy and invoker apply on every call.
+ *
+ * <p>Immutable and thread-safe. The arrays it hands out are shared: callers must not modify them.
+ */
+public final class ServiceMethod {
+
+    private final int index;
+    private final Method method;
+    private final String name;
+    private final Class<?>[] parameterTypes;
+    private final Class<?>[] boxedParameterTypes;
+    private final Class<?> returnType;
+    private final Class<?> boxedReturnType;
+    private final Type genericReturnType;
+    private final Class<?>[] exceptionTypes;
+    private final String signature;
+    private final String qualifiedSignature;
+
+    ServiceMethod(int index, Class<?> serviceType, Method method) {
+        this.index = index;
+        this.method = method;
+        this.name = method.getName();
+        this.parameterTypes = method.getParameterTypes();
+        this.boxedParameterTypes = new Class<?>[parameterTypes.length];
+        for (int i = 0; i < parameterTypes.length; i++) {
+            boxedParameterTypes[i] = Descriptors.box(parameterTypes[i]);
+        }
+        this.returnType = method.getReturnType();
+        this.boxedReturnType = Descriptors.box(returnType);
+        this.genericReturnType = method.getGenericReturnType();
+        this.exceptionTypes = method.getExceptionTypes();
+        this.signature = signature(name, parameterTypes);
+        this.qualifiedSignature = serviceType.getName() + '.' + signature;
+    }
+
+    /** {@code name(type, type)} with fully qualified parameter type names. */
+    static String signature(String name, Class<?>[] parameterTypes) {
+        StringJoiner joiner = new StringJoiner(", ", name + "(", ")");
+        for (Class<?> type : parameterTypes) {
+            joiner.add(type.getTypeName());
+        }
+        return joiner.toString();
+    }
+
+    /** The position of this method in its {@link ServiceMethods}. */
+    public int index() {
+        return index;
+    }
+
+    /** The interface method (the one with the most specific return type among covariant twins). */
+    public Method method() {
+        return method;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The parameter types; shared, do not modify. */
+    public Class<?>[] parameterTypes() {
+        return parameterTypes;
+    }
+
+    public Class<?> returnType() {
+        return returnType;
+    }
+
+    public Type genericReturnType() {
+        return genericReturnType;
+    }
+
+    /** {@code name(java.lang.String, int)}. */
+    public String signature() {
+        return signature;
+    }
+
+    /** {@code com.example.Greeter.name(java.lang.String, int)}. */
+    public String qualifiedSignature() {
+        return qualifiedSignature;
+    }
+
+    /**
+     * What the proxy throws for {@code thrown}: the same instance when it is unchecked or
+     * declared by the method, otherwise an {@link UndeclaredThrowableException} wrapping it.
+     */
+    Throwable translate(Throwable thrown) {
+        if (thrown instanceof RuntimeException || thrown instanceof Error) {
+            return thrown;
+        }
+        for (Class<?> declared : exceptionTypes) {
+            if (declared.isInstance(thrown)) {
+                return thrown;
+            }
+        }
+        return new UndeclaredThrowableException(thrown, qualifiedSignature
+                + " threw undeclared checked exception " + thrown.getClass().getName());
+    }
+
+    /**
+     * The value the proxy returns for {@code value}: {@code null} for {@code void}, else the
+     * value itself once checked against the return type.
+     *
+     * @throws RpcException for {@code null} with a primitive return type, or a value of another type
+     */
+    Object checkReturnValue(Object value) {
+        if (returnType == void.class) {
+            return null;
+        }
+        if (value == null) {
+            if (returnType.isPrimitive()) {
+                throw new RpcException("Result of " + qualifiedSignature + ": null (expected: "
+                        + Descriptors.article(returnType) + ", the primitive return type cannot be null)");
+            }
+            return null;
+        }
+        if (!boxedReturnType.isInstance(value)) {
+            throw new RpcException("Result of " + qualifiedSignature + ": " + value.getClass().getName()
+                    + " (expected: an instance of " + returnType.getTypeName() + ")");
+        }
+        return value;
+    }
+
+    /**
+     * Checks that {@code args} fit the parameter types, so the dispatcher never fails on a
+     * cast or unboxing of its own.
+     *
+     * @throws RpcException naming the argument position, the method and the expected type
+     */
+    void checkArguments(Object[] args) {
+        int count = args == null ? 0 : args.length;
+        if (count != parameterTypes.length) {
+            throw new RpcException("Arguments of " + qualifiedSignature + ": " + count
+                    + (count == 1 ? " value" : " values") + " (expected: " + parameterTypes.length + ")");
+        }
+        for (int i = 0; i < count; i++) {
+            Object arg = args[i];
+            if (arg == null) {
+                if (parameterTypes[i].isPrimitive()) {
+                    throw new RpcException("Argument " + i + " of " + qualifiedSignature + ": null (expected: "
+                            + Descriptors.article(parameterTypes[i]) + ")");
+                }
+            } else if (!boxedParameterTypes[i].isInstance(arg)) {
+                throw new RpcException("Argument " + i + " of " + qualifiedSignature + ": "
+                        + arg.getClass().getName() + " (expected: an instance of "
+                        + parameterTypes[i].getTypeName() + ")");
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return qualifiedSignature;
+    }
+}
