@@ -10,7 +10,8 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
+import com.fasterxml.jackson.databind.cfg.MapperConfig;
+import com.fasterxml.jackson.databind.jsontype.PolymorphicTypeValidator;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 
 import java.io.IOException;
@@ -52,7 +53,7 @@ final class MockJson {
         refuse(refusals, Class.class);
         refuse(refusals, JavaType.class);
         return JsonMapper.builder(factory)
-                .polymorphicTypeValidator(BasicPolymorphicTypeValidator.builder().build())
+                .polymorphicTypeValidator(new DenyAllTypes())
                 .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -67,6 +68,29 @@ final class MockJson {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void refuse(SimpleModule module, Class type) {
         module.addDeserializer(type, new Refusing(type));
+    }
+
+    /**
+     * Denies every polymorphic subtype by name, before Jackson loads it: a validator that only
+     * answered "indeterminate" would let Jackson load (and initialise) the class to decide.
+     */
+    private static final class DenyAllTypes extends PolymorphicTypeValidator.Base {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Validity validateBaseType(MapperConfig<?> config, JavaType baseType) {
+            return Validity.DENIED;
+        }
+
+        @Override
+        public Validity validateSubClassName(MapperConfig<?> config, JavaType baseType, String subClassName) {
+            return Validity.DENIED;
+        }
+
+        @Override
+        public Validity validateSubType(MapperConfig<?> config, JavaType baseType, JavaType subType) {
+            return Validity.DENIED;
+        }
     }
 
     /** Refuses to read a type that would make Jackson load classes by name. */

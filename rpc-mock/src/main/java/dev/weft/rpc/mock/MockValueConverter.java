@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -25,7 +26,8 @@ import java.util.function.Supplier;
  * outage. Immutable results (strings, numbers, booleans, enums, {@code null}) are shared;
  * anything mutable is converted afresh for each call so callers never share an instance. A
  * {@code CompletableFuture<T>} (or {@code CompletionStage<T>}, {@code Future<T>}) return type gets
- * a completed future of a {@code T}.
+ * a completed future of a {@code T}; an {@code Optional<T>} gets {@code Optional.ofNullable} of a
+ * {@code T} (so {@code null} becomes {@code Optional.empty()}).
  *
  * <p>Thread-safe.
  */
@@ -55,6 +57,10 @@ final class MockValueConverter {
             JavaType inner = type.containedTypeOrUnknown(0);
             Supplier<Object> element = compile(value, inner, position, type);
             return () -> CompletableFuture.completedFuture(element.get());
+        }
+        if (raw == Optional.class && !(value instanceof MockValue.Empty)) {
+            Supplier<Object> element = compile(value, type.containedTypeOrUnknown(0), position, type);
+            return () -> Optional.ofNullable(element.get());
         }
         return compile(value, type, position, type);
     }
