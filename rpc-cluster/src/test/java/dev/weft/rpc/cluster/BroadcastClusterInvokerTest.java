@@ -1,0 +1,97 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import org.junit.jupiter.api.Test;
+
+import static dev.weft.rpc.cluster.FakeInvoker.bizError;
+import static dev.weft.rpc.cluster.FakeInvoker.networkError;
+import static dev.weft.rpc.cluster.FakeInvoker.resultWithException;
+import static dev.weft.rpc.cluster.FakeInvoker.timeout;
+import static dev.weft.rpc.cluster.TestClusters.directory;
+import static dev.weft.rpc.cluster.TestClusters.first;
+import static dev.weft.rpc.cluster.TestClusters.hello;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BroadcastClusterInvokerTest {
+
+    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
+    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeInvoker c = FakeInvoker.named("10.0.0.3");
+    private final FakeInvoker d = FakeInvoker.named("10.0.0.4");
+
+    private Invoker<Greeting> join(String parameters) {
+        return first(new BroadcastCluster()).join(directory(parameters, a, b, c, d));
+    }
+
+    @Test
+    void broadcast_callsEveryInvoker_andReturnsTheLastResult() throws Throwable {
+        Result result = join("").invoke(hello());
+
+        assertThat(result.recreate()).isEqualTo("10.0.0.4");
+        assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(1, 1, 1, 1);
+    }
+
+    @Test
+    void broadcast_byDefault_callsAll_thenThrowsTheLastFailure_keepingItsCode() {
+        b.always(networkError());
+        c.always(timeout());
+
+        assertThatThrownBy(() -> join("").invoke(hello()))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isTimeout()).isTrue())
+                .hasMessage("Broadcast of method hello of service dev.weft.rpc.cluster.Greeting failed on 2/4 providers (called 4,"
+                        + " broadcast.fail.percent=100, consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting);"
+                        + " last failure on provider 10.0.0.3:20880: RpcException: timeout waiting for 10.0.0.3");
+        assertThat(d.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void broadcast_stopsEarly_onceTheFailPercentIsReached() {
+        a.always(networkError());
+        b.always(networkError());
+
+        assertThatThrownBy(() -> join("broadcast.fail.percent=50").invoke(hello()))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNetwork()).isTrue())
+                .hasMessageContaining("failed on 2/4 providers (called 2, broadcast.fail.percent=50");
+        assertThat(c.calls() + d.calls()).isZero();
+    }
+
+    @Test
+    void broadcast_zeroPercent_stopsAtTheFirstFailure() {
+        b.always(networkError());
+
+        assertThatThrownBy(() -> join("broadcast.fail.percent=0").invoke(hello()))
+                .hasMessageContaining("failed on 1/4 providers (called 2,");
+        assertThat(c.calls()).isZero();
+    }
+
+    @Test
+    void broadcast_countsAResultCarryingAnException_andReturnsIt_whenItFailedLast() {
+        IllegalArgumentException fromService = new IllegalArgumentException("bad name");
+        c.always(resultWithException(fromService));
+
+        Result result = join("").invoke(hello());
+
+        assertThat(result.getException()).isSameAs(fromService);
+        assertThat(d.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void broadcast_throwsABusinessFailureUnchanged() {
+        d.always(bizError());
+
+        assertThatThrownBy(() -> join("").invoke(hello())).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
+                .hasMessage("insufficient funds at 10.0.0.4");
+    }
+
+    @Test
+    void broadcast_rejectsAFailPercentOutOfRange() {
+        assertThatThrownBy(() -> join("broadcast.fail.percent=150").invoke(hello()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("broadcast.fail.percent: 150 (expected: 0-100; consumer:"
+                        + " consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?broadcast.fail.percent=150)");
+        assertThat(a.calls()).isZero();
+    }
+}
