@@ -30,7 +30,7 @@ public final class MethodHandleDispatcher implements MethodDispatcher {
             ServiceMethod method = methods.get(i);
             try {
                 MethodHandle handle = lookup.findVirtual(type, method.name(),
-                        MethodType.methodType(method.returnType(), method.parameterTypes()));
+                        MethodType.methodType(method.returnType(), method.parameterTypes())).asFixedArity();
                 handles[i] = handle.asType(handle.type().generic())
                         .asSpreader(Object[].class, method.parameterTypes().length)
                         .asType(SPREAD_TYPE);
