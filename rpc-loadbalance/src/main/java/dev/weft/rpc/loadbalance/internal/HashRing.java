@@ -1,0 +1,104 @@
+package dev.weft.rpc.loadbalance.internal;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A consistent-hash ring: {@code nodes} points per member, point {@code i} of member {@code a} at
+ * {@code KeyHash.of(a + "#" + i)}, ordered as unsigned 64-bit values. A key belongs to the first
+ * point at or after its hash, wrapping around.
+ *
+ * <p>Lookup is O(1) expected: a table indexed by the top bits of the hash (at least as many
+ * entries as points) gives the first point of that range, then a scan of the few points in it.
+ * Immutable and thread-safe.
+ */
+public final class HashRing {
+
+    private final String[] members;
+    private final Map<String, Integer> slotOf;
+    private final int nodes;
+    private final long[] points;
+    private final int[] owners;
+    private final int shift;
+    private final int[] firstPointOfRange;
+
+    private HashRing(String[] members, int nodes) {
+        this.members = members;
+        this.nodes = nodes;
+        this.slotOf = new HashMap<>();
+        for (int slot = 0; slot < members.length; slot++) {
+            slotOf.putIfAbsent(members[slot], slot);
+        }
+        int size = members.length * nodes;
+        long[][] pairs = new long[size][];
+        int p = 0;
+        for (int slot = 0; slot < members.length; slot++) {
+            for (int i = 0; i < nodes; i++) {
+                pairs[p++] = new long[] {KeyHash.of(members[slot] + "#" + i), slot};
+            }
+        }
+        Arrays.sort(pairs, (x, y) -> x[0] != y[0] ? Long.compareUnsigned(x[0], y[0]) : Long.compare(x[1], y[1]));
+        this.points = new long[size];
+        this.owners = new int[size];
+        for (int i = 0; i < size; i++) {
+            points[i] = pairs[i][0];
+            owners[i] = (int) pairs[i][1];
+        }
+        int bits = Math.max(1, 64 - Long.numberOfLeadingZeros(Math.max(1, size - 1)));
+        this.shift = 64 - bits;
+        this.firstPointOfRange = new int[(1 << bits) + 1];
+        int point = 0;
+        for (int range = 0; range <= 1 << bits; range++) {
+            while (point < size && (points[point] >>> shift) < range) {
+                point++;
+            }
+            firstPointOfRange[range] = point;
+        }
+    }
+
+    /**
+     * A ring of {@code nodes} points for each of {@code members} (their order does not matter for
+     * the positions; duplicates share the first one's slot).
+     */
+    public static HashRing of(String[] members, int nodes) {
+        if (members.length == 0 || nodes <= 0) {
+            throw new IllegalArgumentException("ring: " + members.length + " members x " + nodes + " nodes (expected: at least one of each)");
+        }
+        return new HashRing(members.clone(), nodes);
+    }
+
+    /** Number of points. */
+    public int size() {
+        return points.length;
+    }
+
+    public int nodes() {
+        return nodes;
+    }
+
+    public int memberCount() {
+        return members.length;
+    }
+
+    /** The slot of {@code member}, or -1 when it is not on the ring. */
+    public int slotOf(String member) {
+        Integer slot = slotOf.get(member);
+        return slot == null ? -1 : slot;
+    }
+
+    /** The position of the first point at or after {@code hash} (unsigned), wrapping to 0. */
+    public int ceiling(long hash) {
+        int i = firstPointOfRange[(int) (hash >>> shift)];
+        long[] p = points;
+        while (i < p.length && Long.compareUnsigned(p[i], hash) < 0) {
+            i++;
+        }
+        return i == p.length ? 0 : i;
+    }
+
+    /** The member slot owning the point at {@code position}. */
+    public int ownerAt(int position) {
+        return owners[position];
+    }
+}

@@ -1,0 +1,84 @@
+package dev.weft.rpc.loadbalance.internal;
+
+import com.google.common.collect.MapMaker;
+import dev.weft.rpc.common.Invoker;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+
+/**
+ * Caches one derived value per invoker list, keyed by the identity of the {@code List} instance,
+ * so a balancer computes weights, sums and rings once per directory snapshot instead of per call.
+ *
+ * <p>Lookup: the most recently used list is checked first (one volatile read and identity
+ * compare); otherwise a weak-keyed identity map is consulted. A cached value is reused only while
+ * the list still has the same size and the same first and last elements (a cheap guard against a
+ * list mutated in place; directories hand out immutable lists). Values must not refer to the list
+ * itself (they may refer to its invokers), so an entry disappears when its list is collected;
+ * the most-recent slot keeps at most one list alive.
+ *
+ * <p>Thread-safe: racing misses may compute the value twice; one wins, both are correct.
+ *
+ * @param <V> the derived value
+ */
+public final class SnapshotCache<V> {
+
+    private final Function<List<? extends Invoker<?>>, V> factory;
+    private final ConcurrentMap<List<?>, Entry<V>> byList = new MapMaker().weakKeys().concurrencyLevel(4).makeMap();
+    private volatile Recent<V> recent;
+
+    public SnapshotCache(Function<List<? extends Invoker<?>>, V> factory) {
+        this.factory = Objects.requireNonNull(factory, "factory");
+    }
+
+    /** The value for {@code invokers} (non-empty), computing it on the first use of this list instance. */
+    public V get(List<? extends Invoker<?>> invokers) {
+        Recent<V> last = recent;
+        if (last != null && last.list == invokers && last.entry.matches(invokers)) {
+            return last.entry.value;
+        }
+        Entry<V> entry = byList.get(invokers);
+        if (entry == null || !entry.matches(invokers)) {
+            entry = new Entry<>(invokers, factory.apply(invokers));
+            byList.put(invokers, entry);
+        }
+        recent = new Recent<>(invokers, entry);
+        return entry.value;
+    }
+
+    /** Number of lists with a cached value (entries of collected lists may linger until cleanup). */
+    public int size() {
+        return byList.size();
+    }
+
+    private static final class Entry<V> {
+        final int size;
+        final Invoker<?> first;
+        final Invoker<?> last;
+        final V value;
+
+        Entry(List<? extends Invoker<?>> list, V value) {
+            this.size = list.size();
+            this.first = list.get(0);
+            this.last = list.get(size - 1);
+            this.value = value;
+        }
+
+        boolean matches(List<? extends Invoker<?>> list) {
+            int n = list.size();
+            return n == size && list.get(0) == first && list.get(n - 1) == last;
+        }
+    }
+
+    private static final class Recent<V> {
+        final List<?> list;
+        final Entry<V> entry;
+
+        Recent(List<?> list, Entry<V> entry) {
+            this.list = list;
+            this.entry = entry;
+        }
+    }
+}
