@@ -127,6 +127,30 @@ class ExtensionLifecycleTest {
     }
 
     @Test
+    void missingOptionalDependency_failsOnlyItsOwnLine(@TempDir Path extra) throws Exception {
+        Path descriptor = extra.resolve("META-INF/rpc/" + Plugin.class.getName());
+        Files.createDirectories(descriptor.getParent());
+        Files.writeString(descriptor, "optional=com.example.NeedsOptionalDependency\nother=" + Plugins.Manual.class.getName() + "\n");
+        ClassLoader parent = getClass().getClassLoader();
+        try (URLClassLoader child = new URLClassLoader(new java.net.URL[] {extra.toUri().toURL()}, parent) {
+            @Override
+            protected Class<?> findClass(String name) throws ClassNotFoundException {
+                if (name.equals("com.example.NeedsOptionalDependency")) {
+                    throw new NoClassDefFoundError("org/optional/Dependency");
+                }
+                return super.findClass(name);
+            }
+        }; ExtensionDirector isolated = new ExtensionDirector(child)) {
+            ExtensionLoader<Plugin> loader = isolated.getExtensionLoader(Plugin.class);
+            assertThat(loader.getExtension("other").id()).isEqualTo("manual");
+            assertThatThrownBy(() -> loader.getExtension("optional"))
+                    .hasMessageContaining("No extension 'optional'")
+                    .hasMessageContaining(Plugin.class.getName() + ":1: class: com.example.NeedsOptionalDependency")
+                    .hasMessageContaining("java.lang.NoClassDefFoundError: org/optional/Dependency");
+        }
+    }
+
+    @Test
     void defaultExtension_whenNoneDeclared_isAClearError() {
         assertThat(plugins.getDefaultExtensionName()).isNull();
         assertThatThrownBy(plugins::getDefaultExtension).isInstanceOf(IllegalStateException.class)

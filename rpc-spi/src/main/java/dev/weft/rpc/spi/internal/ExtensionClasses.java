@@ -144,6 +144,16 @@ public final class ExtensionClasses {
         void add(DescriptorLine line) {
             List<String> names = line.names().isEmpty()
                     ? List.of(derivedName(line.className(), type)) : line.names();
+            try {
+                classify(line, names);
+            } catch (LinkageError e) {
+                // e.g. NoClassDefFoundError: the class needs an optional dependency that is absent
+                fail(names, line, "class: " + line.className() + " (expected: a class whose dependencies are on the class path; "
+                        + e + ")");
+            }
+        }
+
+        private void classify(DescriptorLine line, List<String> names) {
             Class<?> cls;
             try {
                 cls = Class.forName(line.className(), false, line.classLoader());
@@ -229,8 +239,6 @@ public final class ExtensionClasses {
         try {
             return cls.getConstructor(parameterTypes);
         } catch (NoSuchMethodException | SecurityException e) {
-            return null;
-        } catch (LinkageError e) {
             return null;
         }
     }
