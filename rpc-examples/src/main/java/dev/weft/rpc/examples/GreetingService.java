@@ -1,0 +1,8 @@
+package dev.weft.rpc.examples;
+
+/** The service the playground's consumers call and its simulated providers serve. */
+public interface GreetingService {
+
+    /** Answers {@code name + "@" + providerName}, so the caller can tell a provider's answer from a mock's. */
+    String greet(String name);
+}

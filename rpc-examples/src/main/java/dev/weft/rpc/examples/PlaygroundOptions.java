@@ -1,0 +1,35 @@
+package dev.weft.rpc.examples;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What the command line asked for. Immutable.
+ *
+ * @param urls      consumer URLs given with {@code --url}, in order; empty means the default scenarios
+ * @param providers the providers from {@code --providers}, or {@code null} for the default five
+ * @param calls     calls per scenario
+ * @param threads   calling threads per scenario
+ * @param seed      seed of the simulated latencies and failures
+ * @param report    where to write the HTML report, or {@code null} for none
+ * @param logLevel  the slf4j-simple level given with {@code --log} (off, error, warn, info, debug, trace),
+ *                  or {@code null} to keep the configured one (off, from {@code simplelogger.properties})
+ * @param help      whether {@code --help} was given (everything else is then ignored)
+ */
+record PlaygroundOptions(List<String> urls, List<ProviderSpec> providers, int calls, int threads, long seed,
+                         Path report, String logLevel, boolean help) {
+
+    static final int DEFAULT_CALLS = 2000;
+    static final int DEFAULT_THREADS = 8;
+    static final long DEFAULT_SEED = 42;
+
+    PlaygroundOptions {
+        urls = List.copyOf(urls);
+        providers = providers == null ? null : List.copyOf(providers);
+    }
+
+    /** Whether the run uses the built-in scenario list rather than {@code --url}s. */
+    boolean defaultScenarios() {
+        return urls.isEmpty();
+    }
+}
