@@ -1,0 +1,149 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static dev.weft.rpc.cluster.FakeInvoker.bizError;
+import static dev.weft.rpc.cluster.FakeInvoker.blockUntil;
+import static dev.weft.rpc.cluster.FakeInvoker.networkError;
+import static dev.weft.rpc.cluster.FakeInvoker.timeout;
+import static dev.weft.rpc.cluster.FakeInvoker.unexpected;
+import static dev.weft.rpc.cluster.TestClusters.directory;
+import static dev.weft.rpc.cluster.TestClusters.first;
+import static dev.weft.rpc.cluster.TestClusters.hello;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ForkingClusterInvokerTest {
+
+    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
+    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeInvoker c = FakeInvoker.named("10.0.0.3");
+    private final FakeInvoker d = FakeInvoker.named("10.0.0.4");
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final ForkingCluster cluster = first(new ForkingCluster(4));
+
+    @AfterEach
+    void tearDown() {
+        release.countDown();
+        cluster.close();
+    }
+
+    @Test
+    void forking_returnsTheFirstSuccess_withoutWaitingForSlowerForks() throws Throwable {
+        CountDownLatch aEntered = new CountDownLatch(1);
+        a.always(blockUntil(aEntered, release));
+
+        Result result = cluster.join(directory("timeout=5000", a, b)).invoke(hello());
+
+        assertThat(result.recreate()).isEqualTo("10.0.0.2");
+        assertThat(release.getCount()).as("a is still blocked: nobody waited for it").isEqualTo(1);
+    }
+
+    @Test
+    void forking_callsForksDistinctInvokers() {
+        CountDownLatch bothEntered = new CountDownLatch(2);
+        for (FakeInvoker invoker : new FakeInvoker[] {a, b, c, d}) {
+            invoker.always(blockUntil(bothEntered, bothEntered));
+        }
+
+        cluster.join(directory("forks=2", a, b, c, d)).invoke(hello());
+
+        assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(1, 1, 0, 0);
+    }
+
+    @Test
+    void forking_nonPositiveOrLargeForks_callsAll() throws Exception {
+        a.always(networkError());
+        b.always(networkError());
+        c.always(networkError());
+        d.always(networkError());
+        assertThatThrownBy(() -> cluster.join(directory("forks=0", a, b, c, d)).invoke(hello())).isInstanceOf(RpcException.class);
+        assertThatThrownBy(() -> cluster.join(directory("forks=9", a, b, c, d)).invoke(hello())).isInstanceOf(RpcException.class);
+
+        assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(2, 2, 2, 2);
+    }
+
+    @Test
+    void forking_failsOnlyWhenAllFail_withTheLastCausesCode() {
+        a.always(networkError());
+        b.then(unexpected()).always(timeout());
+        Invoker<Greeting> invoker = cluster.join(directory("", a, b));
+
+        CountDownLatch entered = new CountDownLatch(1);
+        a.then(blockUntil(entered, release));
+        // b's unexpected failure alone does not fail the call: a answers once released
+        new Thread(() -> {
+            try {
+                entered.await(5, TimeUnit.SECONDS);
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            release.countDown();
+        }).start();
+        assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.1");
+
+        assertThatThrownBy(() -> invoker.invoke(hello()))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.getCode()).isIn(RpcException.NETWORK_EXCEPTION,
+                        RpcException.TIMEOUT_EXCEPTION))
+                .hasMessageStartingWith("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting failed on all 2"
+                        + " providers [10.0.0.1:20880, 10.0.0.2:20880] (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting);"
+                        + " last cause: RpcException: ");
+    }
+
+    @Test
+    void forking_timesOut_withATimeoutError_neverNull() {
+        CountDownLatch entered = new CountDownLatch(2);
+        a.always(blockUntil(entered, release));
+        b.always(blockUntil(entered, release));
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> cluster.join(directory("hello.timeout=100", a, b)).invoke(hello()))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isTimeout()).isTrue())
+                .hasMessage("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting timed out after 100 ms waiting"
+                        + " for 2 providers [10.0.0.1:20880, 10.0.0.2:20880] (0 failed; consumer:"
+                        + " consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?hello.timeout=100)");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(90L, 4000L);
+    }
+
+    @Test
+    void forking_businessExceptionIsAnAnswer_thrownUnchanged() {
+        CountDownLatch entered = new CountDownLatch(1);
+        a.always(blockUntil(entered, release));
+        b.always(bizError());
+
+        assertThatThrownBy(() -> cluster.join(directory("timeout=5000", a, b)).invoke(hello()))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
+                .hasMessage("insufficient funds at 10.0.0.2");
+    }
+
+    @Test
+    void forking_rejectsANonPositiveTimeout() {
+        assertThatThrownBy(() -> cluster.join(directory("timeout=0", a, b)).invoke(hello()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("timeout: 0 (expected: > 0 ms; consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?timeout=0)");
+    }
+
+    @Test
+    void close_stopsTheForkThreads_andLaterCallsFailClearly() throws InterruptedException {
+        long before = ThreadCounts.alive("weft-forking-");
+        Invoker<Greeting> invoker = cluster.join(directory("forks=0", a, b, c, d));
+        invoker.invoke(hello());
+        assertThat(ThreadCounts.alive("weft-forking-")).isGreaterThan(before);
+
+        cluster.close();
+
+        assertThat(ThreadCounts.awaitAlive("weft-forking-", before)).isEqualTo(before);
+        assertThatThrownBy(() -> invoker.invoke(hello()))
+                .isInstanceOf(RpcException.class)
+                .hasMessage("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting refused: the forking cluster is"
+                        + " closed (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?forks=0)");
+    }
+}
