@@ -1,0 +1,208 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static dev.weft.rpc.cluster.FakeInvoker.answerHost;
+import static dev.weft.rpc.cluster.FakeInvoker.bizError;
+import static dev.weft.rpc.cluster.FakeInvoker.networkError;
+import static dev.weft.rpc.cluster.FakeInvoker.resultWithException;
+import static dev.weft.rpc.cluster.TestClusters.directory;
+import static dev.weft.rpc.cluster.TestClusters.first;
+import static dev.weft.rpc.cluster.TestClusters.hello;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FailbackClusterInvokerTest {
+
+    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
+    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final ManualRetryScheduler scheduler = new ManualRetryScheduler();
+    private final FailbackCluster cluster = first(new FailbackCluster(scheduler));
+
+    private FailbackClusterInvoker<Greeting> join(DynamicDirectory<Greeting> directory) {
+        return (FailbackClusterInvoker<Greeting>) cluster.join(directory);
+    }
+
+    @Test
+    void failback_returnsEmptyResultAtOnce_andRetriesAfterThePeriod_untilSuccessRemovesTheTask() {
+        a.then(networkError(), networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("failback.period=250", a));
+
+        Result result = invoker.invoke(hello());
+
+        assertThat(result.getValue()).isNull();
+        assertThat(result.hasException()).isFalse();
+        assertThat(invoker.pendingRetries()).isEqualTo(1);
+        assertThat(scheduler.delays()).containsExactly(250L);
+
+        assertThat(scheduler.runDue()).isEqualTo(1);
+        assertThat(a.calls()).isEqualTo(2);
+        assertThat(invoker.pendingRetries()).as("second failure: still queued").isEqualTo(1);
+
+        assertThat(scheduler.runDue()).isEqualTo(1);
+        assertThat(a.calls()).isEqualTo(3);
+        assertThat(invoker.pendingRetries()).as("success removes the task").isZero();
+        assertThat(scheduler.scheduled()).isZero();
+    }
+
+    @Test
+    void failback_givesUpAfterRetries_methodLevel() {
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("hello.retries=2", a));
+
+        invoker.invoke(hello());
+        while (scheduler.runDue() > 0) {
+            // drain
+        }
+
+        assertThat(a.calls()).as("1 call + 2 retries").isEqualTo(3);
+        assertThat(invoker.pendingRetries()).isZero();
+        assertThat(invoker.droppedRetries()).isZero();
+    }
+
+    @Test
+    void failback_defaultsToThreeRetriesEveryFiveSeconds() {
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
+
+        invoker.invoke(hello());
+        while (scheduler.runDue() > 0) {
+            // drain
+        }
+
+        assertThat(a.calls()).isEqualTo(4);
+        assertThat(scheduler.delays()).containsExactly(5000L, 5000L, 5000L);
+    }
+
+    @Test
+    void failback_retryReselectsFromTheCurrentDirectory_avoidingTheProviderThatFailed() {
+        a.always(networkError());
+        DynamicDirectory<Greeting> directory = directory("", a);
+        FailbackClusterInvoker<Greeting> invoker = join(directory);
+        invoker.invoke(hello());
+
+        directory.setInvokers(List.of(a, b));
+        scheduler.runDue();
+
+        assertThat(a.calls()).isEqualTo(1);
+        assertThat(b.calls()).isEqualTo(1);
+        assertThat(invoker.pendingRetries()).isZero();
+    }
+
+    @Test
+    void failback_treatsAnEmptyDirectoryAsAFailure_retryingLater() {
+        DynamicDirectory<Greeting> directory = directory("");
+        FailbackClusterInvoker<Greeting> invoker = join(directory);
+
+        assertThat(invoker.invoke(hello()).getValue()).isNull();
+        assertThat(invoker.pendingRetries()).isEqualTo(1);
+
+        directory.setInvokers(List.of(a));
+        scheduler.runDue();
+
+        assertThat(a.calls()).isEqualTo(1);
+        assertThat(invoker.pendingRetries()).isZero();
+    }
+
+    @Test
+    void failback_queueIsBounded_andDropsAreCountedOnInvokerAndCluster() {
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("failbacktasks=2", a));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(invoker.invoke(hello()).getValue()).isNull();
+        }
+
+        assertThat(invoker.pendingRetries()).isEqualTo(2);
+        assertThat(invoker.droppedRetries()).isEqualTo(3);
+        assertThat(cluster.droppedRetries()).isEqualTo(3);
+    }
+
+    @Test
+    void failback_neverRetriesBusinessExceptions() {
+        a.then(bizError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
+
+        assertThatThrownBy(() -> invoker.invoke(hello())).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue());
+        IllegalArgumentException fromService = new IllegalArgumentException("bad name");
+        a.then(resultWithException(fromService));
+        assertThat(invoker.invoke(hello()).getException()).isSameAs(fromService);
+        assertThat(invoker.pendingRetries()).isZero();
+    }
+
+    @Test
+    void failback_zeroRetries_logsAndDoesNotQueue() {
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("retries=0", a));
+
+        assertThat(invoker.invoke(hello()).getValue()).isNull();
+        assertThat(invoker.pendingRetries()).isZero();
+        assertThat(scheduler.scheduled()).isZero();
+    }
+
+    @Test
+    void destroy_cancelsQueuedRetries() {
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
+        invoker.invoke(hello());
+        invoker.invoke(hello());
+
+        invoker.destroy();
+
+        assertThat(invoker.pendingRetries()).isZero();
+        assertThat(scheduler.runDue()).isZero();
+        assertThat(a.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void afterClusterClose_failuresAreDroppedAndCounted() {
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
+        invoker.invoke(hello());
+
+        cluster.close();
+        invoker.invoke(hello());
+
+        assertThat(invoker.pendingRetries()).isZero();
+        assertThat(invoker.droppedRetries()).as("the stale queued one and the new one").isEqualTo(2);
+    }
+
+    @Test
+    void badFailbackKeys_areRejectedWithTheKey() {
+        assertThatThrownBy(() -> join(directory("failbacktasks=0", a)).invoke(hello()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("failbacktasks: 0 (expected: > 0; consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?failbacktasks=0)");
+        assertThatThrownBy(() -> join(directory("failback.period=-1", a)).invoke(hello()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("failback.period: -1 (expected: > 0 ms;");
+    }
+
+    @Test
+    void realTimer_retriesInTheBackground_andCloseStopsItsThreads() throws InterruptedException {
+        long before = ThreadCounts.alive("weft-failback-");
+        FailbackCluster real = first(new FailbackCluster());
+        CountDownLatch retried = new CountDownLatch(1);
+        a.then(networkError()).always((self, invocation) -> {
+            retried.countDown();
+            assertThat(Thread.currentThread().getName()).startsWith("weft-failback-worker-");
+            return answerHost().call(self, invocation);
+        });
+        @SuppressWarnings("unchecked")
+        FailbackClusterInvoker<Greeting> invoker = (FailbackClusterInvoker<Greeting>) (Invoker<?>) real.join(
+                directory("failback.period=20", a));
+
+        invoker.invoke(hello());
+
+        assertThat(retried.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(ThreadCounts.alive("weft-failback-timer-")).isEqualTo(1);
+        real.close();
+        assertThat(ThreadCounts.awaitAlive("weft-failback-", before)).isEqualTo(before);
+    }
+}
