@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
@@ -409,8 +410,11 @@ public final class MockInvoker<T> implements Invoker<T> {
                 }
                 byName.computeIfAbsent(method.getName(), n -> new ArrayList<>()).add(method);
             }
-            Map<String, Method[]> result = new HashMap<>();
-            byName.forEach((name, list) -> result.put(name, list.toArray(new Method[0])));
+            Map<String, Method[]> result = new TreeMap<>();
+            byName.forEach((name, list) -> {
+                list.sort(java.util.Comparator.comparing(Checker::signature));
+                result.put(name, list.toArray(new Method[0]));
+            });
             return result;
         }
     }

@@ -53,19 +53,20 @@ final class MockValueConverter {
     Supplier<Object> compile(MockValue value, Type returnType, int position) throws Rejection {
         JavaType type = mapper.getTypeFactory().constructType(returnType);
         Class<?> raw = type.getRawClass();
+        String declared = returnType.getTypeName();
         if (raw == CompletableFuture.class || raw == CompletionStage.class || raw == Future.class) {
             JavaType inner = type.containedTypeOrUnknown(0);
-            Supplier<Object> element = compile(value, inner, position, type);
+            Supplier<Object> element = compile(value, inner, position, declared);
             return () -> CompletableFuture.completedFuture(element.get());
         }
         if (raw == Optional.class && !(value instanceof MockValue.Empty)) {
-            Supplier<Object> element = compile(value, type.containedTypeOrUnknown(0), position, type);
+            Supplier<Object> element = compile(value, type.containedTypeOrUnknown(0), position, declared);
             return () -> Optional.ofNullable(element.get());
         }
-        return compile(value, type, position, type);
+        return compile(value, type, position, declared);
     }
 
-    private Supplier<Object> compile(MockValue value, JavaType type, int position, JavaType declared) throws Rejection {
+    private Supplier<Object> compile(MockValue value, JavaType type, int position, String declared) throws Rejection {
         Class<?> raw = type.getRawClass();
         if (raw == void.class || raw == Void.class) {
             return () -> null;
@@ -111,7 +112,7 @@ final class MockValueConverter {
         };
     }
 
-    private static String expected(JavaType declared) {
-        return "a value of type " + declared.toCanonical();
+    private static String expected(String declared) {
+        return "a value of type " + declared;
     }
 }

@@ -338,7 +338,7 @@ class MockInvokerTest {
         URL url = URL.valueOf("consumer://h/risky").addParameter("type.mock", "return " + NotAServiceWithInit.class.getName());
         assertThatThrownBy(() -> MockInvoker.create(RiskyService.class, url, support))
                 .hasMessage("type.mock: return dev.weft.rpc.mock.fixtures.NotAServiceWithInit (expected: a value of type"
-                        + " java.lang.Class<java.lang.Object> for type(); at column 8: java.lang.Class values are not"
+                        + " java.lang.Class<?> for type(); at column 8: java.lang.Class values are not"
                         + " accepted in mocks (they name classes))");
         assertThat(InitRecorder.INITIALISED).doesNotContain(NotAServiceWithInit.class.getName());
     }
