@@ -2,9 +2,8 @@ package dev.weft.rpc.examples.extension;
 
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.loadbalance.AbstractLoadBalance;
 
 import java.util.List;
 import java.util.Objects;
@@ -21,15 +20,17 @@ import java.util.function.LongUnaryOperator;
  *       empty: no preference, plain weighted random over every provider.</li>
  *   <li>{@value #PROVIDER_ZONE_KEY} (provider URL): the provider's zone, compared ignoring case
  *       ({@code EU-west} matches {@code eu-WEST}). A provider without it is never local.</li>
- *   <li>{@value #WEIGHT_KEY} (provider URL, method level first, default {@value #DEFAULT_WEIGHT}): the
- *       static weight used among the chosen candidates; weight 0 is picked only when every candidate
- *       has weight 0 (then uniformly).</li>
+ *   <li>{@code weight}, {@code warmup}, {@code timestamp} (provider URL): the weight rules of
+ *       {@link AbstractLoadBalance}, applied among the chosen candidates; weight 0 is picked only when
+ *       every candidate has weight 0 (then uniformly).</li>
  * </ul>
  *
  * <p>Thread-safe and stateless: one instance serves every thread and service, as the loader
- * requires. Each pick is two passes over the list and allocates nothing.
+ * requires. Each pick is two passes over the list and allocates nothing. Extending
+ * {@link AbstractLoadBalance} gives the empty-list error, the single-invoker shortcut and the
+ * weight and warm-up rules of the built-in balancers for free.
  */
-public class LocalFirstLoadBalance implements LoadBalance {
+public class LocalFirstLoadBalance extends AbstractLoadBalance {
 
     /** The name this balancer is registered under: select it with {@code loadbalance=localfirst}. */
     public static final String NAME = "localfirst";
@@ -37,10 +38,6 @@ public class LocalFirstLoadBalance implements LoadBalance {
     public static final String CONSUMER_ZONE_KEY = "localfirst.zone";
     /** Provider key: the provider's zone. */
     public static final String PROVIDER_ZONE_KEY = "zone";
-    /** Provider key: the static weight. */
-    public static final String WEIGHT_KEY = "weight";
-    /** The weight of a provider without {@value #WEIGHT_KEY}. */
-    public static final int DEFAULT_WEIGHT = 100;
 
     /** Returns a uniformly random long in {@code [0, bound)}. */
     private final LongUnaryOperator randomBelow;
@@ -59,32 +56,19 @@ public class LocalFirstLoadBalance implements LoadBalance {
     }
 
     /**
-     * {@inheritDoc}
-     *
-     * @throws RpcException {@code NO_INVOKER_AVAILABLE} when {@code invokers} is empty
-     * @throws IllegalStateException when a provider's weight is negative, naming its URL
-     * @throws IllegalArgumentException when a provider's weight is not an integer (from {@link URL})
+     * Picks among the local providers, or among all when none is local. The base class has already
+     * handled an empty list (an {@code RpcException} with {@code NO_INVOKER_AVAILABLE}) and a single
+     * invoker, and {@link #getWeight} applies the {@code weight} key and warm-up (a negative or
+     * non-numeric weight is an {@code IllegalArgumentException} naming the provider URL).
      */
     @Override
-    public <T> Invoker<T> select(List<Invoker<T>> invokers, URL url, Invocation invocation) throws RpcException {
-        Objects.requireNonNull(invokers, "invokers");
-        Objects.requireNonNull(url, "url");
-        Objects.requireNonNull(invocation, "invocation");
-        if (invokers.isEmpty()) {
-            throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available for "
-                    + url.getServiceInterface() + "." + invocation.getMethodName() + " (loadbalance=" + NAME
-                    + ", consumer " + url + ")");
-        }
-        if (invokers.size() == 1) {
-            return invokers.get(0);
-        }
-        String method = invocation.getMethodName();
-        String zone = url.getMethodParameter(method, CONSUMER_ZONE_KEY, "");
+    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
+        String zone = url.getMethodParameter(invocation.getMethodName(), CONSUMER_ZONE_KEY, "");
         int localCount = 0;
         long localWeight = 0;
         long allWeight = 0;
         for (Invoker<T> invoker : invokers) {
-            int weight = weightOf(invoker, method);
+            int weight = getWeight(invoker, invocation);
             allWeight += weight;
             if (isLocal(invoker, zone)) {
                 localCount++;
@@ -98,7 +82,7 @@ public class LocalFirstLoadBalance implements LoadBalance {
             long point = randomBelow.applyAsLong(totalWeight);
             for (Invoker<T> invoker : invokers) {
                 if (!localOnly || isLocal(invoker, zone)) {
-                    point -= weightOf(invoker, method);
+                    point -= getWeight(invoker, invocation);
                     if (point < 0) {
                         return invoker;
                     }
@@ -117,16 +101,6 @@ public class LocalFirstLoadBalance implements LoadBalance {
 
     private static boolean isLocal(Invoker<?> invoker, String zone) {
         return !zone.isEmpty() && zone.equalsIgnoreCase(invoker.getUrl().getParameter(PROVIDER_ZONE_KEY, ""));
-    }
-
-    private static int weightOf(Invoker<?> invoker, String method) {
-        URL providerUrl = invoker.getUrl();
-        int weight = providerUrl.getMethodParameter(method, WEIGHT_KEY, DEFAULT_WEIGHT);
-        if (weight < 0) {
-            throw new IllegalStateException(WEIGHT_KEY + ": " + weight + " (expected: an integer >= 0) in provider "
-                    + providerUrl);
-        }
-        return weight;
     }
 
     @Override
