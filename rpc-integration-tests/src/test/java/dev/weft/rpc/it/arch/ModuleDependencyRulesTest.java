@@ -1,0 +1,95 @@
+package dev.weft.rpc.it.arch;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** DESIGN.md §1, checked on the production classes of every Weft module on the test class path. */
+class ModuleDependencyRulesTest {
+
+    private final JavaClasses classes = ProductionClasses.get();
+
+    @Test
+    void analysedClasses_includeTheFoundationModules() {
+        Set<String> modules = new TreeSet<>();
+        for (JavaClass javaClass : classes) {
+            WeftModule.ofPackage(javaClass.getPackageName()).ifPresent(m -> modules.add(m.artifactId));
+        }
+        assertThat(modules).contains("rpc-common", "rpc-spi");
+    }
+
+    @Test
+    void everyPackage_belongsToAModuleOfTheTable() {
+        Set<String> unknown = new TreeSet<>();
+        for (JavaClass javaClass : classes) {
+            if (WeftModule.ofPackage(javaClass.getPackageName()).isEmpty()) {
+                unknown.add(javaClass.getPackageName());
+            }
+        }
+        assertThat(unknown).as("packages outside every module root of DESIGN.md §1 (add the module to WeftModule)")
+                .isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK"})
+    void publishedModule_dependsOnlyOnWhatTheTableAllows(WeftModule module) {
+        WeftRules.dependsOnlyOnWhatTheTableAllows(module).check(classes);
+    }
+
+    @ParameterizedTest
+    @EnumSource(WeftModule.class)
+    void module_usesNoWeftModuleOutsideItsRow(WeftModule module) {
+        WeftRules.usesNoWeftModuleOutsideItsRow(module).check(classes);
+    }
+
+    @Test
+    void modules_areFreeOfCycles() {
+        WeftRules.modulesAreFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void packages_areFreeOfCycles_internalCountedWithItsParent() {
+        WeftRules.packagesAreFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void strategies_areReachedByName_neverByClass() {
+        WeftRules.strategiesAreReachedByName().check(classes);
+    }
+
+    @Test
+    void internalPackages_areUsedOnlyInsideTheirModule() {
+        WeftRules.internalPackagesArePrivateToTheirModule().check(classes);
+    }
+
+    @Test
+    void publishedModules_dependOnNoTestCode() {
+        WeftRules.publishedCodeDependsOnNoTestCode(classes).check(classes);
+    }
+
+    @Test
+    void publishedModules_logOnlyThroughSlf4jApi() {
+        WeftRules.publishedCodeUsesNoLoggingBackend().check(classes);
+    }
+
+    @Test
+    void publishedModules_writeNoStandardStreams() {
+        WeftRules.publishedCodeWritesNoStandardStreams().check(classes);
+    }
+
+    @Test
+    void packageUnit_mergesOnlyInternalPackages() {
+        assertThat(WeftRules.packageUnit("dev.weft.rpc.spi.internal")).isEqualTo("dev.weft.rpc.spi");
+        assertThat(WeftRules.packageUnit("dev.weft.rpc.proxy.internal.bytecode")).isEqualTo("dev.weft.rpc.proxy");
+        assertThat(WeftRules.packageUnit("dev.weft.rpc.cluster.support")).isEqualTo("dev.weft.rpc.cluster.support");
+        assertThat(WeftRules.packageUnit("dev.weft.rpc.cluster.internalized")).isEqualTo("dev.weft.rpc.cluster.internalized");
+        assertThat(WeftRules.packageUnit("java.util")).isNull();
+    }
+}

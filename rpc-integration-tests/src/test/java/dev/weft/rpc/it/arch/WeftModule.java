@@ -1,0 +1,86 @@
+package dev.weft.rpc.it.arch;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The module table of DESIGN.md §1: each module's package root and what it may depend on.
+ *
+ * <p>Guava and slf4j-api reach every published module through {@code rpc-common}, so every
+ * published module may use them; javassist and jackson-databind only where the table lists them.
+ */
+enum WeftModule {
+    COMMON("rpc-common", "common", true, List.of(), List.of()),
+    SPI("rpc-spi", "spi", true, List.of(COMMON), List.of("javassist..")),
+    LOADBALANCE("rpc-loadbalance", "loadbalance", true, List.of(SPI, COMMON), List.of()),
+    CLUSTER("rpc-cluster", "cluster", true, List.of(LOADBALANCE, SPI, COMMON), List.of()),
+    PROXY("rpc-proxy", "proxy", true, List.of(SPI, COMMON), List.of("javassist..")),
+    MOCK("rpc-mock", "mock", true, List.of(CLUSTER, PROXY, SPI, COMMON), List.of("com.fasterxml.jackson..")),
+    /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
+    EXAMPLES("rpc-examples", "examples", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON), List.of()),
+    BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON), List.of()),
+    INTEGRATION_TESTS("rpc-integration-tests", "it", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON),
+            List.of());
+
+    static final String BASE_PACKAGE = "dev.weft.rpc";
+    /** Third-party packages every published module may use (through rpc-common), and the JDK. */
+    private static final List<String> COMMON_THIRD_PARTY = List.of("java..", "com.google.common..", "org.slf4j", "org.slf4j.spi..", "org.slf4j.event..", "org.slf4j.helpers..");
+
+    final String artifactId;
+    final String packageRoot;
+    final boolean published;
+    final Set<WeftModule> allowedModules;
+    private final List<String> extraThirdParty;
+
+    WeftModule(String artifactId, String segment, boolean published, List<WeftModule> allowed, List<String> extraThirdParty) {
+        this.artifactId = artifactId;
+        this.packageRoot = BASE_PACKAGE + "." + segment;
+        this.published = published;
+        this.allowedModules = Set.copyOf(allowed);
+        this.extraThirdParty = extraThirdParty;
+    }
+
+    /** {@code dev.weft.rpc.x..}: the module's packages in ArchUnit notation. */
+    String packages() {
+        return packageRoot + "..";
+    }
+
+    /** Packages this module's main code may depend on: itself, the allowed modules, JDK and listed libraries. */
+    String[] allowedPackages() {
+        return Stream.of(Stream.of(packages()), allowedModules.stream().map(WeftModule::packages),
+                        COMMON_THIRD_PARTY.stream(), extraThirdParty.stream())
+                .flatMap(s -> s)
+                .toArray(String[]::new);
+    }
+
+    /** Package patterns of the Weft modules this one must not use. */
+    String[] forbiddenModulePackages() {
+        return Arrays.stream(values())
+                .filter(m -> m != this && !allowedModules.contains(m))
+                .map(WeftModule::packages)
+                .toArray(String[]::new);
+    }
+
+    static List<WeftModule> publishedModules() {
+        return Arrays.stream(values()).filter(m -> m.published).collect(Collectors.toList());
+    }
+
+    static String[] publishedPackages() {
+        return publishedModules().stream().map(WeftModule::packages).toArray(String[]::new);
+    }
+
+    /** The module owning {@code packageName}, if it is one of ours. */
+    static Optional<WeftModule> ofPackage(String packageName) {
+        return Arrays.stream(values())
+                .filter(m -> packageName.equals(m.packageRoot) || packageName.startsWith(m.packageRoot + "."))
+                .findFirst();
+    }
+
+    static Optional<WeftModule> ofArtifactId(String artifactId) {
+        return Arrays.stream(values()).filter(m -> m.artifactId.equals(artifactId)).findFirst();
+    }
+}

@@ -1,0 +1,198 @@
+package dev.weft.rpc.it.arch;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+
+import java.util.Optional;
+import java.util.function.BiPredicate;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.GeneralCodingRules.ACCESS_STANDARD_STREAMS;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The rules of DESIGN.md §1 as ArchUnit rules, parameterised by module so they cover whatever
+ * modules are on the class path and extend as modules appear. Every rule allows an empty
+ * selection: a module that has not landed yet is not a failure.
+ */
+final class WeftRules {
+
+    static final String SPI_ANNOTATION = "dev.weft.rpc.spi.SPI";
+
+    /** Packages of logging backends; published code must log through slf4j-api only. */
+    static final String[] LOGGING_BACKENDS = {
+        "org.slf4j.simple..", "org.slf4j.nop..", "org.slf4j.jul..", "org.slf4j.reload4j..", "org.slf4j.impl..",
+        "ch.qos.logback..", "org.apache.logging.log4j..", "org.apache.log4j..", "org.apache.commons.logging..",
+        "java.util.logging..",
+    };
+
+    /** Test libraries: published code never names them. */
+    static final String[] TEST_LIBRARIES = {
+        "org.junit..", "org.assertj..", "org.mockito..", "org.opentest4j..", "com.tngtech.archunit..", "org.hamcrest..",
+        "org.openjdk.jmh..",
+    };
+
+    private WeftRules() {
+    }
+
+    static ArchRule dependsOnlyOnWhatTheTableAllows(WeftModule module) {
+        return classes().that().resideInAPackage(module.packages())
+                .should().onlyDependOnClassesThat().resideInAnyPackage(module.allowedPackages())
+                .as(module.artifactId + " depends only on " + String.join(", ", module.allowedPackages())
+                        + " (DESIGN.md §1)")
+                .allowEmptyShould(true);
+    }
+
+    static ArchRule usesNoWeftModuleOutsideItsRow(WeftModule module) {
+        return noClasses().that().resideInAPackage(module.packages())
+                .should().dependOnClassesThat().resideInAnyPackage(module.forbiddenModulePackages())
+                .as(module.artifactId + " uses no Weft module but " + module.allowedModules + " (DESIGN.md §1)")
+                .allowEmptyShould(true);
+    }
+
+    static ArchRule modulesAreFreeOfCycles() {
+        return slices().matching(WeftModule.BASE_PACKAGE + ".(*)..").namingSlices("module $1")
+                .should().beFreeOfCycles()
+                .allowEmptyShould(true);
+    }
+
+    /**
+     * Packages are free of cycles, counting an {@code internal} package together with the package
+     * it implements: a public facade ({@code ExtensionLoader}) necessarily calls its implementation
+     * ({@code spi.internal}), which reads the public annotations back. Any other cycle fails.
+     */
+    static ArchRule packagesAreFreeOfCycles() {
+        return slices().assignedFrom(PACKAGES_WITH_INTERNAL_MERGED)
+                .should().beFreeOfCycles()
+                .allowEmptyShould(true);
+    }
+
+    /**
+     * "Strategies are reached by name": no class names a concrete extension class (a non-abstract
+     * class implementing an {@code @SPI} interface) of another module. Interfaces, abstract bases
+     * such as {@code AbstractLoadBalance} and model types such as {@code InvokerStats} are fine.
+     */
+    static ArchRule strategiesAreReachedByName() {
+        return classes().that().resideInAPackage(WeftModule.BASE_PACKAGE + "..")
+                .should(dependOnlyOnOtherModules("use only interfaces/SPI types and non-extension classes of other modules",
+                        (origin, target) -> !isExtensionClass(target)))
+                .as("strategies of another module are reached by name through the loader, never by class (DESIGN.md §1)")
+                .allowEmptyShould(true);
+    }
+
+    /** {@code ..internal..} packages are used only inside their own module. */
+    static ArchRule internalPackagesArePrivateToTheirModule() {
+        return classes().that().resideInAPackage(WeftModule.BASE_PACKAGE + "..")
+                .should(dependOnlyOnOtherModules("use no internal package of another module",
+                        (origin, target) -> !isInternal(target.getPackageName())))
+                .as("..internal.. packages are used only inside their own module (DESIGN.md §1)")
+                .allowEmptyShould(true);
+    }
+
+    /**
+     * Published code names no example, benchmark or integration-test class (covered by the module
+     * table), no test library, and no Weft class that is not itself production code of a module
+     * ({@code productionClasses} holds every production class that was imported).
+     */
+    static ArchRule publishedCodeDependsOnNoTestCode(JavaClasses productionClasses) {
+        DescribedPredicate<JavaClass> testCode = DescribedPredicate.describe(
+                "test code (test libraries, or Weft classes that are not production classes of a module)",
+                target -> {
+                    JavaClass base = target.getBaseComponentType();
+                    String pkg = base.getPackageName();
+                    boolean weft = pkg.equals(WeftModule.BASE_PACKAGE) || pkg.startsWith(WeftModule.BASE_PACKAGE + ".");
+                    return resideInAnyPackage(TEST_LIBRARIES).test(base)
+                            || (weft && !productionClasses.contain(base.getName()));
+                });
+        return noClasses().that().resideInAnyPackage(WeftModule.publishedPackages())
+                .should().dependOnClassesThat(testCode)
+                .as("published modules depend on no test code (DESIGN.md §1)")
+                .allowEmptyShould(true);
+    }
+
+    static ArchRule publishedCodeUsesNoLoggingBackend() {
+        return noClasses().that().resideInAnyPackage(WeftModule.publishedPackages())
+                .should().dependOnClassesThat().resideInAnyPackage(LOGGING_BACKENDS)
+                // For noClasses(), should(a).orShould(b) means "neither a nor b".
+                .orShould().callMethod(System.class, "getLogger", String.class)
+                .as("published modules log only through slf4j-api (DESIGN.md §1)")
+                .allowEmptyShould(true);
+    }
+
+    static ArchRule publishedCodeWritesNoStandardStreams() {
+        return noClasses().that().resideInAnyPackage(WeftModule.publishedPackages())
+                .should(ACCESS_STANDARD_STREAMS)
+                .as("published modules use no System.out, System.err or printStackTrace (they log through slf4j)")
+                .allowEmptyShould(true);
+    }
+
+    /** A concrete class implementing an {@code @SPI} interface: a strategy, wrapper or adaptive extension. */
+    static boolean isExtensionClass(JavaClass javaClass) {
+        JavaClass base = javaClass.getBaseComponentType();
+        if (base.isInterface() || base.getModifiers().contains(JavaModifier.ABSTRACT)) {
+            return false;
+        }
+        return base.getAllRawInterfaces().stream().anyMatch(i -> i.isAnnotatedWith(SPI_ANNOTATION));
+    }
+
+    static boolean isInternal(String packageName) {
+        return (packageName + ".").contains(".internal.");
+    }
+
+    /** The package a class counts for in the package-cycle rule, or null outside Weft. */
+    static String packageUnit(String packageName) {
+        if (!packageName.equals(WeftModule.BASE_PACKAGE) && !packageName.startsWith(WeftModule.BASE_PACKAGE + ".")) {
+            return null;
+        }
+        int internal = (packageName + ".").indexOf(".internal.");
+        return internal < 0 ? packageName : packageName.substring(0, internal);
+    }
+
+    private static final SliceAssignment PACKAGES_WITH_INTERNAL_MERGED = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String unit = packageUnit(javaClass.getPackageName());
+            return unit == null ? SliceIdentifier.ignore() : SliceIdentifier.of("package " + unit);
+        }
+
+        @Override
+        public String getDescription() {
+            return "packages of dev.weft.rpc (an internal package counted with its parent)";
+        }
+    };
+
+    /**
+     * A condition checking every dependency from a Weft class to a class of another Weft module
+     * against {@code allowed(origin, target)}.
+     */
+    private static ArchCondition<JavaClass> dependOnlyOnOtherModules(String description,
+                                                                      BiPredicate<JavaClass, JavaClass> allowed) {
+        return new ArchCondition<>(description) {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                Optional<WeftModule> originModule = WeftModule.ofPackage(origin.getPackageName());
+                for (Dependency dependency : origin.getDirectDependenciesFromSelf()) {
+                    JavaClass target = dependency.getTargetClass().getBaseComponentType();
+                    Optional<WeftModule> targetModule = WeftModule.ofPackage(target.getPackageName());
+                    if (targetModule.isEmpty() || targetModule.equals(originModule)) {
+                        continue;
+                    }
+                    if (!allowed.test(origin, target)) {
+                        events.add(SimpleConditionEvent.violated(dependency, dependency.getDescription()));
+                    }
+                }
+            }
+        };
+    }
+}

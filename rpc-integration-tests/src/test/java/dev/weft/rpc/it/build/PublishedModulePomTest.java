@@ -1,0 +1,91 @@
+package dev.weft.rpc.it.build;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * DESIGN.md §1 at the Maven level: each published module (the list {@code rpc-bom} publishes)
+ * declares in compile/runtime scope only what its row of the table allows, and no logging
+ * backend reaches users from any POM, the parent's included.
+ */
+class PublishedModulePomTest {
+
+    /** What each published module may declare in compile or runtime scope (artifactIds). */
+    private static final Map<String, Set<String>> ALLOWED = Map.of(
+            "rpc-common", Set.of("guava", "slf4j-api"),
+            "rpc-spi", Set.of("rpc-common", "javassist", "guava", "slf4j-api"),
+            "rpc-loadbalance", Set.of("rpc-spi", "rpc-common", "guava", "slf4j-api"),
+            "rpc-cluster", Set.of("rpc-loadbalance", "rpc-spi", "rpc-common", "guava", "slf4j-api"),
+            "rpc-proxy", Set.of("rpc-spi", "rpc-common", "javassist", "guava", "slf4j-api"),
+            "rpc-mock", Set.of("rpc-cluster", "rpc-proxy", "rpc-spi", "rpc-common", "jackson-databind", "guava", "slf4j-api"));
+
+    private static final Set<String> LOGGING_BACKENDS = Set.of("slf4j-simple", "slf4j-nop", "slf4j-jdk14",
+            "slf4j-reload4j", "slf4j-log4j12", "logback-classic", "logback-core", "log4j-core", "log4j-slf4j-impl",
+            "log4j-slf4j2-impl", "commons-logging");
+
+    private static final Path ROOT = findRoot();
+
+    @Test
+    void bom_listsExactlyThePublishedModulesOfTheTable() {
+        List<String> published = DeclaredDependency.managedArtifactIds(ROOT.resolve("rpc-bom/pom.xml"));
+
+        assertThat(published).containsExactlyInAnyOrderElementsOf(ALLOWED.keySet());
+    }
+
+    @Test
+    void publishedModules_declareOnlyWhatTheTableAllows() {
+        List<String> violations = new ArrayList<>();
+        for (String module : DeclaredDependency.managedArtifactIds(ROOT.resolve("rpc-bom/pom.xml"))) {
+            Path pom = ROOT.resolve(module).resolve("pom.xml");
+            assertThat(pom).as("POM of published module %s", module).exists();
+            for (DeclaredDependency dependency : DeclaredDependency.of(pom)) {
+                if (dependency.reachesUsers() && !ALLOWED.get(module).contains(dependency.artifactId())) {
+                    violations.add(dependency + " (expected one of " + ALLOWED.get(module) + ")");
+                }
+            }
+        }
+        assertThat(violations).isEmpty();
+    }
+
+    @Test
+    void noPom_putsALoggingBackendOutsideTestScope() {
+        List<Path> poms = new ArrayList<>();
+        poms.add(ROOT.resolve("pom.xml"));
+        for (String module : DeclaredDependency.modules(ROOT.resolve("pom.xml"))) {
+            Path pom = ROOT.resolve(module).resolve("pom.xml");
+            if (Files.exists(pom) && !module.equals("rpc-examples") && !module.equals("rpc-benchmarks")) {
+                poms.add(pom); // the playground and benchmarks are applications: they may pick a backend
+            }
+        }
+        List<String> violations = new ArrayList<>();
+        for (Path pom : poms) {
+            for (DeclaredDependency dependency : DeclaredDependency.of(pom)) {
+                if (LOGGING_BACKENDS.contains(dependency.artifactId()) && !dependency.isTestScope()) {
+                    violations.add(dependency.toString());
+                }
+            }
+        }
+        assertThat(poms).hasSizeGreaterThan(3);
+        assertThat(violations).isEmpty();
+    }
+
+    private static Path findRoot() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null) {
+            if (Files.exists(dir.resolve("rpc-bom/pom.xml")) && Files.exists(dir.resolve("pom.xml"))) {
+                return dir;
+            }
+            dir = dir.getParent();
+        }
+        throw new IllegalStateException("project root: not found above " + Path.of("").toAbsolutePath()
+                + " (expected: a directory holding pom.xml and rpc-bom/pom.xml)");
+    }
+}
