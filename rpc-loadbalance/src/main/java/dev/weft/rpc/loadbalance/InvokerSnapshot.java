@@ -96,7 +96,7 @@ final class InvokerSnapshot {
                 }
             } catch (IllegalArgumentException e) {
                 failure = e.getMessage();
-                LOG.error("Load balancing cannot weigh the providers of method {}: {}", method, failure);
+                LOG.error("Load balancing cannot weigh the providers ({}): {}", method == null ? "all methods" : "method " + method, failure);
             }
             this.staticWeights = weights;
             this.warmupEnds = ends;

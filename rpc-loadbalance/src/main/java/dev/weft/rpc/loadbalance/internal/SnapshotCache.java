@@ -15,9 +15,10 @@ import java.util.function.Function;
  * <p>Lookup: the most recently used list is checked first (one volatile read and identity
  * compare); otherwise a weak-keyed identity map is consulted. A cached value is reused only while
  * the list still has the same size and the same first and last elements (a cheap guard against a
- * list mutated in place; directories hand out immutable lists). Values must not refer to the list
- * itself (they may refer to its invokers), so an entry disappears when its list is collected;
- * the most-recent slot keeps at most one list alive.
+ * list mutated in place; directories hand out immutable lists; elements are compared by identity
+ * hash so the cache holds no invoker). Values must refer neither to the list nor to its invokers,
+ * so an entry becomes garbage when its list does (the map purges it on later writes); the
+ * most-recent slot keeps at most one list alive.
  *
  * <p>Thread-safe: racing misses may compute the value twice; one wins, both are correct.
  *
@@ -55,20 +56,21 @@ public final class SnapshotCache<V> {
 
     private static final class Entry<V> {
         final int size;
-        final Invoker<?> first;
-        final Invoker<?> last;
+        final int first;
+        final int last;
         final V value;
 
         Entry(List<? extends Invoker<?>> list, V value) {
             this.size = list.size();
-            this.first = list.get(0);
-            this.last = list.get(size - 1);
+            this.first = System.identityHashCode(list.get(0));
+            this.last = System.identityHashCode(list.get(size - 1));
             this.value = value;
         }
 
         boolean matches(List<? extends Invoker<?>> list) {
             int n = list.size();
-            return n == size && list.get(0) == first && list.get(n - 1) == last;
+            return n == size && System.identityHashCode(list.get(0)) == first
+                    && System.identityHashCode(list.get(n - 1)) == last;
         }
     }
 

@@ -1,0 +1,85 @@
+package dev.weft.rpc.loadbalance;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.loadbalance.internal.ProviderWeight;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static dev.weft.rpc.loadbalance.Fixtures.CONSUMER;
+import static dev.weft.rpc.loadbalance.Fixtures.call;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RandomLoadBalanceTest {
+
+    private final FakeTime time = new FakeTime();
+    private final Random seeded = new Random(20261129);
+    private final RandomLoadBalance balance = new RandomLoadBalance(time, () -> seeded);
+
+    @Test
+    void random_equalWeights_isUniform_chiSquareBelowCritical() {
+        List<Invoker<Object>> invokers = Fixtures.plain(10);
+        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 100_000);
+        double[] shares = new double[10];
+        java.util.Arrays.fill(shares, 0.1);
+        // 9 degrees of freedom, p = 0.001
+        assertThat(Fixtures.chiSquare(counts.values().stream().mapToInt(Integer::intValue).toArray(), shares)).isLessThan(27.88);
+    }
+
+    @Test
+    void random_weights_3_1_2_givePicksInProportion() {
+        List<Invoker<Object>> invokers = Fixtures.weighted(3, 1, 2);
+        int[] observed = Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 60_000).values().stream().mapToInt(Integer::intValue).toArray();
+        // 2 degrees of freedom, p = 0.001
+        assertThat(Fixtures.chiSquare(observed, new double[] {0.5, 1 / 6.0, 1 / 3.0})).isLessThan(13.82);
+        assertThat(observed[0]).isBetween(29_000, 31_000);
+    }
+
+    @Test
+    void random_weightZero_isNeverPicked_unlessAllAreZero() {
+        List<Invoker<Object>> someZero = Fixtures.weighted(0, 5, 0, 5);
+        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, someZero, CONSUMER, call("sayHello"), 10_000);
+        assertThat(counts.get(someZero.get(0))).isZero();
+        assertThat(counts.get(someZero.get(2))).isZero();
+
+        List<Invoker<Object>> allZero = Fixtures.weighted(0, 0, 0);
+        Map<Invoker<Object>, Integer> uniform = Fixtures.counts(balance, allZero, CONSUMER, call("sayHello"), 30_000);
+        assertThat(uniform.values()).allSatisfy(n -> assertThat(n).isBetween(9_500, 10_500));
+    }
+
+    @Test
+    void random_methodLevelWeight_appliesToThatMethodOnly() {
+        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, "sayHello.weight=0"), FakeInvoker.of("b", 2, ""));
+        assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 1000).get(invokers.get(0))).isZero();
+        assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("other"), 1000).get(invokers.get(0))).isBetween(400, 600);
+    }
+
+    @Test
+    void warmup_weightAt0_50_100PercentOfThePeriod_is1_50_100() {
+        long now = time.currentTimeMillis();
+        assertThat(warmed(now, now)).isEqualTo(1);
+        assertThat(warmed(now - 300_000, now)).isEqualTo(50);
+        assertThat(warmed(now - 600_000, now)).isEqualTo(100);
+        assertThat(warmed(now + 60_000, now)).as("a timestamp in the future counts as just started").isEqualTo(1);
+    }
+
+    private int warmed(long timestamp, long now) {
+        dev.weft.rpc.common.URL url = FakeInvoker.of("x", 1, "timestamp=" + timestamp).getUrl();
+        return ProviderWeight.warmedWeight(url, ProviderWeight.staticWeight(url, "m"), ProviderWeight.warmupEndMillis(url), now);
+    }
+
+    @Test
+    void warmup_providerStartedHalfAPeriodAgo_getsHalfItsShare_thenFullShareAfterThePeriod() {
+        long now = time.currentTimeMillis();
+        FakeInvoker old = FakeInvoker.of("old", 1, "");
+        FakeInvoker fresh = FakeInvoker.of("fresh", 2, "warmup=60000&timestamp=" + (now - 30_000));
+        List<Invoker<Object>> invokers = List.of(old, fresh);
+        // weights 100 : 50 -> fresh gets one third
+        assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 30_000).get(fresh)).isBetween(9_500, 10_500);
+        time.advanceMillis(30_000);
+        // the same list instance: weights are recomputed because a provider was warming up
+        assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 30_000).get(fresh)).isBetween(14_500, 15_500);
+    }
+}

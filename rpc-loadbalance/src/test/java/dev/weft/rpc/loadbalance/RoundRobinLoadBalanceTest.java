@@ -1,0 +1,180 @@
+package dev.weft.rpc.loadbalance;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.loadbalance.internal.SmoothRoundRobin;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static dev.weft.rpc.loadbalance.Fixtures.CONSUMER;
+import static dev.weft.rpc.loadbalance.Fixtures.call;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RoundRobinLoadBalanceTest {
+
+    private final FakeTime time = new FakeTime();
+    private final RoundRobinLoadBalance balance = new RoundRobinLoadBalance(time);
+
+    private String picks(List<Invoker<Object>> invokers, Invocation invocation, int n) {
+        List<Invoker<Object>> picked = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            picked.add(balance.select(invokers, CONSUMER, invocation));
+        }
+        return Fixtures.names(picked);
+    }
+
+    @Test
+    void roundRobin_weights_5_1_1_giveExactly_aabacaa_repeating() {
+        List<Invoker<Object>> invokers = Fixtures.weighted(5, 1, 1);
+        assertThat(picks(invokers, call("sayHello"), 21)).isEqualTo("a a b a c a a a a b a c a a a a b a c a a");
+    }
+
+    @Test
+    void roundRobin_equalWeights_cycleInListOrder() {
+        assertThat(picks(Fixtures.weighted(-1, -1, -1), call("sayHello"), 7)).isEqualTo("a b c a b c a");
+    }
+
+    @Test
+    void roundRobin_tiesGoToTheEarlierInvoker() {
+        assertThat(picks(Fixtures.weighted(2, 2, 1), call("sayHello"), 5)).isEqualTo("a b c a b");
+    }
+
+    @Test
+    void roundRobin_weightZero_isSkipped_allZero_isPlainRoundRobin() {
+        assertThat(picks(Fixtures.weighted(1, 0, 1), call("sayHello"), 4)).isEqualTo("a c a c");
+        assertThat(picks(Fixtures.weighted(0, 0), call("sayHello"), 4)).isEqualTo("a b a b");
+    }
+
+    @Test
+    void roundRobin_eachMethodHasItsOwnSequence() {
+        List<Invoker<Object>> invokers = Fixtures.weighted(1, 1);
+        List<Invoker<Object>> interleaved = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            interleaved.add(balance.select(invokers, CONSUMER, call("x")));
+            interleaved.add(balance.select(invokers, CONSUMER, call("y")));
+        }
+        assertThat(Fixtures.names(interleaved)).isEqualTo("a a b b a a");
+    }
+
+    @Test
+    void roundRobin_matchesReferenceAlgorithm_forLargeWeights_viaTheLockedPath() {
+        int[] weights = {70_000, 3, 65_537};
+        List<Invoker<Object>> invokers = Fixtures.weighted(weights);
+        assertThat(SmoothRoundRobin.of(weights).isPrecomputed()).isFalse();
+        assertThat(picks(invokers, call("m"), 500)).isEqualTo(reference(weights, new long[3], 500));
+    }
+
+    @Test
+    void roundRobin_changedWeight_keepsTheOthersCurrentValues_andDropsInvokersThatLeft() {
+        FakeInvoker a = FakeInvoker.of("a", 1, "weight=5");
+        FakeInvoker b = FakeInvoker.of("b", 2, "weight=1");
+        FakeInvoker c = FakeInvoker.of("c", 3, "weight=1");
+        assertThat(picks(List.of(a, b, c), call("m"), 3)).isEqualTo("a a b");
+        // state now: a=1, b=-4, c=3. b comes back with weight 3 (same address, new invoker object): all keep their values.
+        FakeInvoker b3 = FakeInvoker.of("b", 2, "weight=3");
+        assertThat(picks(List.of(a, b3, c), call("m"), 18)).isEqualTo(reference(new int[] {5, 3, 1}, new long[] {1, -4, 3}, 18));
+
+        // c leaves: its value is dropped; a and b continue from where the previous list left them
+        long[] before = referenceState(new int[] {5, 3, 1}, new long[] {1, -4, 3}, 18);
+        assertThat(picks(List.of(a, b3), call("m"), 16)).isEqualTo(reference(new int[] {5, 3}, new long[] {before[0], before[1]}, 16));
+    }
+
+    @Test
+    void roundRobin_listCopy_continuesTheSequenceInsteadOfRestarting() {
+        List<Invoker<Object>> invokers = Fixtures.weighted(5, 1, 1);
+        assertThat(picks(invokers, call("m"), 2)).isEqualTo("a a");
+        assertThat(picks(new ArrayList<>(invokers), call("m"), 5)).isEqualTo("b a c a a");
+    }
+
+    @Test
+    void roundRobin_duringWarmup_sharesFollowTheWarmedWeights() {
+        long now = time.currentTimeMillis();
+        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, ""),
+                FakeInvoker.of("b", 2, "warmup=100000&timestamp=" + (now - 50_000)));
+        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, invokers, CONSUMER, call("m"), 1500);
+        assertThat(counts.get(invokers.get(1))).isEqualTo(500);
+    }
+
+    @Test
+    void roundRobin_8ThreadsX100k_sharesAreExact_andListChangesLoseNothing() throws Exception {
+        List<Invoker<Object>> invokers = Fixtures.weighted(5, 1, 1, 3);
+        int threads = 8;
+        int perThread = 100_000;
+        Map<Invoker<Object>, AtomicInteger> counts = new ConcurrentHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        counts.computeIfAbsent(balance.select(invokers, CONSUMER, call("m")), k -> new AtomicInteger()).incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // 800,000 picks = 80,000 full periods of 10: shares are exact
+        assertThat(counts.get(invokers.get(0))).hasValue(400_000);
+        assertThat(counts.get(invokers.get(1))).hasValue(80_000);
+        assertThat(counts.get(invokers.get(2))).hasValue(80_000);
+        assertThat(counts.get(invokers.get(3))).hasValue(240_000);
+    }
+
+    /** The textbook algorithm, written independently, from a given state. */
+    static String reference(int[] weights, long[] start, int n) {
+        long[] current = start.clone();
+        long total = 0;
+        for (int w : weights) {
+            total += w;
+        }
+        List<String> names = new ArrayList<>();
+        for (int step = 0; step < n; step++) {
+            int best = -1;
+            for (int i = 0; i < weights.length; i++) {
+                current[i] += weights[i];
+                if (weights[i] > 0 && (best < 0 || current[i] > current[best])) {
+                    best = i;
+                }
+            }
+            current[best] -= total;
+            names.add(String.valueOf((char) ('a' + best)));
+        }
+        return String.join(" ", names);
+    }
+
+    static long[] referenceState(int[] weights, long[] start, int n) {
+        long[] current = start.clone();
+        long total = 0;
+        for (int w : weights) {
+            total += w;
+        }
+        for (int step = 0; step < n; step++) {
+            int best = -1;
+            for (int i = 0; i < weights.length; i++) {
+                current[i] += weights[i];
+                if (weights[i] > 0 && (best < 0 || current[i] > current[best])) {
+                    best = i;
+                }
+            }
+            current[best] -= total;
+        }
+        return current;
+    }
+}
