@@ -1,0 +1,180 @@
+package dev.weft.rpc.loadbalance;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.loadbalance.internal.KeyHash;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.weft.rpc.loadbalance.Fixtures.CONSUMER;
+import static dev.weft.rpc.loadbalance.Fixtures.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConsistentHashLoadBalanceTest {
+
+    private final ConsistentHashLoadBalance balance = new ConsistentHashLoadBalance();
+    private final List<Invoker<Object>> ten = Fixtures.plain(10);
+
+    private Map<String, Invoker<Object>> route(List<Invoker<Object>> invokers, URL url, int keys) {
+        Map<String, Invoker<Object>> owners = new HashMap<>();
+        for (int k = 0; k < keys; k++) {
+            owners.put("user-" + k, balance.select(invokers, url, call("find", "user-" + k)));
+        }
+        return owners;
+    }
+
+    @Test
+    void keyHash_isStableAcrossVersions_pinnedValues() {
+        assertThat(KeyHash.of("")).isEqualTo(KeyHash.of(""));
+        assertThat(Long.toHexString(KeyHash.of(""))).isEqualTo(PINNED_EMPTY);
+        assertThat(Long.toHexString(KeyHash.of("user-42"))).isEqualTo(PINNED_USER_42);
+        assertThat(Long.toHexString(KeyHash.of("10.0.0.1:20880#0"))).isEqualTo(PINNED_POINT);
+        assertThat(KeyHash.ofArguments(new Object[] {"user-42"}, new int[] {0})).isEqualTo(KeyHash.of("user-42"));
+    }
+
+    // Reproduced independently (a few lines of Python following the KeyHash Javadoc); never change them.
+    private static final String PINNED_EMPTY = "f955b5881a882d0d";
+    private static final String PINNED_USER_42 = "7bf00bc59dba4401";
+    private static final String PINNED_POINT = "5632e87329098fd";
+
+    @Test
+    void keyHash_joinsArgumentsUnambiguously() {
+        int[] both = {0, 1};
+        assertThat(KeyHash.ofArguments(new Object[] {"ab", "c"}, both)).isNotEqualTo(KeyHash.ofArguments(new Object[] {"a", "bc"}, both));
+        assertThat(KeyHash.ofArguments(new Object[] {null, "x"}, both)).isNotEqualTo(KeyHash.ofArguments(new Object[] {"null", "x"}, both));
+        assertThat(KeyHash.ofArguments(new Object[] {"x"}, both)).isNotEqualTo(KeyHash.ofArguments(new Object[] {"x", null}, both));
+        assertThat(KeyHash.ofArguments(new Object[] {42}, new int[] {0})).isEqualTo(KeyHash.of("42"));
+    }
+
+    @Test
+    void consistentHash_sameKey_sameInvoker_everyTime() {
+        Invoker<Object> first = balance.select(ten, CONSUMER, call("find", "user-7"));
+        for (int i = 0; i < 100; i++) {
+            assertThat(balance.select(ten, CONSUMER, call("find", "user-7"))).isSameAs(first);
+        }
+    }
+
+    @Test
+    void consistentHash_10kKeysOn10Invokers_noInvokerOwnsMoreThan1_3xTheMean() {
+        Map<Invoker<Object>, Integer> load = new HashMap<>();
+        route(ten, CONSUMER, 10_000).values().forEach(owner -> load.merge(owner, 1, Integer::sum));
+        assertThat(load).hasSize(10);
+        assertThat(load.values()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(1_300));
+    }
+
+    @Test
+    void consistentHash_removingOneOf10_movesOnlyTheKeysItOwned() {
+        Map<String, Invoker<Object>> before = route(ten, CONSUMER, 10_000);
+        Invoker<Object> removed = ten.get(4);
+        List<Invoker<Object>> nine = new ArrayList<>(ten);
+        nine.remove(removed);
+        Map<String, Invoker<Object>> after = route(List.copyOf(nine), CONSUMER, 10_000);
+        int moved = 0;
+        for (Map.Entry<String, Invoker<Object>> entry : before.entrySet()) {
+            Invoker<Object> now = after.get(entry.getKey());
+            if (entry.getValue() == removed) {
+                assertThat(now).isNotSameAs(removed);
+                moved++;
+            } else {
+                assertThat(now).as(entry.getKey()).isSameAs(entry.getValue());
+            }
+        }
+        assertThat(moved).isBetween(700, 1_300);
+    }
+
+    @Test
+    void consistentHash_addingAnInvoker_movesKeysOnlyToIt_andMatchesAFreshBalancer() {
+        Map<String, Invoker<Object>> before = route(ten, CONSUMER, 5_000);
+        List<Invoker<Object>> eleven = new ArrayList<>(ten);
+        Invoker<Object> added = FakeInvoker.of("new", 99, "");
+        eleven.add(added);
+        Map<String, Invoker<Object>> after = route(List.copyOf(eleven), CONSUMER, 5_000);
+        before.forEach((key, owner) -> assertThat(after.get(key)).isIn(owner, added));
+        ConsistentHashLoadBalance fresh = new ConsistentHashLoadBalance();
+        after.forEach((key, owner) -> assertThat(fresh.select(List.copyOf(eleven), CONSUMER, call("find", key))).isSameAs(owner));
+    }
+
+    @Test
+    void consistentHash_ringIsCachedByAddresses_copiesAndReselectSubsetsDoNotRebuildIt() {
+        balance.select(ten, CONSUMER, call("find", "k"));
+        assertThat(balance.ringsBuilt()).isEqualTo(1);
+        balance.select(new ArrayList<>(ten), CONSUMER, call("find", "k"));
+        balance.select(List.copyOf(ten.subList(2, 9)), CONSUMER, call("find", "k"));
+        assertThat(balance.ringsBuilt()).isEqualTo(1);
+        // a subset routes exactly like a ring built for the subset alone
+        List<Invoker<Object>> subset = List.copyOf(ten.subList(2, 9));
+        ConsistentHashLoadBalance fresh = new ConsistentHashLoadBalance();
+        for (int k = 0; k < 2_000; k++) {
+            assertThat(balance.select(subset, CONSUMER, call("find", "user-" + k)))
+                    .isSameAs(fresh.select(subset, CONSUMER, call("find", "user-" + k)));
+        }
+        assertThat(fresh.ringsBuilt()).isEqualTo(1);
+        balance.select(List.of(ten.get(0), FakeInvoker.of("other", 77, "")), CONSUMER, call("find", "k"));
+        assertThat(balance.ringsBuilt()).as("an unknown address rebuilds").isEqualTo(2);
+    }
+
+    @Test
+    void consistentHash_hashArguments_selectsWhichArgumentsFormTheKey_methodLevelFirst() {
+        URL url = CONSUMER.addParameter("hash.arguments", "1").addParameter("find.hash.arguments", "0,1");
+        Map<Invoker<Object>, Integer> byFirstArgOnly = new HashMap<>();
+        for (int k = 0; k < 200; k++) {
+            // "other" keys on argument 1, which is constant here: one owner
+            byFirstArgOnly.merge(balance.select(ten, url, call("other", "user-" + k, "tenant")), 1, Integer::sum);
+        }
+        assertThat(byFirstArgOnly).hasSize(1);
+        Map<Invoker<Object>, Integer> byBoth = new HashMap<>();
+        for (int k = 0; k < 200; k++) {
+            byBoth.merge(balance.select(ten, url, call("find", "user-" + k, "tenant")), 1, Integer::sum);
+        }
+        assertThat(byBoth.size()).isGreaterThan(5);
+    }
+
+    @Test
+    void consistentHash_boundedLoad_anOverloadedOwnerPassesItsKeysOn() {
+        URL bounded = CONSUMER.addParameter("hash.load.factor", "1.25");
+        Invoker<Object> owner = balance.select(ten, bounded, call("find", "hot"));
+        for (Invoker<Object> invoker : ten) {
+            InvokerStats.of(invoker).begin();
+        }
+        assertThat(balance.select(ten, bounded, call("find", "hot"))).as("at the mean").isSameAs(owner);
+        InvokerStats.of(owner).begin();
+        InvokerStats.of(owner).begin();
+        // 12 in flight over 10 invokers: capacity ceil(1.25 * 13 / 10) = 2; the owner has 3
+        Invoker<Object> next = balance.select(ten, bounded, call("find", "hot"));
+        assertThat(next).isNotSameAs(owner);
+        assertThat(balance.select(ten, CONSUMER, call("find", "hot"))).as("unbounded ignores load").isSameAs(owner);
+        for (Invoker<Object> invoker : ten) {
+            InvokerStats.of(invoker).end(1, true);
+        }
+        InvokerStats.of(owner).end(1, true);
+        InvokerStats.of(owner).end(1, true);
+        assertThat(balance.select(ten, bounded, call("find", "hot"))).isSameAs(owner);
+    }
+
+    @Test
+    void consistentHash_badKeys_failNamingKeyAndValue() {
+        assertThatThrownBy(() -> balance.select(ten, CONSUMER.addParameter("hash.arguments", "0,x"), call("find", "k")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("hash.arguments: 0,x (expected: comma-separated argument indexes >= 0, e.g. 0,2) in consumer URL");
+        assertThatThrownBy(() -> balance.select(ten, CONSUMER.addParameter("find.hash.nodes", 0), call("find", "k")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("find.hash.nodes: 0 (expected: an integer from 1 to 10000)");
+        assertThatThrownBy(() -> balance.select(ten, CONSUMER.addParameter("hash.load.factor", "0.5"), call("find", "k")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("hash.load.factor: 0.5 (expected: a number >= 1, e.g. 1.25)");
+    }
+
+    @Test
+    void consistentHash_hashNodes_setsVirtualNodesPerInvoker() {
+        URL few = CONSUMER.addParameter("hash.nodes", 1);
+        Map<Invoker<Object>, Integer> load = new HashMap<>();
+        route(ten, few, 10_000).values().forEach(o -> load.merge(o, 1, Integer::sum));
+        // with a single point per invoker the ring is badly unbalanced, unlike the default 160
+        assertThat(load.values().stream().mapToInt(Integer::intValue).max().getAsInt()).isGreaterThan(1_300);
+    }
+}

@@ -1,0 +1,210 @@
+package dev.weft.rpc.loadbalance;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static dev.weft.rpc.loadbalance.Fixtures.CONSUMER;
+import static dev.weft.rpc.loadbalance.Fixtures.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** leastactive, shortestresponse and p2c against statistics driven by a fake clock. */
+class StatsDrivenLoadBalanceTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+    private final FakeTime time = new FakeTime();
+    private final Random seeded = new Random(7);
+
+    /** Invokers with statistics on the fake clock and the given weights (negative: none). */
+    private List<Invoker<Object>> invokers(int... weights) {
+        List<Invoker<Object>> list = Fixtures.weighted(weights);
+        for (Invoker<Object> invoker : list) {
+            InvokerStats.of(invoker, time::nanoTime);
+        }
+        return list;
+    }
+
+    private static void inFlight(Invoker<?> invoker, int calls) {
+        for (int i = 0; i < calls; i++) {
+            InvokerStats.of(invoker).begin();
+        }
+    }
+
+    private void completed(Invoker<?> invoker, long latency, boolean success, int times) {
+        for (int i = 0; i < times; i++) {
+            InvokerStats.of(invoker).begin();
+            InvokerStats.of(invoker).end(latency, success);
+        }
+    }
+
+    // ------------------------------------------------------------------ leastactive
+
+    @Test
+    void leastActive_picksTheInvokerWithFewestCallsInFlight() {
+        List<Invoker<Object>> list = invokers(-1, -1, -1);
+        inFlight(list.get(0), 3);
+        inFlight(list.get(1), 1);
+        inFlight(list.get(2), 2);
+        LeastActiveLoadBalance balance = new LeastActiveLoadBalance(time, () -> seeded);
+        assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 100).get(list.get(1))).isEqualTo(100);
+    }
+
+    @Test
+    void leastActive_tiesAreBrokenByWeight_withinSeededBounds() {
+        List<Invoker<Object>> list = invokers(100, 300, 100);
+        inFlight(list.get(2), 1);
+        LeastActiveLoadBalance balance = new LeastActiveLoadBalance(time, () -> seeded);
+        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 40_000);
+        assertThat(counts.get(list.get(2))).isZero();
+        // 1:3 among the two idle invokers; 1 degree of freedom, p = 0.001
+        assertThat(Fixtures.chiSquare(new int[] {counts.get(list.get(0)), counts.get(list.get(1))}, new double[] {0.25, 0.75})).isLessThan(10.83);
+    }
+
+    @Test
+    void leastActive_equalTies_areUniform_andWeightZeroIsSkipped() {
+        List<Invoker<Object>> list = invokers(0, -1, -1, -1);
+        inFlight(list.get(1), 2);
+        LeastActiveLoadBalance balance = new LeastActiveLoadBalance(time, () -> seeded);
+        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 20_000);
+        assertThat(counts.get(list.get(0))).as("weight 0 with no calls in flight").isZero();
+        assertThat(counts.get(list.get(1))).isZero();
+        assertThat(counts.get(list.get(2))).isBetween(9_600, 10_400);
+    }
+
+    // ------------------------------------------------------------------ shortestresponse
+
+    @Test
+    void shortestResponse_prefersLowLatencyTimesInFlight() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 10 * MS, true, 5);
+        completed(list.get(1), 30 * MS, true, 5);
+        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
+        // 10 ms x (3 + 1) = 40 > 30 ms x (0 + 1)
+        inFlight(list.get(0), 3);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
+    }
+
+    @Test
+    void shortestResponse_triesInvokersWithoutSamples_insteadOfStarvingThem() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), MS / 1000, true, 10);
+        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
+    }
+
+    @Test
+    void shortestResponse_failuresCountAgainstAFastFailingInvoker() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 10 * MS, true, 10);
+        completed(list.get(1), MS, true, 1);
+        completed(list.get(1), MS / 10, false, 19);
+        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        // fast-failing: 1 ms average at a 5% success rate = 20 ms per success, worse than 10 ms
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
+    }
+
+    @Test
+    void shortestResponse_oldSamplesExpire_soASlowInvokerIsProbedAgain() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 10 * MS, true, 10);
+        completed(list.get(1), 900 * MS, true, 10);
+        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
+        time.advanceMillis(TimeUnit.SECONDS.toMillis(2 * InvokerStats.BUCKET_SECONDS));
+        completed(list.get(0), 10 * MS, true, 1);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
+    }
+
+    // ------------------------------------------------------------------ p2c
+
+    @Test
+    void p2c_twoInvokers_alwaysPicksTheLowerPeakEwmaTimesInFlight() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 50 * MS, true, 1);
+        completed(list.get(1), 5 * MS, true, 1);
+        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 100).get(list.get(1))).isEqualTo(100);
+        inFlight(list.get(1), 10);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
+    }
+
+    @Test
+    void p2c_neverPicksTheWorstOfThree_andPicksEachCandidatePairDistinctly() {
+        List<Invoker<Object>> list = invokers(-1, -1, -1);
+        completed(list.get(0), MS, true, 1);
+        completed(list.get(1), 2 * MS, true, 1);
+        completed(list.get(2), 3 * MS, true, 1);
+        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 30_000);
+        // pairs {0,1},{0,2} go to 0, {1,2} to 1: shares 2/3 and 1/3
+        assertThat(counts.get(list.get(2))).isZero();
+        assertThat(counts.get(list.get(0))).isBetween(19_500, 20_500);
+    }
+
+    @Test
+    void p2c_invokerWithoutHistory_isNeutral_inFlightDecides() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 100 * MS, true, 1);
+        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        inFlight(list.get(0), 1);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
+        inFlight(list.get(1), 2);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
+    }
+
+    @Test
+    void p2c_decayKey_controlsHowFastASlowInvokerIsForgiven() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 100 * MS, true, 1);
+        completed(list.get(1), 10 * MS, true, 1);
+        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        URL fastDecay = CONSUMER.addParameter(P2cLoadBalance.DECAY_KEY, 1000);
+        assertThat(balance.select(list, fastDecay, call("m"))).isSameAs(list.get(1));
+        // 3 s later with a 1 s constant: 100 ms decays to ~5 ms while the other was just refreshed
+        time.advanceMillis(3_000);
+        completed(list.get(1), 10 * MS, true, 1);
+        assertThat(balance.select(list, fastDecay, call("m"))).isSameAs(list.get(0));
+        // with the default 10 s constant the slow one is still ~74 ms
+        InvokerStats.of(list.get(0)).ewmaDecayNanos(TimeUnit.SECONDS.toNanos(10));
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
+    }
+
+    @Test
+    void p2c_errorsRaiseTheEstimate() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 5 * MS, true, 1);
+        completed(list.get(1), 8 * MS, true, 1);
+        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
+        completed(list.get(0), MS / 100, false, 1);
+        assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
+    }
+
+    @Test
+    void p2c_badDecay_failsNamingTheKey() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        URL bad = CONSUMER.addParameter(P2cLoadBalance.DECAY_KEY, 0);
+        assertThatThrownBy(() -> new P2cLoadBalance().select(list, bad, call("m")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("p2c.decay: 0 (expected: milliseconds > 0) in consumer URL weft://consumer");
+    }
+
+    @Test
+    void p2c_weightZero_isNeverDrawn() {
+        List<Invoker<Object>> list = invokers(0, 100, 100);
+        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        List<Invoker<Object>> picked = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            picked.add(balance.select(list, CONSUMER, call("m")));
+        }
+        assertThat(picked).doesNotContain(list.get(0));
+    }
+}
