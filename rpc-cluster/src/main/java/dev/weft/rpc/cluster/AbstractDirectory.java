@@ -149,6 +149,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
             return;
         }
         members = Members.of(invokers);
+        availableNormal.clear();
+        availableMock.clear();
     }
 
     /** Replaces the consumer URL; calls in flight keep the URL they started with. */

@@ -5,6 +5,7 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -139,6 +140,27 @@ class DirectoryTest {
                 .isInstanceOf(RpcException.class)
                 .hasMessage("Directory of service dev.weft.rpc.cluster.Greeting is destroyed; cannot list providers for method hello"
                         + " (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting)");
+    }
+
+    @Test
+    void removedInvoker_isReclaimable_afterCallsThroughTheCluster() throws InterruptedException {
+        FakeInvoker leaving = FakeInvoker.named("10.0.0.7").available(false);
+        DynamicDirectory<Greeting> directory = directory("", leaving, a);
+        Invoker<Greeting> invoker = TestClusters.first(new FailoverCluster()).join(directory);
+        leaving.available(true);
+        invoker.invoke(hello());
+        assertThat(leaving.calls()).isEqualTo(1);
+        WeakReference<FakeInvoker> ref = new WeakReference<>(leaving);
+
+        directory.setInvokers(List.of(a));
+        invoker.invoke(hello());
+        leaving = null;
+
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertThat(ref.get()).as("neither the directory, its availability cache nor the statistics keep it").isNull();
     }
 
     @Test

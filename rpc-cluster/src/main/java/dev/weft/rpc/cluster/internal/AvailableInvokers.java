@@ -26,7 +26,11 @@ public final class AvailableInvokers<T> {
     /** The available invokers of {@code source}, preserving order. */
     public List<Invoker<T>> of(List<Invoker<T>> source) {
         Filtered<T> cached = last;
-        List<Invoker<T>> candidate = cached != null && cached.source == source ? cached.available : source;
+        if (cached != null && cached.source != source) {
+            last = null;
+            cached = null;
+        }
+        List<Invoker<T>> candidate = cached != null ? cached.available : source;
         if (matches(source, candidate)) {
             return candidate;
         }
