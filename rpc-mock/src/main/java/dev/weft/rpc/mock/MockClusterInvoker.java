@@ -73,7 +73,7 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         State<T> current = state;
         URL url = directory.getUrl();
         if (url != current.seen) {
-            current = refresh(url);
+            current = refresh();
         }
         MockInvoker<T> mock = current.active;
         if (mock.isEmpty()) {
@@ -147,10 +147,15 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         return copy;
     }
 
-    /** Re-checks the mock keys after the directory URL changed; never throws. */
-    private State<T> refresh(URL url) {
+    /**
+     * Re-checks the mock keys after the directory URL changed; never throws. Uses the directory's
+     * latest URL, not the caller's possibly stale one, so the configuration never moves back to
+     * an older URL and each URL is checked once.
+     */
+    private State<T> refresh() {
         synchronized (refreshLock) {
             State<T> current = state;
+            URL url = directory.getUrl();
             if (current.seen == url) {
                 return current;
             }
@@ -193,7 +198,7 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
     public MockInvoker<T> getMockInvoker() {
         State<T> current = state;
         URL url = directory.getUrl();
-        return url == current.seen ? current.active : refresh(url).active;
+        return url == current.seen ? current.active : refresh().active;
     }
 
     /** How many URL updates were rejected because their mock keys were invalid. */
