@@ -15,8 +15,10 @@ import java.util.function.Function;
  *
  * <p>Owns the retry threads shared by all its invokers: one timer thread
  * ({@code weft-failback-timer-N}) and {@link #RETRY_WORKERS} workers ({@code weft-failback-worker-N}),
- * daemon threads started on first use. {@link #close()} (called by {@code ExtensionDirector.close()})
- * cancels every queued retry and stops the threads. Thread-safe singleton.
+ * daemon threads started on first use and stopped after a minute idle. Destroying one of its
+ * invokers cancels that invoker's retries; {@link #close()} (called by
+ * {@code ExtensionDirector.close()}) cancels every queued retry and stops the threads.
+ * Thread-safe singleton.
  */
 public class FailbackCluster extends AbstractCluster implements AutoCloseable {
 

@@ -93,9 +93,22 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
         }
     }
 
-    /** Calls waiting for a retry now. */
+    /** Calls waiting for a retry now (none once the cluster is closed: those count as dropped). */
     public int pendingRetries() {
+        dropStaleTasks();
         return tasks.size();
+    }
+
+    /** After the cluster closed, queued tasks will never run: count them as dropped. */
+    private void dropStaleTasks() {
+        if (!scheduler.isClosed()) {
+            return;
+        }
+        for (RetryTask stale : tasks) {
+            if (stale.finish()) {
+                drop(stale.invocation, "the failback cluster was closed", null);
+            }
+        }
     }
 
     /** Calls this invoker dropped instead of retrying (queue full, cluster closed). */
@@ -124,11 +137,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             return;
         }
         if (scheduler.isClosed()) {
-            for (RetryTask stale : tasks) {
-                if (stale.finish()) {
-                    drop(stale.invocation, "the failback cluster is closed", failure);
-                }
-            }
+            dropStaleTasks();
             drop(invocation, "the failback cluster is closed", failure);
             return;
         }
@@ -154,7 +163,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
         long count = dropped.incrementAndGet();
         clusterDropped.increment();
         LOG.warn("Failback dropped a retry of {}: {}; {} dropped so far by this invoker; cause: {}", callSite(invocation), reason,
-                count, brief(failure));
+                count, failure == null ? "the original failure (logged when it happened)" : brief(failure));
     }
 
     /** One queued call: retried until it gets an answer, runs out of retries, or is cancelled. */

@@ -168,10 +168,13 @@ class FailbackClusterInvokerTest {
         invoker.invoke(hello());
 
         cluster.close();
+        assertThat(invoker.pendingRetries()).as("queued retries will never run").isZero();
+        assertThat(invoker.droppedRetries()).isEqualTo(1);
         invoker.invoke(hello());
 
         assertThat(invoker.pendingRetries()).isZero();
         assertThat(invoker.droppedRetries()).as("the stale queued one and the new one").isEqualTo(2);
+        assertThat(cluster.droppedRetries()).isEqualTo(2);
     }
 
     @Test
