@@ -1,0 +1,99 @@
+package dev.weft.rpc.loadbalance;
+
+import dev.weft.rpc.common.Invoker;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static dev.weft.rpc.loadbalance.Fixtures.CONSUMER;
+import static dev.weft.rpc.loadbalance.Fixtures.call;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A discrete-event simulation on a fake clock: 30 clients call back to back through one balancer
+ * into 10 providers, one of which answers 10x slower (10 ms instead of 1 ms). The statistics are
+ * recorded exactly as the cluster does (begin before, end with the elapsed time after).
+ */
+class SimulatedClusterTest {
+
+    private static final int PROVIDERS = 10;
+    private static final int CLIENTS = 30;
+    private static final int CALLS = 30_000;
+    private static final long FAST = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long SLOW = 10 * FAST;
+
+    private record Completion(long at, long elapsed, Invoker<Object> invoker) {
+    }
+
+    /** Share of all calls that went to the slow provider. */
+    private static double slowShare(String name) {
+        FakeTime time = new FakeTime();
+        Random seeded = new Random(99);
+        LoadBalance balance = switch (name) {
+            case "random" -> new RandomLoadBalance(time, () -> seeded);
+            case "leastactive" -> new LeastActiveLoadBalance(time, () -> seeded);
+            case "shortestresponse" -> new ShortestResponseLoadBalance(time, () -> seeded);
+            case "p2c" -> new P2cLoadBalance(time, () -> seeded);
+            default -> throw new IllegalArgumentException(name);
+        };
+        List<Invoker<Object>> providers = Fixtures.plain(PROVIDERS);
+        for (Invoker<Object> provider : providers) {
+            InvokerStats.of(provider, time::nanoTime);
+        }
+        Invoker<Object> slow = providers.get(3);
+        Map<Invoker<Object>, Integer> calls = new HashMap<>();
+        PriorityQueue<Completion> pending = new PriorityQueue<>((a, b) -> Long.compare(a.at(), b.at()));
+        int started = 0;
+        for (int client = 0; client < CLIENTS; client++) {
+            pending.add(start(balance, providers, slow, time, calls));
+            started++;
+        }
+        while (!pending.isEmpty()) {
+            Completion done = pending.poll();
+            time.advanceNanos(done.at() - time.nanoTime());
+            InvokerStats.of(done.invoker()).end(done.elapsed(), true);
+            if (started < CALLS) {
+                pending.add(start(balance, providers, slow, time, calls));
+                started++;
+            }
+        }
+        for (Invoker<Object> provider : providers) {
+            assertThat(InvokerStats.of(provider).inFlight()).isZero();
+        }
+        return calls.getOrDefault(slow, 0) / (double) CALLS;
+    }
+
+    private static Completion start(LoadBalance balance, List<Invoker<Object>> providers, Invoker<Object> slow,
+                                    FakeTime time, Map<Invoker<Object>, Integer> calls) {
+        Invoker<Object> chosen = balance.select(providers, CONSUMER, call("m"));
+        calls.merge(chosen, 1, Integer::sum);
+        InvokerStats.of(chosen).begin();
+        long latency = chosen == slow ? SLOW : FAST;
+        return new Completion(time.nanoTime() + latency, latency, chosen);
+    }
+
+    @Test
+    void random_sendsTheSlowProviderItsFullShare() {
+        assertThat(slowShare("random")).isBetween(0.09, 0.11);
+    }
+
+    @Test
+    void leastActive_sendsTheSlowProviderWellUnderItsShare() {
+        assertThat(slowShare("leastactive")).isLessThan(0.05);
+    }
+
+    @Test
+    void shortestResponse_sendsTheSlowProviderWellUnderItsShare() {
+        assertThat(slowShare("shortestresponse")).isLessThan(0.05);
+    }
+
+    @Test
+    void p2c_sendsTheSlowProviderWellUnderItsShare() {
+        assertThat(slowShare("p2c")).isLessThan(0.05);
+    }
+}
