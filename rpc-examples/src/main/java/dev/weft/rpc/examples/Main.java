@@ -53,7 +53,9 @@ public final class Main {
             }
             checkReportTarget(options.report());
             List<Scenario> scenarios = scenarios(options);
+            long start = System.nanoTime();
             List<ScenarioResult> results = runAll(options, scenarios, err, progress);
+            long elapsed = System.nanoTime() - start;
             String summary = summary(options, scenarios);
             out.println(summary);
             out.println();
@@ -61,6 +63,8 @@ public final class Main {
             out.println();
             out.println("where the calls went (attempts per provider; '#' answered, 'x' failed):");
             out.print(ProviderChart.render(results));
+            out.println();
+            out.printf(Locale.ROOT, "%d calls in %.1f s%n", (long) options.calls() * scenarios.size(), elapsed / 1e9);
             if (options.report() != null) {
                 writeReport(options.report(), HtmlReport.render(summary, results));
                 out.println();
@@ -94,8 +98,9 @@ public final class Main {
             for (Scenario scenario : scenarios) {
                 playground.validate(scenario.consumerUrl());
             }
-            for (Scenario scenario : scenarios) {
-                runs.add(playground.run(scenario, driver, progress));
+            for (int i = 0; i < scenarios.size(); i++) {
+                String label = "(" + (i + 1) + "/" + scenarios.size() + ") " + scenarios.get(i).title();
+                runs.add(playground.run(scenarios.get(i), driver, progress, label));
             }
             List<ScenarioResult> results = new ArrayList<>();
             for (ScenarioRun run : runs) {
@@ -131,8 +136,9 @@ public final class Main {
     static String summary(PlaygroundOptions options, List<Scenario> scenarios) {
         List<ProviderSpec> providers = scenarios.get(0).providers();
         String described = providers.stream().map(Main::describe).collect(Collectors.joining("; "));
-        return String.format(Locale.ROOT, "Weft playground: %d scenarios x %d calls, %d threads, seed %d%nproviders: %s",
-                scenarios.size(), options.calls(), options.threads(), options.seed(), described);
+        return String.format(Locale.ROOT, "Weft playground: %d scenario%s x %d calls, %d thread%s, seed %d%nproviders: %s",
+                scenarios.size(), scenarios.size() == 1 ? "" : "s", options.calls(), options.threads(),
+                options.threads() == 1 ? "" : "s", options.seed(), described);
     }
 
     private static String describe(ProviderSpec p) {

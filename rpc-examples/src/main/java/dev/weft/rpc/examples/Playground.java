@@ -80,13 +80,14 @@ final class Playground implements AutoCloseable {
     }
 
     /**
-     * Builds the scenario's consumer and runs its calls.
+     * Builds the scenario's consumer and runs its calls, showing {@code label} in the progress bar.
      *
      * @throws UsageException when the Weft stack rejects the consumer URL while building it (for
      *         example a mock expression that does not fit the method's return type)
      * @throws InterruptedException when interrupted while waiting for the calls
      */
-    ScenarioRun run(Scenario scenario, LoadDriver driver, ProgressBar progress) throws UsageException, InterruptedException {
+    ScenarioRun run(Scenario scenario, LoadDriver driver, ProgressBar progress, String label)
+            throws UsageException, InterruptedException {
         validate(scenario.consumerUrl());
         List<ProviderCounters> counters = new ArrayList<>();
         List<Invoker<GreetingService>> providers = new ArrayList<>();
@@ -110,7 +111,7 @@ final class Playground implements AutoCloseable {
             throw new UsageException("--url " + scenario.parameters() + ": " + e.getMessage(), e);
         }
         long start = System.nanoTime();
-        CallTally tally = driver.run(consumer, progress, scenario.title());
+        CallTally tally = driver.run(consumer, progress, label);
         return new ScenarioRun(scenario, counters, tally, System.nanoTime() - start);
     }
 

@@ -1,0 +1,123 @@
+package dev.weft.rpc.examples;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The playground end to end, through the real Weft modules, with few calls. */
+class MainTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void help_printsTheOptions_andExitsZero() {
+        assertThat(run("--help")).isZero();
+        assertThat(out()).isEqualTo(PlaygroundCli.HELP + System.lineSeparator());
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void badOption_isOneLineOnStderr_exitTwo() {
+        assertThat(run("--threads", "0")).isEqualTo(2);
+        assertThat(err()).isEqualTo("error: --threads: '0' (expected: an integer from 1 to 512)" + System.lineSeparator());
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void badUrl_isOneLineOnStderr_exitTwo() {
+        assertThat(run("--url", "consumer://host:99999/x")).isEqualTo(2);
+        assertThat(err()).startsWith("error: --url: URL: consumer://host:99999/x (").doesNotContain("\tat ");
+        assertThat(err().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void unknownStrategy_namesTheKeyAndTheAvailableNames() {
+        assertThat(run("--url", "cluster=failfast&loadbalance=randon", "--calls", "5")).isEqualTo(2);
+        assertThat(err()).startsWith("error: --url loadbalance: 'randon' (expected one of: [")
+                .contains("localfirst", "p2c", "random")
+                .doesNotContain("\tat ");
+        assertThat(err().lines().count()).isEqualTo(1);
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void unknownCluster_isRejectedBeforeAnyCall() {
+        assertThat(run("--url", "cluster=failfats")).isEqualTo(2);
+        assertThat(err()).startsWith("error: --url cluster: 'failfats' (expected one of: [")
+                .contains("failfast", "failover");
+    }
+
+    @Test
+    void reportInAMissingDirectory_isAUsageError() {
+        assertThat(run("--report", "/no/such/dir/report.html")).isEqualTo(2);
+        assertThat(err()).startsWith("error: --report: /no/such/dir/report.html (expected: a file in an existing directory");
+    }
+
+    @Test
+    void shortDefaultRun_goesThroughTheWholeStack_andWritesTheReport(@TempDir Path dir) throws Exception {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        Path report = dir.resolve("report.html");
+
+        int code = run("--calls", "60", "--threads", "3", "--seed", "7", "--report", report.toString());
+
+        assertThat(err()).isEmpty();
+        assertThat(code).isZero();
+        String out = out();
+        assertThat(out).contains("Weft playground: 11 scenarios x 60 calls, 3 threads, seed 7");
+        for (String title : new String[] {"failover + random", "failover + roundrobin", "failover + leastactive",
+                "failover + p2c", "failover + localfirst", "failfast", "failsafe", "failback", "forking", "broadcast",
+                "failover + mock (outage)"}) {
+            assertThat(out).contains(title);
+        }
+        String outageRow = out.lines().filter(l -> l.startsWith("failover + mock (outage)")).findFirst().orElseThrow();
+        // every provider is down: all 60 calls are answered by the mock, after 3 attempts each (retries=2)
+        assertThat(outageRow.trim().split("\\s+")).containsSubsequence("0", "0", "60", "0").endsWith("120");
+        String failfastRow = out.lines().filter(l -> l.startsWith("failfast ")).findFirst().orElseThrow();
+        assertThat(failfastRow.trim().split("\\s+")[7]).isEqualTo("0"); // failfast never retries
+        assertThat(out).contains("where the calls went");
+        String html = Files.readString(report);
+        assertThat(html).contains("<table id=\"results\">", "failover + mock (outage)", "<svg");
+
+        // no thread started by the run survives it
+        Set<String> leftover = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> !before.contains(t) && t.isAlive())
+                .map(Thread::getName)
+                .collect(Collectors.toSet());
+        assertThat(leftover).isEmpty();
+    }
+
+    @Test
+    void customProvidersAndUrls_runOneScenarioPerUrl() {
+        int code = run("--providers", "x:weight=300,latency=0;y:weight=100,latency=0", "--url", "loadbalance=roundrobin",
+                "--url", "cluster=failfast", "--calls", "400", "--threads", "1");
+
+        assertThat(err()).isEmpty();
+        assertThat(code).isZero();
+        // smooth round robin with weights 300:100 on one thread is exact: 300 and 100 attempts
+        assertThat(out()).containsPattern("x \\|#+\\s*\\|\\s+300 ").containsPattern("y \\|#+\\s*\\|\\s+100 ");
+        assertThat(out()).contains("failover + roundrobin", "failfast");
+    }
+}
