@@ -43,7 +43,9 @@ public final class MockExpressionParser {
     /** The longest class name accepted, in characters. */
     static final int MAX_CLASS_NAME_LENGTH = 512;
 
-    private static final String ACTIONS = "return [value], throw [class], default, true, fail, force or a mock class name";
+    private static final String ACTIONS = "return [value], throw [class], default, true, fail, force or a fully qualified mock class name";
+
+    private static final String[] KEYWORDS = {"return", "throw", "default", "true", "fail", "force", "false"};
 
     private static final ObjectMapper TREE_READER = MockJson.newMapper();
 
@@ -124,6 +126,36 @@ public final class MockExpressionParser {
         return end;
     }
 
+    /** {@code "; did you mean 'return'?"} when {@code word} is a likely typo of a keyword, else {@code ""}. */
+    static String suggestion(String word) {
+        String lower = word.toLowerCase(java.util.Locale.ROOT);
+        for (String keyword : KEYWORDS) {
+            if (lower.length() <= 12 && editDistance(lower, keyword) <= 2) {
+                return "; did you mean '" + keyword + "'?";
+            }
+        }
+        return "";
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
     /** Validates a Java binary class name; returns the index of the first bad character, or -1. */
     static int badClassNameCharacter(String name) {
         boolean segmentStart = true;
@@ -179,7 +211,7 @@ public final class MockExpressionParser {
                 int space = indexOfWhitespace(pos);
                 if (colon > pos && (space < 0 || colon < space) && isLetters(pos, colon)) {
                     throw error(pos, "force: or fail: as prefix, or " + ACTIONS,
-                            "found '" + text.substring(pos, colon + 1) + "'");
+                            "found '" + text.substring(pos, colon + 1) + "'" + suggestion(text.substring(pos, colon)));
                 }
             }
             pos = skipWhitespace(text, pos);
@@ -217,8 +249,9 @@ public final class MockExpressionParser {
                     expectEnd(wordEnd, "nothing after '" + word + "'");
                     return new MockAction.UseMockClass(null, wordStart);
                 default:
-                    if (badClassNameCharacter(word) >= 0 || next < end) {
-                        throw error(wordStart, ACTIONS, "found '" + MockConfigurationException.abbreviate(word) + "'");
+                    if (badClassNameCharacter(word) >= 0 || next < end || word.indexOf('.') < 0) {
+                        throw error(wordStart, ACTIONS, "found '"
+                                + MockConfigurationException.abbreviate(word) + "'" + suggestion(word));
                     }
                     return new MockAction.UseMockClass(className("a mock class name"), wordStart);
             }

@@ -132,21 +132,29 @@ class MockExpressionParserTest {
     void error_unknownAction_namesKeyColumnAndChoices() {
         assertThat(error("sayHello.mock", "force:retrun null").getMessage()).isEqualTo(
                 "sayHello.mock: force:retrun null (expected: return [value], throw [class], default, true, fail, force"
-                        + " or a mock class name; at column 7: found 'retrun')");
+                        + " or a fully qualified mock class name; at column 7: found 'retrun'; did you mean 'return'?)");
         assertThat(error("sayHello.mock", "force:?").getKey()).isEqualTo("sayHello.mock");
+    }
+
+    @Test
+    void error_classNameWithoutPackage_isRejected() {
+        assertThat(error("mock", "fail:Mocky").getMessage()).isEqualTo(
+                "mock: fail:Mocky (expected: return [value], throw [class], default, true, fail, force or a fully qualified"
+                        + " mock class name; at column 6: found 'Mocky')");
+        assertThat(error("mock", "defualt").getMessage()).endsWith("found 'defualt'; did you mean 'default'?)");
     }
 
     @Test
     void error_unknownPrefix() {
         assertThat(error("mock", "forse:return null").getMessage()).isEqualTo(
                 "mock: forse:return null (expected: force: or fail: as prefix, or return [value], throw [class], default,"
-                        + " true, fail, force or a mock class name; at column 1: found 'forse:')");
+                        + " true, fail, force or a fully qualified mock class name; at column 1: found 'forse:'; did you mean 'force'?)");
     }
 
     @Test
     void error_prefixWithoutAction() {
         assertThat(error("mock", "force:").getMessage()).isEqualTo(
-                "mock: force: (expected: return [value], throw [class], default, true, fail, force or a mock class name"
+                "mock: force: (expected: return [value], throw [class], default, true, fail, force or a fully qualified mock class name"
                         + " after 'force:'; at column 7: found nothing)");
     }
 
