@@ -63,20 +63,27 @@ final class Playground implements AutoCloseable {
                 continue;
             }
             if (key.equals("cluster")) {
-                check(clusters, key, name, consumerUrl);
+                check(clusters, key, name);
             } else if (key.equals("proxy")) {
-                check(proxyFactories, key, name, consumerUrl);
+                check(proxyFactories, key, name);
             } else if (key.equals("loadbalance") || key.endsWith(".loadbalance")) {
-                check(loadBalances, key, name, consumerUrl);
+                check(loadBalances, key, name);
             }
         }
     }
 
-    private static void check(ExtensionLoader<?> loader, String key, String name, URL url) throws UsageException {
-        if (!loader.hasExtension(name)) {
-            throw new UsageException("--url " + key + ": '" + name + "' (expected one of: "
-                    + loader.getSupportedExtensions() + ") in " + url);
+    private static void check(ExtensionLoader<?> loader, String key, String name) throws UsageException {
+        if (loader.hasExtension(name)) {
+            return;
         }
+        String problem;
+        try {
+            loader.getExtension(name);
+            problem = "'" + name + "' (expected one of: " + loader.getSupportedExtensions() + ")";
+        } catch (RuntimeException e) {
+            problem = e.getMessage(); // the loader's message: the names available and the closest one
+        }
+        throw new UsageException("--url " + key + "=" + name + ": " + problem);
     }
 
     /**

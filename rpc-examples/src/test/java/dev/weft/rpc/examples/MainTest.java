@@ -56,8 +56,9 @@ class MainTest {
     @Test
     void unknownStrategy_namesTheKeyAndTheAvailableNames() {
         assertThat(run("--url", "cluster=failfast&loadbalance=randon", "--calls", "5")).isEqualTo(2);
-        assertThat(err()).startsWith("error: --url loadbalance: 'randon' (expected one of: [")
-                .contains("localfirst", "p2c", "random")
+        assertThat(err()).startsWith("error: --url loadbalance=randon: No extension 'randon' for "
+                        + "dev.weft.rpc.loadbalance.LoadBalance (available: [")
+                .contains("localfirst", "p2c", "did you mean 'random'?")
                 .doesNotContain("\tat ");
         assertThat(err().lines().count()).isEqualTo(1);
         assertThat(out()).isEmpty();
@@ -66,8 +67,8 @@ class MainTest {
     @Test
     void unknownCluster_isRejectedBeforeAnyCall() {
         assertThat(run("--url", "cluster=failfats")).isEqualTo(2);
-        assertThat(err()).startsWith("error: --url cluster: 'failfats' (expected one of: [")
-                .contains("failfast", "failover");
+        assertThat(err()).startsWith("error: --url cluster=failfats: No extension 'failfats' for dev.weft.rpc.cluster.Cluster")
+                .contains("failover", "did you mean 'failfast'?");
     }
 
     @Test
