@@ -53,6 +53,8 @@ public final class MockInvoker<T> implements Invoker<T> {
     /** Per method name, the mocks aligned with {@link #methods}; an entry is null where no mock applies. */
     private final Map<String, MethodMock[]> mocks;
     private final Map<String, Method[]> methods;
+    /** The parameter types of {@link #methods}, kept so overloads are matched without copying arrays. */
+    private final Map<String, Class<?>[][]> parameterTypes;
     /** The interface-level expression, for methods not in the interface; null when none. */
     private final MockExpression interfaceLevel;
     private final boolean empty;
@@ -64,6 +66,15 @@ public final class MockInvoker<T> implements Invoker<T> {
         this.support = support;
         this.mocks = mocks;
         this.methods = methods;
+        Map<String, Class<?>[][]> signatures = new HashMap<>();
+        methods.forEach((name, overloads) -> {
+            Class<?>[][] types = new Class<?>[overloads.length][];
+            for (int i = 0; i < overloads.length; i++) {
+                types[i] = overloads[i].getParameterTypes();
+            }
+            signatures.put(name, types);
+        });
+        this.parameterTypes = Map.copyOf(signatures);
         this.interfaceLevel = interfaceLevel;
         this.empty = mocks.isEmpty() && interfaceLevel == null;
     }
@@ -101,9 +112,9 @@ public final class MockInvoker<T> implements Invoker<T> {
             if (candidates.length == 1) {
                 return candidates[0];
             }
-            Method[] declared = methods.get(invocation.getMethodName());
-            for (int i = 0; i < declared.length; i++) {
-                if (Arrays.equals(declared[i].getParameterTypes(), invocation.getParameterTypes())) {
+            Class<?>[][] signatures = parameterTypes.get(invocation.getMethodName());
+            for (int i = 0; i < signatures.length; i++) {
+                if (Arrays.equals(signatures[i], invocation.getParameterTypes())) {
                     return candidates[i];
                 }
             }
