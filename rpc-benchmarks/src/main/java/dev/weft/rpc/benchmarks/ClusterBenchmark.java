@@ -1,5 +1,7 @@
 package dev.weft.rpc.benchmarks;
 
+import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.rpc.ProxyFactory;
 import org.apache.dubbo.rpc.cluster.directory.StaticDirectory;
@@ -22,6 +24,27 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ClusterBenchmark {
+
+    /** Weft: the unwrapped {@code failover} extension joined over a {@code StaticDirectory}. */
+    @State(Scope.Thread)
+    public static class WeftState {
+        @Param({"10", "100"})
+        public int invokers;
+
+        dev.weft.rpc.common.Invoker<Greeter> clusterInvoker;
+        dev.weft.rpc.common.Invocation[] invocations;
+        int next;
+
+        @Setup
+        public void setUp() {
+            dev.weft.rpc.common.URL consumerUrl = dev.weft.rpc.common.URL.valueOf(
+                    Workload.consumerUrl("cluster=failover&loadbalance=random"));
+            clusterInvoker = ExtensionLoader.getExtensionLoader(Cluster.class).getExtension("failover", false)
+                    .join(new dev.weft.rpc.cluster.StaticDirectory<>(consumerUrl,
+                            WeftFixtures.constantInvokers(invokers, "equal")));
+            invocations = WeftFixtures.invocations();
+        }
+    }
 
     /** Dubbo: {@code FailoverClusterInvoker} over a {@code StaticDirectory}. */
     @State(Scope.Thread)
@@ -58,5 +81,10 @@ public class ClusterBenchmark {
     @Benchmark
     public String dubboViaProxy(DubboState s) {
         return s.proxy.greet(s.arguments[s.next++ & (Workload.ARGUMENT_COUNT - 1)]);
+    }
+
+    @Benchmark
+    public Object weft(WeftState s) {
+        return s.clusterInvoker.invoke(s.invocations[s.next++ & (Workload.ARGUMENT_COUNT - 1)]).getValue();
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.rpc.benchmarks;
 
+import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.rpc.model.ApplicationModel;
@@ -20,6 +21,36 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class LoadBalanceBenchmark {
+
+    /** The Weft side: balancer from Weft's extension loader, Weft URLs and invocations. */
+    @State(Scope.Thread)
+    public static class WeftState {
+        @Param({"random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"})
+        public String balancer;
+        @Param({"10", "100"})
+        public int invokers;
+        @Param({"equal", "mixed"})
+        public String weights;
+
+        dev.weft.rpc.loadbalance.LoadBalance loadBalance;
+        List<dev.weft.rpc.common.Invoker<Greeter>> list;
+        dev.weft.rpc.common.URL consumerUrl;
+        dev.weft.rpc.common.Invocation[] invocations;
+        int next;
+
+        @Setup
+        public void setUp() {
+            loadBalance = ExtensionLoader.getExtensionLoader(dev.weft.rpc.loadbalance.LoadBalance.class)
+                    .getExtension(balancer);
+            list = WeftFixtures.constantInvokers(invokers, weights);
+            consumerUrl = dev.weft.rpc.common.URL.valueOf(Workload.consumerUrl("loadbalance=" + balancer));
+            invocations = WeftFixtures.invocations();
+        }
+
+        dev.weft.rpc.common.Invocation nextInvocation() {
+            return invocations[next++ & (Workload.ARGUMENT_COUNT - 1)];
+        }
+    }
 
     /** The Dubbo side: balancer from Dubbo's extension loader, Dubbo URLs and invocations. */
     @State(Scope.Thread)
@@ -53,6 +84,11 @@ public class LoadBalanceBenchmark {
 
     @Benchmark
     public Object dubbo(DubboState s) {
+        return s.loadBalance.select(s.list, s.consumerUrl, s.nextInvocation());
+    }
+
+    @Benchmark
+    public Object weft(WeftState s) {
         return s.loadBalance.select(s.list, s.consumerUrl, s.nextInvocation());
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.rpc.benchmarks;
 
+import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.rpc.cluster.Cluster;
@@ -23,6 +24,33 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class MockOverheadBenchmark {
     static final int INVOKERS = 10;
+
+    /** Weft: {@code getExtension("failover")} (wrapped by MockClusterWrapper) and {@code ("failover", false)}. */
+    @State(Scope.Thread)
+    public static class WeftState {
+        dev.weft.rpc.common.Invoker<Greeter> wrapped;
+        dev.weft.rpc.common.Invoker<Greeter> bare;
+        dev.weft.rpc.common.Invocation[] invocations;
+        int next;
+
+        @Setup
+        public void setUp() {
+            ExtensionLoader<dev.weft.rpc.cluster.Cluster> clusters =
+                    ExtensionLoader.getExtensionLoader(dev.weft.rpc.cluster.Cluster.class);
+            dev.weft.rpc.common.URL consumerUrl = dev.weft.rpc.common.URL.valueOf(
+                    Workload.consumerUrl("cluster=failover&loadbalance=random"));
+            List<dev.weft.rpc.common.Invoker<Greeter>> providers = WeftFixtures.constantInvokers(INVOKERS, "equal");
+            dev.weft.rpc.cluster.StaticDirectory<Greeter> directory =
+                    new dev.weft.rpc.cluster.StaticDirectory<>(consumerUrl, providers);
+            wrapped = clusters.getExtension("failover").join(directory);
+            bare = clusters.getExtension("failover", false).join(directory);
+            invocations = WeftFixtures.invocations();
+        }
+
+        dev.weft.rpc.common.Invocation nextInvocation() {
+            return invocations[next++ & (Workload.ARGUMENT_COUNT - 1)];
+        }
+    }
 
     /** Dubbo: the bare failover invoker, and the same inside Dubbo's {@code MockClusterInvoker}. */
     @State(Scope.Thread)
@@ -57,6 +85,16 @@ public class MockOverheadBenchmark {
 
     @Benchmark
     public Object dubboBare(DubboState s) {
+        return s.bare.invoke(s.nextInvocation()).getValue();
+    }
+
+    @Benchmark
+    public Object weftWrapped(WeftState s) {
+        return s.wrapped.invoke(s.nextInvocation()).getValue();
+    }
+
+    @Benchmark
+    public Object weftBare(WeftState s) {
         return s.bare.invoke(s.nextInvocation()).getValue();
     }
 }

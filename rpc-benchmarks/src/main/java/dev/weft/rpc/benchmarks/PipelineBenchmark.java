@@ -1,10 +1,6 @@
 package dev.weft.rpc.benchmarks;
 
 import java.util.concurrent.TimeUnit;
-import org.apache.dubbo.rpc.ProxyFactory;
-import org.apache.dubbo.rpc.cluster.Cluster;
-import org.apache.dubbo.rpc.cluster.directory.StaticDirectory;
-import org.apache.dubbo.rpc.model.ApplicationModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -17,8 +13,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * The whole consumer path against a direct call: javassist proxy -> mock wrapper (no mock
  * configured) -> failover cluster -> random balancer -> provider invoker made by
- * {@code getInvoker(new GreeterImpl(), ...)}, over 10 or 100 providers. Dubbo joins without its
- * cluster filter chain, since Weft has none.
+ * {@code getInvoker(new GreeterImpl(), ...)}, over 10 or 100 providers ({@link WeftPipeline},
+ * {@link DubboPipeline}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -42,10 +38,21 @@ public class PipelineBenchmark {
         }
     }
 
-    /**
-     * Dubbo: {@code Cluster.getCluster(app, "failover", wrap=true)} is what a Dubbo reference gets:
-     * failover inside its MockClusterWrapper and ScopeClusterWrapper (the injvm check).
-     */
+    /** Weft: see {@link WeftPipeline}. */
+    @State(Scope.Thread)
+    public static class WeftState {
+        @Param({"10", "100"})
+        public int invokers;
+
+        Greeter proxy;
+
+        @Setup
+        public void setUp() {
+            proxy = Checks.greeter(WeftPipeline.build(invokers));
+        }
+    }
+
+    /** Dubbo: see {@link DubboPipeline}. */
     @State(Scope.Thread)
     public static class DubboState {
         @Param({"10", "100"})
@@ -55,14 +62,7 @@ public class PipelineBenchmark {
 
         @Setup
         public void setUp() {
-            ApplicationModel application = ApplicationModel.defaultModel();
-            ProxyFactory javassist = application.getExtensionLoader(ProxyFactory.class).getExtension("javassist");
-            org.apache.dubbo.common.URL consumerUrl =
-                    DubboFixtures.url(Workload.consumerUrl("cluster=failover&loadbalance=random"));
-            StaticDirectory<Greeter> directory = new StaticDirectory<>(consumerUrl,
-                    DubboFixtures.providerInvokers(javassist, invokers, "equal"));
-            Cluster cluster = Cluster.getCluster(application, "failover", true);
-            proxy = Checks.greeter(javassist.getProxy(cluster.join(directory, false)));
+            proxy = Checks.greeter(DubboPipeline.build(invokers));
         }
     }
 
@@ -73,6 +73,11 @@ public class PipelineBenchmark {
 
     @Benchmark
     public String dubbo(DubboState s, Calls calls) {
+        return s.proxy.greet(calls.nextArgument());
+    }
+
+    @Benchmark
+    public String weft(WeftState s, Calls calls) {
         return s.proxy.greet(calls.nextArgument());
     }
 }

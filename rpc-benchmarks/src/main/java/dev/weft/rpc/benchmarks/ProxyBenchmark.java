@@ -1,5 +1,6 @@
 package dev.weft.rpc.benchmarks;
 
+import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.rpc.ProxyFactory;
 import org.apache.dubbo.rpc.model.ApplicationModel;
@@ -23,6 +24,8 @@ public class ProxyBenchmark {
     private Greeter direct;
     private Greeter dubboJavassist;
     private Greeter dubboJdk;
+    private Greeter weftJavassist;
+    private Greeter weftJdk;
     private String[] arguments;
     private int next;
 
@@ -32,6 +35,15 @@ public class ProxyBenchmark {
         arguments = Arguments.all();
         dubboJavassist = dubboRoundTrip("javassist");
         dubboJdk = dubboRoundTrip("jdk");
+        weftJavassist = weftRoundTrip("javassist");
+        weftJdk = weftRoundTrip("jdk");
+    }
+
+    private static Greeter weftRoundTrip(String name) {
+        dev.weft.rpc.proxy.ProxyFactory factory =
+                ExtensionLoader.getExtensionLoader(dev.weft.rpc.proxy.ProxyFactory.class).getExtension(name);
+        dev.weft.rpc.common.URL url = dev.weft.rpc.common.URL.valueOf(Workload.providerUrl(0, "equal"));
+        return Checks.greeter(factory.getProxy(factory.getInvoker(new GreeterImpl(), Greeter.class, url)));
     }
 
     private static Greeter dubboRoundTrip(String name) {
@@ -57,5 +69,15 @@ public class ProxyBenchmark {
     @Benchmark
     public String dubboJdk() {
         return dubboJdk.greet(nextArgument());
+    }
+
+    @Benchmark
+    public String weftJavassist() {
+        return weftJavassist.greet(nextArgument());
+    }
+
+    @Benchmark
+    public String weftJdk() {
+        return weftJdk.greet(nextArgument());
     }
 }

@@ -6,6 +6,7 @@ import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.proxy.ProxyFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +20,15 @@ public final class WeftFixtures {
         List<Invoker<Greeter>> invokers = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             invokers.add(new ConstantInvoker(URL.valueOf(Workload.providerUrl(i, weights)), "Hello, provider-" + i));
+        }
+        return invokers;
+    }
+
+    /** {@code count} provider invokers made by {@code factory.getInvoker(impl, Greeter.class, url)}. */
+    public static List<Invoker<Greeter>> providerInvokers(ProxyFactory factory, int count, String weights) {
+        List<Invoker<Greeter>> invokers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            invokers.add(factory.getInvoker(new GreeterImpl(), Greeter.class, URL.valueOf(Workload.providerUrl(i, weights))));
         }
         return invokers;
     }

@@ -35,6 +35,48 @@ class BenchmarkSanityTest {
         assertThat(picks.size()).as("providers picked by %s", balancer).isGreaterThanOrEqualTo(4);
     }
 
+    @ParameterizedTest
+    @CsvSource({"random,equal", "random,mixed", "roundrobin,equal", "roundrobin,mixed", "leastactive,equal",
+            "shortestresponse,equal", "consistenthash,equal", "p2c,equal", "p2c,mixed"})
+    void weftBalancer_picksAmongAllInvokers_andSpreadsTheLoad(String balancer, String weights) {
+        LoadBalanceBenchmark benchmark = new LoadBalanceBenchmark();
+        LoadBalanceBenchmark.WeftState state = new LoadBalanceBenchmark.WeftState();
+        state.balancer = balancer;
+        state.invokers = 10;
+        state.weights = weights;
+        state.setUp();
+
+        Map<Object, Integer> picks = new HashMap<>();
+        for (int i = 0; i < 2_000; i++) {
+            Object picked = benchmark.weft(state);
+            assertThat(state.list.contains(picked)).as("%s is one of the invokers", picked).isTrue();
+            picks.merge(picked, 1, Integer::sum);
+        }
+        assertThat(picks.size()).as("providers picked by %s", balancer).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void weftCluster_answersFromAProvider() {
+        ClusterBenchmark benchmark = new ClusterBenchmark();
+        ClusterBenchmark.WeftState state = new ClusterBenchmark.WeftState();
+        state.invokers = 10;
+        state.setUp();
+
+        assertThat((String) benchmark.weft(state)).startsWith("Hello, provider-");
+    }
+
+    @Test
+    void weftMockOverhead_comparesTheWrappedAndTheBareFailoverInvoker() {
+        MockOverheadBenchmark benchmark = new MockOverheadBenchmark();
+        MockOverheadBenchmark.WeftState state = new MockOverheadBenchmark.WeftState();
+        state.setUp();
+
+        assertThat(state.wrapped).isInstanceOf(dev.weft.rpc.mock.MockClusterInvoker.class);
+        assertThat(state.bare).isNotInstanceOf(dev.weft.rpc.mock.MockClusterInvoker.class);
+        assertThat((String) benchmark.weftWrapped(state)).startsWith("Hello, provider-");
+        assertThat((String) benchmark.weftBare(state)).startsWith("Hello, provider-");
+    }
+
     @Test
     void dubboCluster_answersFromAProvider_directAndThroughTheProxy() {
         ClusterBenchmark benchmark = new ClusterBenchmark();
@@ -59,7 +101,7 @@ class BenchmarkSanityTest {
     }
 
     @Test
-    void dubboPipelineAndProxies_answerLikeTheImplementation() {
+    void pipelinesAndProxies_answerLikeTheImplementation_onBothFrameworks() {
         PipelineBenchmark pipeline = new PipelineBenchmark();
         PipelineBenchmark.Calls calls = new PipelineBenchmark.Calls();
         calls.setUp();
@@ -68,12 +110,18 @@ class BenchmarkSanityTest {
         state.setUp();
         assertThat(pipeline.dubbo(state, calls)).isEqualTo("Hello, user-0");
         assertThat(pipeline.direct(calls)).isEqualTo("Hello, user-1");
+        PipelineBenchmark.WeftState weft = new PipelineBenchmark.WeftState();
+        weft.invokers = 10;
+        weft.setUp();
+        assertThat(pipeline.weft(weft, calls)).isEqualTo("Hello, user-2");
 
         ProxyBenchmark proxies = new ProxyBenchmark();
         proxies.setUp();
         assertThat(proxies.dubboJavassist()).isEqualTo("Hello, user-0");
         assertThat(proxies.dubboJdk()).isEqualTo("Hello, user-1");
         assertThat(proxies.direct()).isEqualTo("Hello, user-2");
+        assertThat(proxies.weftJavassist()).isEqualTo("Hello, user-3");
+        assertThat(proxies.weftJdk()).isEqualTo("Hello, user-4");
     }
 
     @Test
