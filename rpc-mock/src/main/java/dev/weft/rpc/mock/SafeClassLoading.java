@@ -27,6 +27,9 @@ final class SafeClassLoading {
     }
 
     static String describe(ClassLoader loader) {
-        return loader == null ? "the bootstrap class loader" : "class loader " + loader.getName() + " (" + loader + ")";
+        if (loader == null) {
+            return "the bootstrap class loader";
+        }
+        return loader.getName() != null ? "class loader '" + loader.getName() + "'" : "class loader " + loader;
     }
 }

@@ -184,6 +184,23 @@ class MockInvokerTest {
     }
 
     @Test
+    void interfaceLevelNull_isRejectedForPrimitiveMethods_withTheExactMessage() {
+        assertThat(rejected("mock", "force:return null").getMessage()).isEqualTo(
+                "mock: force:return null (expected: a mock that every method of dev.weft.rpc.mock.fixtures.UserService can take;"
+                        + " at column 14: 3 methods cannot)\n"
+                        + "  - count(): a value of type int; null cannot become the primitive int (set count.mock to give count its own mock)\n"
+                        + "  - total(int): a value of type long; null cannot become the primitive long (set total.mock to give total its own mock)\n"
+                        + "  - total(int, int): a value of type long; null cannot become the primitive long (set total.mock to give total its own mock)");
+    }
+
+    @Test
+    void throwClass_checkedOnAMethodThatDoesNotDeclareIt_isRejected() {
+        assertThat(rejected("find.mock", "throw java.io.IOException").getMessage()).isEqualTo(
+                "find.mock: throw java.io.IOException (expected: an unchecked exception or one declared by the method for find(long);"
+                        + " at column 7: java.io.IOException is checked and find declares none)");
+    }
+
+    @Test
     void interfaceLevelValue_rejectedOnlyWhereItDoesNotFit_fixedByMethodKeys() throws Throwable {
         MockConfigurationException e = rejected("mock", "return 12", "count.mock", "return 1");
         assertThat(e.getMessage()).doesNotContain("count()").contains("find(long)").contains("favourite()");
@@ -265,8 +282,8 @@ class MockInvokerTest {
     @Test
     void throwClass_missingOrWithoutConstructor_isRejected() {
         assertThat(rejected("mock", "throw com.example.NoSuchException").getMessage())
-                .startsWith("mock: throw com.example.NoSuchException (expected: a public, concrete java.lang.Throwable class"
-                        + " with a public (String) or () constructor; at column 7: class com.example.NoSuchException not found by class loader");
+                .isEqualTo("mock: throw com.example.NoSuchException (expected: a public, concrete java.lang.Throwable class"
+                        + " with a public (String) or () constructor; at column 7: class com.example.NoSuchException not found by class loader 'app')");
         assertThat(rejected("mock", "throw dev.weft.rpc.mock.fixtures.CodedException").getMessage())
                 .endsWith("at column 7: dev.weft.rpc.mock.fixtures.CodedException has neither a public (String) nor a public () constructor)");
     }
@@ -309,10 +326,10 @@ class MockInvokerTest {
         URL url = URL.valueOf("consumer://h/risky?mock=force");
         assertThatThrownBy(() -> MockInvoker.create(RiskyService.class, url, support))
                 .isInstanceOf(MockConfigurationException.class)
-                .hasMessageStartingWith("mock: force (expected: a public, concrete class implementing"
+                .hasMessage("mock: force (expected: a public, concrete class implementing"
                         + " dev.weft.rpc.mock.fixtures.RiskyService with a public no-argument constructor (the default is"
                         + " dev.weft.rpc.mock.fixtures.RiskyServiceMock); at column 1: class"
-                        + " dev.weft.rpc.mock.fixtures.RiskyServiceMock not found by class loader");
+                        + " dev.weft.rpc.mock.fixtures.RiskyServiceMock not found by class loader 'app')");
     }
 
     @Test
