@@ -1,0 +1,92 @@
+package dev.weft.rpc.it.e2e;
+
+import dev.weft.rpc.cluster.DynamicDirectory;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Many threads call one consumer while another thread keeps switching mock on and off
+ * ({@code setUrl}) and swapping the provider list ({@code setInvokers}): every call is answered
+ * by a provider or by the mock, none fails, none is lost or counted twice.
+ */
+class ConcurrentSwitchingTest {
+
+    private static final int CALLERS = 8;
+    private static final int CALLS_PER_CALLER = 2_000;
+
+    @Test
+    void calls_whileUrlAndProvidersChange_areNeverLostNorFailed() throws Exception {
+        try (WeftStack stack = new WeftStack()) {
+            List<SwitchableInvoker> providers = stack.providers("", "", "", "");
+            URL plain = WeftStack.consumerUrl("cluster=failover&loadbalance=roundrobin");
+            URL mocked = plain.addParameter("greet.mock", "force:return 'mocked'");
+            DynamicDirectory<Greeter> directory = new DynamicDirectory<>(Greeter.class, plain);
+            List<Invoker<Greeter>> all = new ArrayList<>(providers);
+            List<Invoker<Greeter>> firstTwo = new ArrayList<>(providers.subList(0, 2));
+            directory.setInvokers(all);
+            Greeter greeter = stack.consumer(directory);
+
+            ExecutorService pool = Executors.newFixedThreadPool(CALLERS + 1);
+            try {
+                CountDownLatch start = new CountDownLatch(1);
+                AtomicBoolean stop = new AtomicBoolean();
+                Future<Integer> switcher = pool.submit(() -> {
+                    start.await();
+                    int switches = 0;
+                    while (!stop.get()) {
+                        directory.setUrl(switches % 2 == 0 ? mocked : plain);
+                        directory.setInvokers(switches % 3 == 0 ? firstTwo : all);
+                        switches++;
+                        Thread.onSpinWait();
+                    }
+                    return switches;
+                });
+                List<Future<int[]>> callers = new ArrayList<>();
+                for (int c = 0; c < CALLERS; c++) {
+                    callers.add(pool.submit(() -> {
+                        start.await();
+                        int[] counts = new int[2]; // [provider answers, mock answers]
+                        for (int i = 0; i < CALLS_PER_CALLER; i++) {
+                            String answer = greeter.greet("x");
+                            if (answer.equals("mocked")) {
+                                counts[1]++;
+                            } else {
+                                assertThat(answer).matches("[abcd]: hello x");
+                                counts[0]++;
+                            }
+                        }
+                        return counts;
+                    }));
+                }
+                start.countDown();
+                int answeredByProviders = 0;
+                int answeredByMock = 0;
+                for (Future<int[]> caller : callers) {
+                    int[] counts = caller.get(60, TimeUnit.SECONDS);
+                    answeredByProviders += counts[0];
+                    answeredByMock += counts[1];
+                }
+                stop.set(true);
+                assertThat(switcher.get(10, TimeUnit.SECONDS)).isPositive();
+
+                assertThat(answeredByProviders + answeredByMock).isEqualTo(CALLERS * CALLS_PER_CALLER);
+                assertThat(stack.served).as("each provider answer is exactly one provider call").hasSize(answeredByProviders);
+            } finally {
+                pool.shutdownNow();
+                assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            }
+        }
+    }
+}
