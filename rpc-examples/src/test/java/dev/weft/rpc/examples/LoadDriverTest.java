@@ -54,6 +54,11 @@ class LoadDriverTest {
     void callerThreads_areGoneAfterTheRun() throws InterruptedException {
         new LoadDriver(50, 4).run(name -> name + "@a", silent(50), "threads");
 
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().endsWith("[threads]")) {
+                thread.join(5_000); // the pool has terminated; its workers are only exiting
+            }
+        }
         assertThat(Thread.getAllStackTraces().keySet())
                 .noneMatch(thread -> thread.getName().startsWith("playground-caller-") && thread.isAlive()
                         && thread.getName().endsWith("[threads]"));

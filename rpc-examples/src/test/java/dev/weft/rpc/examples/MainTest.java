@@ -102,7 +102,12 @@ class MainTest {
         String html = Files.readString(report);
         assertThat(html).contains("<table id=\"results\">", "failover + mock (outage)", "<svg");
 
-        // no thread started by the run survives it
+        // no thread started by the run survives it (a terminated pool's worker may take a moment to exit)
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(thread)) {
+                thread.join(5_000);
+            }
+        }
         Set<String> leftover = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> !before.contains(t) && t.isAlive())
                 .map(Thread::getName)
