@@ -23,6 +23,7 @@ public final class Main {
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
+    static final long MAX_SETTLE_MILLIS = 3000;
     private static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
 
     private Main() {
@@ -102,6 +103,7 @@ public final class Main {
                 String label = "(" + (i + 1) + "/" + scenarios.size() + ") " + scenarios.get(i).title();
                 runs.add(playground.run(scenarios.get(i), driver, progress, label));
             }
+            awaitBackgroundRetries(runs);
             List<ScenarioResult> results = new ArrayList<>();
             for (ScenarioRun run : runs) {
                 results.add(run.result());
@@ -110,6 +112,29 @@ public final class Main {
         } finally {
             progress.finish();
         }
+    }
+
+    /**
+     * Lets failback retries queued by the scenarios run before counting: waits until provider
+     * attempts stop changing for one retry period (at least 250 ms), at most
+     * {@link #MAX_SETTLE_MILLIS} in all. Retries still queued after that are cancelled at close.
+     */
+    private static void awaitBackgroundRetries(List<ScenarioRun> runs) throws InterruptedException {
+        long period = runs.stream().mapToLong(ScenarioRun::backgroundPeriodMillis).max().orElse(0);
+        if (period == 0) {
+            return;
+        }
+        long step = Math.max(250, period);
+        long deadline = System.nanoTime() + MAX_SETTLE_MILLIS * 1_000_000;
+        long last = -1;
+        for (long now = total(runs); now != last && System.nanoTime() < deadline; now = total(runs)) {
+            last = now;
+            Thread.sleep(Math.min(step, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+        }
+    }
+
+    private static long total(List<ScenarioRun> runs) {
+        return runs.stream().mapToLong(ScenarioRun::attempts).sum();
     }
 
     static List<Scenario> scenarios(PlaygroundOptions options) throws UsageException {

@@ -11,6 +11,10 @@ import java.util.Objects;
  */
 final class ScenarioRun {
 
+    /** The failback retry period key and default (DESIGN.md §4), read to know how long to wait. */
+    static final String FAILBACK_PERIOD_KEY = "failback.period";
+    static final long DEFAULT_FAILBACK_PERIOD_MILLIS = 5000;
+
     private final Scenario scenario;
     private final List<ProviderCounters> counters;
     private final CallTally tally;
@@ -21,6 +25,26 @@ final class ScenarioRun {
         this.counters = List.copyOf(counters);
         this.tally = Objects.requireNonNull(tally, "tally");
         this.wallNanos = wallNanos;
+    }
+
+    /** Provider attempts so far, background retries included. */
+    long attempts() {
+        long attempts = 0;
+        for (ProviderCounters c : counters) {
+            attempts += c.attempts();
+        }
+        return attempts;
+    }
+
+    /**
+     * The failback retry period when this scenario queues retries in the background
+     * ({@code cluster=failback}), else 0.
+     */
+    long backgroundPeriodMillis() {
+        if (!"failback".equals(scenario.consumerUrl().getParameter("cluster"))) {
+            return 0;
+        }
+        return scenario.consumerUrl().getParameter(FAILBACK_PERIOD_KEY, DEFAULT_FAILBACK_PERIOD_MILLIS);
     }
 
     ScenarioResult result() {
