@@ -68,11 +68,14 @@ public final class DispatchingInvoker<T> implements Invoker<T> {
         ServiceMethod method = resolve(invocation);
         Object[] args = invocation.getArguments();
         method.checkArguments(args);
+        Object value;
         try {
-            return RpcResult.of(dispatcher.dispatch(impl, method.index(), args));
+            value = dispatcher.dispatch(impl, method.index(), args);
         } catch (Throwable thrown) {
             return RpcResult.ofException(thrown);
         }
+        // Allocated outside the try block: the JIT cannot scalar-replace an allocation inside it.
+        return RpcResult.of(value);
     }
 
     private ServiceMethod resolve(Invocation invocation) {
