@@ -16,11 +16,17 @@ final class RecordingInvoker<T> implements Invoker<T> {
     static final URL URL = dev.weft.rpc.common.URL.valueOf("weft://user:secret@10.0.0.1:20880/sample?proxy=javassist");
 
     private final Class<T> type;
+    private final URL url;
     private final Function<Invocation, Result> answer;
     private final List<Invocation> invocations = new CopyOnWriteArrayList<>();
 
     RecordingInvoker(Class<T> type, Function<Invocation, Result> answer) {
+        this(type, URL, answer);
+    }
+
+    RecordingInvoker(Class<T> type, URL url, Function<Invocation, Result> answer) {
         this.type = type;
+        this.url = url;
         this.answer = answer;
     }
 
@@ -50,7 +56,7 @@ final class RecordingInvoker<T> implements Invoker<T> {
 
     @Override
     public URL getUrl() {
-        return URL;
+        return url;
     }
 
     @Override

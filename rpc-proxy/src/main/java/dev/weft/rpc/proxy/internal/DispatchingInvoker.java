@@ -29,9 +29,12 @@ public final class DispatchingInvoker<T> implements Invoker<T> {
     private final URL url;
     private final ServiceMethods methods;
     private final MethodDispatcher dispatcher;
+    private final String factoryName;
     private volatile boolean destroyed;
 
-    public DispatchingInvoker(T impl, Class<T> type, URL url, MethodDispatcher dispatcher) {
+    /** {@code factoryName} ({@code javassist}, {@code jdk}) only shows in {@link #toString()}. */
+    public DispatchingInvoker(String factoryName, T impl, Class<T> type, URL url, MethodDispatcher dispatcher) {
+        this.factoryName = Objects.requireNonNull(factoryName, "factoryName");
         this.impl = Objects.requireNonNull(impl, "impl");
         this.type = Objects.requireNonNull(type, "type");
         this.url = Objects.requireNonNull(url, "url");
@@ -95,6 +98,6 @@ public final class DispatchingInvoker<T> implements Invoker<T> {
 
     @Override
     public String toString() {
-        return "Invoker of " + type.getName() + " -> " + impl.getClass().getName() + " " + url;
+        return factoryName + " invoker of " + type.getName() + " -> " + impl.getClass().getName() + " " + url;
     }
 }

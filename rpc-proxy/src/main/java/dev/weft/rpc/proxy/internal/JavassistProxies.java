@@ -42,7 +42,7 @@ public final class JavassistProxies {
     /** An invoker calling {@code impl} through a generated dispatcher. */
     public static <T> Invoker<T> invoker(T impl, Class<T> type, URL url) {
         Checks.invokerArguments(impl, type, url);
-        return new DispatchingInvoker<>(impl, type, url, DISPATCHERS.get(type));
+        return new DispatchingInvoker<>("javassist", impl, type, url, DISPATCHERS.get(type));
     }
 
     private static MethodHandle generateProxyClass(Class<?> type) {

@@ -27,6 +27,6 @@ public final class JdkProxies {
     /** An invoker calling {@code impl} through method handles resolved once per interface. */
     public static <T> Invoker<T> invoker(T impl, Class<T> type, URL url) {
         Checks.invokerArguments(impl, type, url);
-        return new DispatchingInvoker<>(impl, type, url, MethodHandleDispatcher.of(type));
+        return new DispatchingInvoker<>("jdk", impl, type, url, MethodHandleDispatcher.of(type));
     }
 }
