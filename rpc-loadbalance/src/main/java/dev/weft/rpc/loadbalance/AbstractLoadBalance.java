@@ -75,9 +75,4 @@ public abstract class AbstractLoadBalance implements LoadBalance {
         int weight = ProviderWeight.staticWeight(provider, invocation.getMethodName());
         return ProviderWeight.warmedWeight(provider, weight, ProviderWeight.warmupEndMillis(provider), time.currentTimeMillis());
     }
-
-    /** The clocks of this balancer. */
-    final TimeSource time() {
-        return time;
-    }
 }

@@ -75,10 +75,14 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         MethodConfig config = view.config(url, invocation.getMethodName());
         long hash = KeyHash.ofArguments(invocation.getArguments(), config.argumentIndexes);
         RingView ring = config.ring;
-        int position = ring.ring.ceiling(hash);
         if (config.loadFactor > 0) {
-            return invokers.get(boundedPick(view, ring, position, config.loadFactor));
+            return invokers.get(boundedPick(view, ring, ring.ring.ceiling(hash), config.loadFactor));
         }
+        int direct = ring.slotToIndex[ring.ring.ownerOf(hash)];
+        if (direct >= 0) {
+            return invokers.get(direct);
+        }
+        int position = ring.ring.ceiling(hash);
         int size = ring.ring.size();
         for (int step = 0; step < size; step++) {
             int index = ring.slotToIndex[ring.ring.ownerAt(position)];

@@ -193,6 +193,16 @@ public final class InvokerStats {
         return expectedEpoch >= nowEpoch - 1 ? value : NO_SAMPLES;
     }
 
+    /** The window period ({@code floorDiv(nanoTime, BUCKET_NANOS)}) of the last recorded call end. */
+    long sampleEpoch() {
+        return expectedEpoch;
+    }
+
+    /** When the EWMA was last updated (ticker nanos); meaningless without history. */
+    long ewmaStamp() {
+        return ewmaStamp;
+    }
+
     /** The peak-EWMA estimate decayed to {@code nowNanos}, or a negative value without history. */
     double peakEwmaAt(long nowNanos) {
         double estimate = Double.longBitsToDouble(ewmaBits);

@@ -24,6 +24,10 @@ import java.util.random.RandomGenerator;
  * invoker with no history is neutral: it takes the other candidate's estimate, so in-flight
  * counts decide; two without history compare in-flight counts only.
  *
+ * <p>Both estimates are decayed to the later of the two candidates' last updates rather than to a
+ * clock reading (no clock per pick): an idle invoker's estimate shrinks relative to an active one,
+ * so a once-slow invoker is probed again.
+ *
  * <p>O(1) per pick (two random draws, O(log n) each when weights differ). Thread-safe.
  */
 public class P2cLoadBalance extends AbstractLoadBalance {
@@ -65,7 +69,7 @@ public class P2cLoadBalance extends AbstractLoadBalance {
         InvokerStats second = base.stats[b];
         first.ewmaDecayNanos(decayNanos);
         second.ewmaDecayNanos(decayNanos);
-        long now = time().nanoTime();
+        long now = Math.max(first.ewmaStamp(), second.ewmaStamp());
         double costA = first.peakEwmaAt(now);
         double costB = second.peakEwmaAt(now);
         if (costA < 0) {

@@ -11,6 +11,7 @@ import dev.weft.rpc.loadbalance.internal.TimeSource;
 import dev.weft.rpc.loadbalance.internal.WeightTable;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,8 @@ import java.util.concurrent.ConcurrentMap;
  * weight table (see {@link SmoothRoundRobin}); while a provider warms up, or when the total weight
  * is huge, an O(n) step under a per-state lock instead. Both are exact under concurrent callers.
  *
- * <p>When the invoker list or a weight changes, the invokers that stay keep their current values
+ * <p>A copy of a list (same providers in the same order with the same weights) continues the very
+ * same sequence. When the invoker list or a weight changes, the invokers that stay keep their current values
  * (matched by provider address {@code protocol://host:port/path}); the values of invokers that left
  * are dropped. The carry-over between lists is remembered per service and method in a bounded
  * cache (at most {@value #MAX_GROUPS} entries, dropped after 10 minutes without a list change).
@@ -91,6 +93,9 @@ public class RoundRobinLoadBalance extends AbstractLoadBalance {
             SmoothRoundRobin roundRobin;
             if (previous == null) {
                 roundRobin = stable ? SmoothRoundRobin.of(weights) : SmoothRoundRobin.continuing(weights, new long[weights.length], false);
+            } else if (Arrays.equals(previous.keys, keys) && Arrays.equals(previous.table.weights(), weights)) {
+                // a copy of the list (same providers, same order, same weights): share the sequence
+                roundRobin = previous.roundRobin;
             } else {
                 roundRobin = SmoothRoundRobin.continuing(weights, carriedValues(previous), stable);
             }

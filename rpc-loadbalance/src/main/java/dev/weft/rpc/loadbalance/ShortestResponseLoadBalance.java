@@ -23,7 +23,11 @@ import java.util.random.RandomGenerator;
  * An invoker without samples in the window scores 1 ns × (in-flight + 1): it is tried rather than
  * starved, and stays tried until its first call completes.
  *
- * <p>One O(n) scan of the statistics cached per invoker list, without allocation. Thread-safe.
+ * <p>"Now" for the window is the latest window period in which any invoker of the list finished a
+ * call, so no clock is read per pick: samples older than the previous period relative to the
+ * freshest invoker count as none, and an invoker left idle is probed again.
+ *
+ * <p>Two O(n) scans of the statistics cached per invoker list, without allocation. Thread-safe.
  */
 public class ShortestResponseLoadBalance extends AbstractLoadBalance {
 
@@ -49,8 +53,11 @@ public class ShortestResponseLoadBalance extends AbstractLoadBalance {
         InvokerSnapshot snapshot = snapshots.get(invokers);
         WeightTable weights = snapshot.weights(invocation.getMethodName());
         InvokerStats[] stats = snapshot.stats;
-        long epoch = Math.floorDiv(time().nanoTime(), InvokerStats.BUCKET_NANOS);
         int n = snapshot.size;
+        long epoch = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            epoch = Math.max(epoch, stats[i].sampleEpoch());
+        }
         int[] ties = TieBreak.scratch(n);
         int count = 0;
         long best = Long.MAX_VALUE;

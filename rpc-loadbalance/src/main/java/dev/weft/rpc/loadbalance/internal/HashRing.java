@@ -9,8 +9,10 @@ import java.util.Map;
  * {@code KeyHash.of(a + "#" + i)}, ordered as unsigned 64-bit values. A key belongs to the first
  * point at or after its hash, wrapping around.
  *
- * <p>Lookup is O(1) expected: a table indexed by the top bits of the hash (at least as many
- * entries as points) gives the first point of that range, then a scan of the few points in it.
+ * <p>Lookup is O(1) expected: a table indexed by the top bits of the hash, with at least four
+ * entries per point (at most 2^{@value #MAX_TABLE_BITS}), stores for each range without a point
+ * the owner of the next point directly (one array read for most keys), and for the other ranges
+ * where their first point is, followed by a scan of the few points in it.
  * Immutable and thread-safe.
  */
 public final class HashRing {
@@ -21,7 +23,10 @@ public final class HashRing {
     private final long[] points;
     private final int[] owners;
     private final int shift;
-    private final int[] firstPointOfRange;
+    /** Per range of the top bits: >= 0 the owner slot for every hash in it; else ~(its first point). */
+    private final int[] table;
+
+    static final int MAX_TABLE_BITS = 20;
 
     private HashRing(String[] members, int nodes) {
         this.members = members;
@@ -45,15 +50,16 @@ public final class HashRing {
             points[i] = pairs[i][0];
             owners[i] = (int) pairs[i][1];
         }
-        int bits = Math.max(1, 64 - Long.numberOfLeadingZeros(Math.max(1, size - 1)));
+        int bits = Math.min(MAX_TABLE_BITS, Math.max(2, 66 - Long.numberOfLeadingZeros(Math.max(1, size - 1))));
         this.shift = 64 - bits;
-        this.firstPointOfRange = new int[(1 << bits) + 1];
+        this.table = new int[1 << bits];
         int point = 0;
-        for (int range = 0; range <= 1 << bits; range++) {
+        for (int range = 0; range < table.length; range++) {
             while (point < size && (points[point] >>> shift) < range) {
                 point++;
             }
-            firstPointOfRange[range] = point;
+            boolean hasPoint = point < size && (points[point] >>> shift) == range;
+            table[range] = hasPoint ? ~point : owners[point == size ? 0 : point];
         }
     }
 
@@ -87,10 +93,34 @@ public final class HashRing {
         return slot == null ? -1 : slot;
     }
 
+    /** The member slot owning {@code hash}: the owner of the first point at or after it, wrapping. */
+    public int ownerOf(long hash) {
+        int entry = table[(int) (hash >>> shift)];
+        return entry >= 0 ? entry : owners[scan(~entry, hash)];
+    }
+
     /** The position of the first point at or after {@code hash} (unsigned), wrapping to 0. */
     public int ceiling(long hash) {
-        int i = firstPointOfRange[(int) (hash >>> shift)];
+        int entry = table[(int) (hash >>> shift)];
+        if (entry < 0) {
+            return scan(~entry, hash);
+        }
+        int low = 0;
+        int high = points.length;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (Long.compareUnsigned(points[mid], hash) < 0) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low == points.length ? 0 : low;
+    }
+
+    private int scan(int from, long hash) {
         long[] p = points;
+        int i = from;
         while (i < p.length && Long.compareUnsigned(p[i], hash) < 0) {
             i++;
         }

@@ -11,16 +11,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * all count as 1) and subtracts the total weight from the winner. Weights 5,1,1 give
  * {@code a a b a c a a}, repeating.
  *
- * <p>Concurrency: when the sequence is periodic with a period of at most {@link #MAX_SCHEDULE}
- * steps, it is precomputed once (a prefix and a cycle) and callers take consecutive positions with
- * one atomic increment: O(1), lock-free and exact (k callers get exactly the next k positions).
- * Otherwise (a very large total weight) every pick runs the O(n) step under this object's lock,
- * which is equally exact. Thread-safe.
+ * <p>Concurrency: when the sequence becomes periodic within {@link #MAX_SCHEDULE} steps and
+ * finding that costs at most about 2M step-invoker operations (about a millisecond), it is
+ * precomputed once (a prefix and a cycle) and callers take consecutive positions with one atomic
+ * increment: O(1), lock-free and exact (k callers get exactly the next k positions). Otherwise (a
+ * very large total weight) every pick runs the O(n) step under this object's lock, which is
+ * equally exact. Thread-safe.
  */
 public final class SmoothRoundRobin {
 
     /** Longest precomputed schedule (prefix + cycle), in picks. */
     public static final int MAX_SCHEDULE = 1 << 16;
+    /** Most simulation work (steps x invokers) spent precomputing, about a millisecond. */
+    static final long MAX_PRECOMPUTE_WORK = 1 << 21;
     private static final int MAX_CYCLE_SEARCH = 16;
 
     private final int[] weights;
@@ -146,10 +149,11 @@ public final class SmoothRoundRobin {
             gcd = gcd(gcd, w);
         }
         long period = total / gcd;
-        if (period > MAX_SCHEDULE) {
+        if (period > MAX_SCHEDULE || period * weights.length > MAX_PRECOMPUTE_WORK) {
             return null;
         }
-        int maxSteps = (int) Math.min(MAX_SCHEDULE, period * MAX_CYCLE_SEARCH);
+        long affordable = Math.max(period, MAX_PRECOMPUTE_WORK / weights.length);
+        int maxSteps = (int) Math.min(Math.min(MAX_SCHEDULE, affordable), period * MAX_CYCLE_SEARCH);
         int[] picks = new int[maxSteps];
         long[] state = start.clone();
         long[] boundary = start.clone();

@@ -12,11 +12,11 @@ import java.util.function.Function;
  * Caches one derived value per invoker list, keyed by the identity of the {@code List} instance,
  * so a balancer computes weights, sums and rings once per directory snapshot instead of per call.
  *
- * <p>Lookup: the most recently used list is checked first (one volatile read and identity
- * compare); otherwise a weak-keyed identity map is consulted. A cached value is reused only while
- * the list still has the same size and the same first and last elements (a cheap guard against a
- * list mutated in place; directories hand out immutable lists; elements are compared by identity
- * hash so the cache holds no invoker). Values must refer neither to the list nor to its invokers,
+ * <p>Lookup: the most recently used list is checked first (one volatile read, an identity compare
+ * and a size check); otherwise a weak-keyed identity map is consulted, where a value is reused only
+ * while the list still has the same size and the same first and last elements (compared by
+ * identity hash, so the cache holds no invoker). These are cheap guards against a list mutated in
+ * place; lists are expected to be immutable snapshots, as directories hand them out. Values must refer neither to the list nor to its invokers,
  * so an entry becomes garbage when its list does (the map purges it on later writes); the
  * most-recent slot keeps at most one list alive.
  *
@@ -37,7 +37,7 @@ public final class SnapshotCache<V> {
     /** The value for {@code invokers} (non-empty), computing it on the first use of this list instance. */
     public V get(List<? extends Invoker<?>> invokers) {
         Recent<V> last = recent;
-        if (last != null && last.list == invokers && last.entry.matches(invokers)) {
+        if (last != null && last.list == invokers && last.entry.size == invokers.size()) {
             return last.entry.value;
         }
         Entry<V> entry = byList.get(invokers);
