@@ -1,16 +1,21 @@
 package dev.weft.rpc.proxy;
 
+import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntBinaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** Provider-side semantics of {@code getInvoker}, identical for both factories. */
 class InvokerContractTest {
@@ -174,6 +179,39 @@ class InvokerContractTest {
         assertThatThrownBy(() -> factory.getInvoker(new SampleServiceImpl(), SampleService.class, null))
                 .isExactlyInstanceOf(NullPointerException.class)
                 .hasMessage("url");
+    }
+
+    @ForEachFactory
+    void invoker_acceptsAnyInvocationImplementation_byNameAndTypes(Factories factories) {
+        Invoker<SampleService> invoker = invoker(factories);
+        Invocation foreign = new Invocation() {
+            @Override public String getMethodName() { return "add"; }
+            @Override public Class<?>[] getParameterTypes() { return new Class<?>[] {int.class, int.class}; }
+            @Override public Object[] getArguments() { return new Object[] {40, 2}; }
+            @Override public Class<?> getReturnType() { return Object.class; }
+            @Override public java.lang.reflect.Type getGenericReturnType() { return Object.class; }
+            @Override public java.util.Map<String, String> getAttachments() { return java.util.Map.of(); }
+            @Override public String getAttachment(String key) { return null; }
+        };
+
+        assertThat(invoker.invoke(foreign).getValue()).isEqualTo(42);
+    }
+
+    @ForEachFactory
+    void invoker_invocationFromAProxyOfAnotherInterface_isResolvedByNameAndTypes(Factories factories) {
+        Invoker<SampleService> target = invoker(factories);
+        List<Object> results = new ArrayList<>();
+        // A proxy of IntBinaryOperator whose calls are forwarded, unchanged, to the SampleService invoker:
+        // the invocation names applyAsInt(int, int), which SampleService does not have.
+        IntBinaryOperator proxy = factories.factory.getProxy(new RecordingInvoker<>(IntBinaryOperator.class, invocation -> {
+            results.add(catchThrowable(() -> target.invoke(invocation)));
+            return RpcResult.of(0);
+        }));
+
+        proxy.applyAsInt(1, 2);
+
+        assertThat(results).singleElement().isInstanceOf(RpcException.class)
+                .extracting(Object::toString).asString().contains("SampleService.applyAsInt(int, int)");
     }
 
     /** A non-public implementation class: reachable only through the interface. */

@@ -285,6 +285,16 @@ class ProxyContractTest {
     }
 
     @ForEachFactory
+    void getProxy_rejectsSealedInterface(Factories factories) {
+        RecordingInvoker<Shape> invoker = RecordingInvoker.returning(Shape.class, 1.0);
+
+        assertThatThrownBy(() -> factories.factory.getProxy(invoker))
+                .isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invoker.getInterface(): dev.weft.rpc.proxy.ProxyContractTest$Shape (expected: an interface "
+                        + "that is not sealed, a proxy class cannot be one of its permitted subclasses)");
+    }
+
+    @ForEachFactory
     void proxy_ofJdkInterface_works(Factories factories) {
         RecordingInvoker<java.util.function.IntBinaryOperator> invoker = new RecordingInvoker<>(
                 java.util.function.IntBinaryOperator.class,
@@ -308,6 +318,17 @@ class ProxyContractTest {
 
         @Override
         int hashCode();
+    }
+
+    sealed interface Shape permits Square {
+        double area();
+    }
+
+    record Square(double side) implements Shape {
+        @Override
+        public double area() {
+            return side * side;
+        }
     }
 
     interface Parent {

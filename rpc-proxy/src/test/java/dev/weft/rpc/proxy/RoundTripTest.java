@@ -4,8 +4,14 @@ import dev.weft.rpc.common.URL;
 
 import java.io.IOException;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,6 +56,43 @@ class RoundTripTest {
                 .isExactlyInstanceOf(UndeclaredThrowableException.class)
                 .hasCauseExactlyInstanceOf(Exception.class)
                 .hasRootCauseMessage("undeclared");
+    }
+
+    @ForEachFactory
+    void roundTrip_sharedByEightThreads_losesAndMixesNothing(Factories factories) throws Exception {
+        int threads = 8;
+        int callsPerThread = 5_000;
+        SampleServiceImpl impl = new SampleServiceImpl();
+        SampleService proxy = roundTrip(factories.factory, factories.factory, impl);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Future<Integer>> mismatches = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                mismatches.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    int wrong = 0;
+                    for (int i = 0; i < callsPerThread; i++) {
+                        if (proxy.add(thread * 1_000_000, i) != thread * 1_000_000 + i
+                                || !proxy.describe("t" + thread).equals("String t" + thread)) {
+                            wrong++;
+                        }
+                        if (i % 100 == 0) {
+                            proxy.record(thread + ":" + i);
+                        }
+                    }
+                    return wrong;
+                }));
+            }
+            for (Future<Integer> result : mismatches) {
+                assertThat(result.get(60, TimeUnit.SECONDS)).isZero();
+            }
+        } finally {
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(impl.recorded()).hasSize(threads * callsPerThread / 100).doesNotHaveDuplicates();
     }
 
     private static void assertSameBehaviour(SampleService proxy, SampleService impl) throws Exception {

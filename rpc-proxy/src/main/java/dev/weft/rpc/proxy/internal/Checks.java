@@ -19,6 +19,9 @@ final class Checks {
         Class<T> type = invoker.getInterface();
         checkArgument(type != null, "invoker.getInterface(): null (expected: the service interface) for %s", invoker);
         checkArgument(type.isInterface(), "invoker.getInterface(): %s (expected: an interface)", type.getName());
+        checkArgument(!type.isSealed(),
+                "invoker.getInterface(): %s (expected: an interface that is not sealed, a proxy class cannot be one of "
+                        + "its permitted subclasses)", type.getName());
         return type;
     }
 

@@ -22,7 +22,7 @@ import java.util.Objects;
  *
  * @param <T> the service interface
  */
-public final class DispatchingInvoker<T> implements Invoker<T> {
+final class DispatchingInvoker<T> implements Invoker<T> {
 
     private final T impl;
     private final Class<T> type;
@@ -33,7 +33,7 @@ public final class DispatchingInvoker<T> implements Invoker<T> {
     private volatile boolean destroyed;
 
     /** {@code factoryName} ({@code javassist}, {@code jdk}) only shows in {@link #toString()}. */
-    public DispatchingInvoker(String factoryName, T impl, Class<T> type, URL url, MethodDispatcher dispatcher) {
+    DispatchingInvoker(String factoryName, T impl, Class<T> type, URL url, MethodDispatcher dispatcher) {
         this.factoryName = Objects.requireNonNull(factoryName, "factoryName");
         this.impl = Objects.requireNonNull(impl, "impl");
         this.type = Objects.requireNonNull(type, "type");

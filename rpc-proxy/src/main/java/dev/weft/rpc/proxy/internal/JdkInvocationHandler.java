@@ -12,7 +12,7 @@ import java.util.Map;
  *
  * <p>Immutable and thread-safe.
  */
-public final class JdkInvocationHandler implements InvocationHandler {
+final class JdkInvocationHandler implements InvocationHandler {
 
     private static final PerInterfaceCache<Map<Method, ServiceMethod>> INDEXES =
             new PerInterfaceCache<>(JdkInvocationHandler::indexMethods);

@@ -14,7 +14,7 @@ import java.lang.reflect.Modifier;
  *
  * <p>Immutable and thread-safe.
  */
-public final class MethodHandleDispatcher implements MethodDispatcher {
+final class MethodHandleDispatcher implements MethodDispatcher {
 
     private static final PerInterfaceCache<MethodHandleDispatcher> CACHE =
             new PerInterfaceCache<>(MethodHandleDispatcher::new);

@@ -13,7 +13,7 @@ import java.util.function.Function;
  *
  * @param <V> the cached value
  */
-public final class PerInterfaceCache<V> {
+final class PerInterfaceCache<V> {
 
     private final Function<Class<?>, V> factory;
     private final ClassValue<Slot<V>> slots = new ClassValue<>() {
@@ -23,7 +23,7 @@ public final class PerInterfaceCache<V> {
         }
     };
 
-    public PerInterfaceCache(Function<Class<?>, V> factory) {
+    PerInterfaceCache(Function<Class<?>, V> factory) {
         this.factory = Objects.requireNonNull(factory, "factory");
     }
 

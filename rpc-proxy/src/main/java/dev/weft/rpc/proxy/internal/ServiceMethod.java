@@ -13,7 +13,7 @@ import java.util.StringJoiner;
  *
  * <p>Immutable and thread-safe. The arrays it hands out are shared: callers must not modify them.
  */
-public final class ServiceMethod {
+final class ServiceMethod {
 
     private final int index;
     private final Method method;

@@ -24,7 +24,7 @@ import java.util.Objects;
  * <p>Immutable and thread-safe; one instance per interface, cached without pinning the
  * interface's class loader ({@link #of}).
  */
-public final class ServiceMethods {
+final class ServiceMethods {
 
     private static final PerInterfaceCache<ServiceMethods> CACHE = new PerInterfaceCache<>(ServiceMethods::new);
 
@@ -34,7 +34,7 @@ public final class ServiceMethods {
     private final List<Binding> bindings;
 
     /** An interface method whose bytecode descriptor is implemented by calling method {@code index}. */
-    public record Binding(Method method, int index) {
+    record Binding(Method method, int index) {
     }
 
     private ServiceMethods(Class<?> type) {
