@@ -82,6 +82,8 @@ class ConcurrentSwitchingTest {
                 assertThat(switcher.get(10, TimeUnit.SECONDS)).isPositive();
 
                 assertThat(answeredByProviders + answeredByMock).isEqualTo(CALLERS * CALLS_PER_CALLER);
+                assertThat(answeredByMock).as("calls made while mock was on").isPositive();
+                assertThat(answeredByProviders).as("calls made while mock was off").isPositive();
                 assertThat(stack.served).as("each provider answer is exactly one provider call").hasSize(answeredByProviders);
             } finally {
                 pool.shutdownNow();
