@@ -78,6 +78,18 @@ class BenchmarkSanityTest {
     }
 
     @Test
+    void weftBreakdown_listsEveryProvider_andRecordsTheCall() {
+        WeftBreakdownBenchmark benchmark = new WeftBreakdownBenchmark();
+        benchmark.invokers = 10;
+        benchmark.setUp();
+
+        assertThat((java.util.List<?>) benchmark.directoryList()).hasSize(10);
+        dev.weft.rpc.loadbalance.InvokerStats stats = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsAroundOneCall();
+        assertThat(stats.inFlight()).isZero();
+        assertThat(stats.windowSuccesses()).isPositive();
+    }
+
+    @Test
     void dubboCluster_answersFromAProvider_directAndThroughTheProxy() {
         ClusterBenchmark benchmark = new ClusterBenchmark();
         ClusterBenchmark.DubboState state = new ClusterBenchmark.DubboState();
