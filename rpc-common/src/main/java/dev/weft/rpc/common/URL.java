@@ -97,7 +97,9 @@ public final class URL {
                 throw new IllegalArgumentException("URL parameter name: \"\" (expected: a non-empty name)");
             }
             requireWellFormed("URL parameter name", key);
-            requireWellFormed("URL parameter " + key, entry.getValue());
+            if (indexOfLoneSurrogate(entry.getValue()) >= 0) {
+                requireWellFormed("URL parameter " + key, entry.getValue()); // builds the message only on failure
+            }
             ParameterValue value = new ParameterValue(key, entry.getValue(), this);
             byKey.put(key, value);
             int dot = key.indexOf('.');
