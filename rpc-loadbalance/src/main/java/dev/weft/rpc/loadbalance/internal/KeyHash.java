@@ -38,6 +38,10 @@ public final class KeyHash {
      * counts as absent, {@code null} as null).
      */
     public static long ofArguments(Object[] arguments, int[] indexes) {
+        if (indexes.length == 1 && arguments != null && indexes[0] < arguments.length
+                && arguments[indexes[0]] instanceof String) {
+            return fmix64(absorb(SEED, (String) arguments[indexes[0]]));
+        }
         long h = SEED;
         int available = arguments == null ? 0 : arguments.length;
         for (int index : indexes) {
@@ -66,10 +70,14 @@ public final class KeyHash {
                     | (long) text.charAt(i + 3) << 48;
             h = absorbBlock(h, block);
         }
-        if (i < length) {
-            long block = 0;
-            for (int shift = 0; i < length; i++, shift += 16) {
-                block |= (long) text.charAt(i) << shift;
+        int rest = length - i;
+        if (rest > 0) {
+            long block = text.charAt(i);
+            if (rest > 1) {
+                block |= (long) text.charAt(i + 1) << 16;
+                if (rest > 2) {
+                    block |= (long) text.charAt(i + 2) << 32;
+                }
             }
             h = absorbBlock(h, block);
         }
