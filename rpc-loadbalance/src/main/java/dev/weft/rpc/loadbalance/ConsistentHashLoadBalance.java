@@ -147,6 +147,8 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         final String[] addresses;
         final InvokerStats[] stats;
         final ConcurrentMap<Integer, RingView> byNodes = new ConcurrentHashMap<>(2);
+        /** Config per method, valid while the consumer URL is the same instance. */
+        private final ConcurrentMap<String, MethodConfig> byMethod = new ConcurrentHashMap<>(4);
         private volatile MethodConfig last;
 
         ListView(List<? extends Invoker<?>> invokers) {
@@ -164,7 +166,12 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
             if (cached != null && cached.url == url && Objects.equals(cached.method, method)) {
                 return cached;
             }
-            MethodConfig config = new MethodConfig(url, method, this);
+            String key = method == null ? "" : method;
+            MethodConfig config = byMethod.get(key);
+            if (config == null || config.url != url) {
+                config = new MethodConfig(url, method, this);
+                byMethod.put(key, config);
+            }
             last = config;
             return config;
         }

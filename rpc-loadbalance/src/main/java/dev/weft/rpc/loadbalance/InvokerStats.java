@@ -210,7 +210,7 @@ public final class InvokerStats {
             return estimate;
         }
         long idle = nowNanos - ewmaStamp;
-        return idle <= 0 ? estimate : estimate * Math.exp(-(double) idle / ewmaDecayNanos);
+        return idle <= 0 ? estimate : estimate * keep(idle, ewmaDecayNanos);
     }
 
     /** Sets the EWMA decay (time constant) used from now on; called by the p2c balancer. */
@@ -275,7 +275,7 @@ public final class InvokerStats {
                 next = success ? elapsed : Math.max(elapsed, MIN_FAILURE_PENALTY_NANOS);
             } else {
                 long dt = Math.max(0, now - stamp);
-                double keep = Math.exp(-(double) dt / ewmaDecayNanos);
+                double keep = keep(dt, ewmaDecayNanos);
                 double decayed = old * keep;
                 double sample = success ? elapsed : Math.max(elapsed, Math.max(2 * old, MIN_FAILURE_PENALTY_NANOS));
                 next = sample > decayed ? sample : decayed + sample * (1 - keep);
@@ -285,6 +285,16 @@ public final class InvokerStats {
                 return;
             }
         }
+    }
+
+    /**
+     * {@code exp(-dt / decay)}: the weight the old estimate keeps after {@code dt}. Calls usually
+     * end far less than a time constant apart, where a Taylor polynomial (error below 1e-10)
+     * replaces {@link Math#exp}.
+     */
+    static double keep(long dt, long decay) {
+        double x = (double) dt / decay;
+        return x < 1e-3 ? 1 - x + x * x / 2 : Math.exp(-x);
     }
 
     private static long successesOf(Bucket bucket) {

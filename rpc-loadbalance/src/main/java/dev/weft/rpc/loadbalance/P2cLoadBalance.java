@@ -9,6 +9,8 @@ import dev.weft.rpc.loadbalance.internal.WeightTable;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -112,6 +114,7 @@ public class P2cLoadBalance extends AbstractLoadBalance {
     /** Invoker snapshot plus the decay read from the last consumer URL seen. */
     private static final class Snapshot {
         final InvokerSnapshot base;
+        private final ConcurrentMap<String, Decay> byMethod = new ConcurrentHashMap<>(4);
         private volatile Decay decay;
 
         Snapshot(InvokerSnapshot base) {
@@ -123,12 +126,20 @@ public class P2cLoadBalance extends AbstractLoadBalance {
             if (cached != null && cached.url == url && Objects.equals(cached.method, method)) {
                 return cached.nanos;
             }
+            String key = method == null ? "" : method;
+            Decay known = byMethod.get(key);
+            if (known != null && known.url == url) {
+                decay = known;
+                return known.nanos;
+            }
             long millis = url.getMethodParameter(method, DECAY_KEY, DEFAULT_DECAY_MILLIS);
             if (millis <= 0) {
                 throw new IllegalArgumentException(DECAY_KEY + ": " + millis + " (expected: milliseconds > 0) in consumer URL " + url);
             }
             long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
-            decay = new Decay(url, method, nanos);
+            Decay fresh = new Decay(url, method, nanos);
+            byMethod.put(key, fresh);
+            decay = fresh;
             return nanos;
         }
     }
