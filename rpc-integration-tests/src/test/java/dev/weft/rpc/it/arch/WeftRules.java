@@ -29,6 +29,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 final class WeftRules {
 
     static final String SPI_ANNOTATION = "dev.weft.rpc.spi.SPI";
+    static final String INVOKER = "dev.weft.rpc.common.Invoker";
 
     /** Packages of logging backends; published code must log through slf4j-api only. */
     static final String[] LOGGING_BACKENDS = {
@@ -80,8 +81,9 @@ final class WeftRules {
 
     /**
      * "Strategies are reached by name": no class names a concrete extension class (a non-abstract
-     * class implementing an {@code @SPI} interface) of another module. Interfaces, abstract bases
-     * such as {@code AbstractLoadBalance} and model types such as {@code InvokerStats} are fine.
+     * class implementing an {@code @SPI} interface or {@code Invoker}) of another module. Interfaces,
+     * abstract bases such as {@code AbstractLoadBalance} and model types such as
+     * {@code InvokerStats} or {@code StaticDirectory} are fine.
      */
     static ArchRule strategiesAreReachedByName() {
         return classes().that().resideInAPackage(WeftModule.BASE_PACKAGE + "..")
@@ -137,13 +139,18 @@ final class WeftRules {
                 .allowEmptyShould(true);
     }
 
-    /** A concrete class implementing an {@code @SPI} interface: a strategy, wrapper or adaptive extension. */
+    /**
+     * A concrete class implementing an {@code @SPI} interface (a strategy, wrapper or adaptive
+     * extension) or {@code Invoker} (the invokers strategies build: {@code FailoverClusterInvoker},
+     * {@code MockInvoker}): a module's implementation, reached through its interface only.
+     */
     static boolean isExtensionClass(JavaClass javaClass) {
         JavaClass base = javaClass.getBaseComponentType();
         if (base.isInterface() || base.getModifiers().contains(JavaModifier.ABSTRACT)) {
             return false;
         }
-        return base.getAllRawInterfaces().stream().anyMatch(i -> i.isAnnotatedWith(SPI_ANNOTATION));
+        return base.getAllRawInterfaces().stream()
+                .anyMatch(i -> i.isAnnotatedWith(SPI_ANNOTATION) || i.getName().equals(INVOKER));
     }
 
     static boolean isInternal(String packageName) {

@@ -2,6 +2,7 @@ package dev.weft.rpc.it.arch;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.weft.rpc.cluster.archfixture.NamesInvokerClass;
 import dev.weft.rpc.cluster.archfixture.NamesStrategyClass;
 import dev.weft.rpc.cluster.archfixture.UsesStrategyInterface;
 import dev.weft.rpc.common.archfixture.BadHabits;
@@ -10,6 +11,7 @@ import dev.weft.rpc.common.archfixture.GoodCitizen;
 import dev.weft.rpc.common.archfixture.cycle.a.A;
 import dev.weft.rpc.common.archfixture.cycle.b.B;
 import dev.weft.rpc.loadbalance.archfixture.AbstractFixtureStrategy;
+import dev.weft.rpc.loadbalance.archfixture.FixtureInvoker;
 import dev.weft.rpc.loadbalance.archfixture.FixtureSpi;
 import dev.weft.rpc.loadbalance.archfixture.FixtureStrategy;
 import dev.weft.rpc.mock.archfixture.UsesProxyInternal;
@@ -84,6 +86,15 @@ class WeftRulesSelfTest {
                 .check(importing(UsesStrategyInterface.class, FixtureStrategy.class, AbstractFixtureStrategy.class,
                         FixtureSpi.class)))
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    void strategyRule_flagsConcreteInvokerOfAnotherModule() {
+        assertThatThrownBy(() -> WeftRules.strategiesAreReachedByName()
+                .check(importing(NamesInvokerClass.class, FixtureInvoker.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("NamesInvokerClass")
+                .hasMessageContaining("FixtureInvoker");
     }
 
     @Test
