@@ -289,12 +289,12 @@ public final class InvokerStats {
 
     /**
      * {@code exp(-dt / decay)}: the weight the old estimate keeps after {@code dt}. Calls usually
-     * end far less than a time constant apart, where a Taylor polynomial (error below 1e-10)
+     * end far less than a time constant apart, where a Taylor polynomial (error below 2e-13)
      * replaces {@link Math#exp}.
      */
     static double keep(long dt, long decay) {
         double x = (double) dt / decay;
-        return x < 1e-3 ? 1 - x + x * x / 2 : Math.exp(-x);
+        return x < 1e-4 ? 1 - x + x * x / 2 : Math.exp(-x);
     }
 
     private static long successesOf(Bucket bucket) {
