@@ -64,9 +64,8 @@ final class DispatchingInvoker<T> implements Invoker<T> {
 
     @Override
     public Result invoke(Invocation invocation) throws RpcException {
-        Objects.requireNonNull(invocation, "invocation");
         if (destroyed) {
-            throw new RpcException("Invoker of " + type.getName() + ": destroyed (expected: a live invoker) " + url);
+            throw destroyedException();
         }
         ServiceMethod method = resolve(invocation);
         Object[] args = invocation.getArguments();
@@ -77,7 +76,7 @@ final class DispatchingInvoker<T> implements Invoker<T> {
         } catch (Throwable thrown) {
             return RpcResult.ofException(thrown);
         }
-        // Allocated outside the try block: the JIT cannot scalar-replace an allocation inside it.
+        // Allocated outside the try block, where the JIT can remove it by escape analysis.
         return RpcResult.of(value);
     }
 
@@ -88,12 +87,20 @@ final class DispatchingInvoker<T> implements Invoker<T> {
                 return method;
             }
         }
+        return resolveByName(Objects.requireNonNull(invocation, "invocation"));
+    }
+
+    private ServiceMethod resolveByName(Invocation invocation) {
         ServiceMethod method = methods.find(invocation.getMethodName(), invocation.getParameterTypes());
         if (method == null) {
             throw new RpcException("Method: " + type.getName() + '.' + RpcInvocation.signature(invocation)
                     + " (expected: one of " + methods.signatures() + ")");
         }
         return method;
+    }
+
+    private RpcException destroyedException() {
+        return new RpcException("Invoker of " + type.getName() + ": destroyed (expected: a live invoker) " + url);
     }
 
     @Override

@@ -41,14 +41,18 @@ public final class ProxyHandler {
         try {
             Result result = invoker.invoke(new ProxyInvocation(methods, method, args));
             if (result == null) {
-                throw new RpcException("Result of " + method.qualifiedSignature()
-                        + ": null (expected: a Result from invoker " + invoker.getUrl() + ")");
+                throw noResult(method);
             }
             value = result.recreate();
         } catch (Throwable thrown) {
             throw method.translate(thrown);
         }
         return method.checkReturnValue(value);
+    }
+
+    private RpcException noResult(ServiceMethod method) {
+        return new RpcException("Result of " + method.qualifiedSignature()
+                + ": null (expected: a Result from invoker " + invoker.getUrl() + ")");
     }
 
     /** {@code "<interface> proxy -> <invoker URL>"}; the URL is read at each call (it may change). */

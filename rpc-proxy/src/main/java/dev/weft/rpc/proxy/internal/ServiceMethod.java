@@ -20,6 +20,9 @@ final class ServiceMethod {
     private final String name;
     private final Class<?>[] parameterTypes;
     private final Class<?>[] boxedParameterTypes;
+    private final boolean[] primitiveParameters;
+    private final boolean voidReturn;
+    private final boolean primitiveReturn;
     private final Class<?> returnType;
     private final Class<?> boxedReturnType;
     private final Type genericReturnType;
@@ -33,10 +36,14 @@ final class ServiceMethod {
         this.name = method.getName();
         this.parameterTypes = method.getParameterTypes();
         this.boxedParameterTypes = new Class<?>[parameterTypes.length];
+        this.primitiveParameters = new boolean[parameterTypes.length];
         for (int i = 0; i < parameterTypes.length; i++) {
             boxedParameterTypes[i] = Descriptors.box(parameterTypes[i]);
+            primitiveParameters[i] = parameterTypes[i].isPrimitive();
         }
         this.returnType = method.getReturnType();
+        this.voidReturn = returnType == void.class;
+        this.primitiveReturn = returnType.isPrimitive();
         this.boxedReturnType = Descriptors.box(returnType);
         this.genericReturnType = method.getGenericReturnType();
         this.exceptionTypes = method.getExceptionTypes();
@@ -114,21 +121,22 @@ final class ServiceMethod {
      * @throws RpcException for {@code null} with a primitive return type, or a value of another type
      */
     Object checkReturnValue(Object value) {
-        if (returnType == void.class) {
+        if (voidReturn) {
             return null;
         }
+        if (value == null ? !primitiveReturn : boxedReturnType.isInstance(value)) {
+            return value;
+        }
+        throw badReturnValue(value);
+    }
+
+    private RpcException badReturnValue(Object value) {
         if (value == null) {
-            if (returnType.isPrimitive()) {
-                throw new RpcException("Result of " + qualifiedSignature + ": null (expected: "
-                        + Descriptors.article(returnType) + ", the primitive return type cannot be null)");
-            }
-            return null;
+            return new RpcException("Result of " + qualifiedSignature + ": null (expected: "
+                    + Descriptors.article(returnType) + ", the primitive return type cannot be null)");
         }
-        if (!boxedReturnType.isInstance(value)) {
-            throw new RpcException("Result of " + qualifiedSignature + ": " + value.getClass().getName()
-                    + " (expected: an instance of " + returnType.getTypeName() + ")");
-        }
-        return value;
+        return new RpcException("Result of " + qualifiedSignature + ": " + value.getClass().getName()
+                + " (expected: an instance of " + returnType.getTypeName() + ")");
     }
 
     /**
@@ -138,24 +146,46 @@ final class ServiceMethod {
      * @throws RpcException naming the argument position, the method and the expected type
      */
     void checkArguments(Object[] args) {
+        if (!argumentsFit(args)) {
+            throw badArguments(args);
+        }
+    }
+
+    private boolean argumentsFit(Object[] args) {
+        if (args == null) {
+            return parameterTypes.length == 0;
+        }
+        if (args.length != parameterTypes.length) {
+            return false;
+        }
+        for (int i = 0; i < args.length; i++) {
+            Object arg = args[i];
+            if (arg == null ? primitiveParameters[i] : !boxedParameterTypes[i].isInstance(arg)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private RpcException badArguments(Object[] args) {
         int count = args == null ? 0 : args.length;
         if (count != parameterTypes.length) {
-            throw new RpcException("Arguments of " + qualifiedSignature + ": " + count
+            return new RpcException("Arguments of " + qualifiedSignature + ": " + count
                     + (count == 1 ? " value" : " values") + " (expected: " + parameterTypes.length + ")");
         }
         for (int i = 0; i < count; i++) {
             Object arg = args[i];
-            if (arg == null) {
-                if (parameterTypes[i].isPrimitive()) {
-                    throw new RpcException("Argument " + i + " of " + qualifiedSignature + ": null (expected: "
-                            + Descriptors.article(parameterTypes[i]) + ")");
-                }
-            } else if (!boxedParameterTypes[i].isInstance(arg)) {
-                throw new RpcException("Argument " + i + " of " + qualifiedSignature + ": "
+            if (arg == null && parameterTypes[i].isPrimitive()) {
+                return new RpcException("Argument " + i + " of " + qualifiedSignature + ": null (expected: "
+                        + Descriptors.article(parameterTypes[i]) + ")");
+            }
+            if (arg != null && !boxedParameterTypes[i].isInstance(arg)) {
+                return new RpcException("Argument " + i + " of " + qualifiedSignature + ": "
                         + arg.getClass().getName() + " (expected: an instance of "
                         + parameterTypes[i].getTypeName() + ")");
             }
         }
+        return new RpcException("Arguments of " + qualifiedSignature + ": fit (expected: a misfit)");
     }
 
     @Override
