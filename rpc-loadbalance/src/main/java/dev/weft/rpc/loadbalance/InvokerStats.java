@@ -265,7 +265,9 @@ public final class InvokerStats {
         expectedEpoch = epoch;
     }
 
-    private void updateEwma(long now, long elapsed, boolean success) {
+    private void updateEwma(long now, long elapsedNanos, boolean success) {
+        // at least 1 ns, so an estimate is never 0 (0 would make in-flight counts irrelevant)
+        long elapsed = Math.max(1, elapsedNanos);
         while (true) {
             long bits = ewmaBits;
             double old = Double.longBitsToDouble(bits);

@@ -29,6 +29,8 @@ public interface LoadBalance {
      * @param invocation the call being routed
      * @return one of {@code invokers}
      * @throws RpcException with code {@link RpcException#NO_INVOKER_AVAILABLE} when the list is empty
+     * @throws IllegalArgumentException when a URL key the balancer reads is malformed (e.g. a
+     *         negative {@code weight}); retrying another invoker cannot fix that
      */
     @Adaptive("loadbalance")
     <T> Invoker<T> select(List<Invoker<T>> invokers, URL url, Invocation invocation) throws RpcException;
