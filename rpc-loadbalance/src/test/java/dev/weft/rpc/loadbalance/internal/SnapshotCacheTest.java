@@ -1,0 +1,78 @@
+package dev.weft.rpc.loadbalance.internal;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcResult;
+import dev.weft.rpc.common.URL;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SnapshotCacheTest {
+
+    private final AtomicInteger computed = new AtomicInteger();
+    private final SnapshotCache<Integer> cache = new SnapshotCache<>(list -> {
+        computed.incrementAndGet();
+        return list.size();
+    });
+
+    private static Invoker<Object> invoker(int i) {
+        URL url = URL.valueOf("weft://10.0.0." + i + ":20880/Demo");
+        return new Invoker<>() {
+            @Override
+            public URL getUrl() {
+                return url;
+            }
+
+            @Override
+            public boolean isAvailable() {
+                return true;
+            }
+
+            @Override
+            public void destroy() {
+            }
+
+            @Override
+            public Class<Object> getInterface() {
+                return Object.class;
+            }
+
+            @Override
+            public Result invoke(Invocation invocation) {
+                return RpcResult.of(null);
+            }
+        };
+    }
+
+    @Test
+    void get_computesOncePerListInstance_evenWhenAlternatingBetweenLists() {
+        List<Invoker<Object>> a = List.of(invoker(1), invoker(2));
+        List<Invoker<Object>> b = List.of(invoker(3), invoker(4), invoker(5));
+        for (int i = 0; i < 10; i++) {
+            assertThat(cache.get(a)).isEqualTo(2);
+            assertThat(cache.get(b)).isEqualTo(3);
+        }
+        assertThat(computed).hasValue(2);
+        assertThat(cache.get(new ArrayList<>(a))).as("an equal copy is another instance").isEqualTo(2);
+        assertThat(computed).hasValue(3);
+    }
+
+    @Test
+    void get_recomputes_whenAListIsMutatedInPlace() {
+        List<Invoker<Object>> mutable = new ArrayList<>(List.of(invoker(1), invoker(2)));
+        List<Invoker<Object>> other = List.of(invoker(9), invoker(8));
+        assertThat(cache.get(mutable)).isEqualTo(2);
+        mutable.add(invoker(3));
+        assertThat(cache.get(mutable)).as("size changed, most-recent slot").isEqualTo(3);
+        cache.get(other);
+        mutable.set(0, invoker(7));
+        cache.get(mutable);
+        assertThat(computed).as("first element changed, map lookup").hasValue(4);
+    }
+}
