@@ -80,6 +80,9 @@ class InvokerContractTest {
             @Override public String describe(String value) { return null; }
             @Override public String describe(Object value) { return null; }
             @Override public String describe(long[] values) { return null; }
+            @Override public String mixed(long a, int b, double c, String d, boolean e, char f, byte g, short h, float i) {
+                return null;
+            }
             @Override public String load(String key) { return null; }
             @Override public String risky(String kind) { return null; }
         }, SampleService.class, URL);

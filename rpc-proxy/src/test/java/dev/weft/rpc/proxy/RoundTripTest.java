@@ -95,6 +95,36 @@ class RoundTripTest {
         assertThat(impl.recorded()).hasSize(threads * callsPerThread / 100).doesNotHaveDuplicates();
     }
 
+    @ForEachFactory
+    void roundTrip_genericInterfaceHierarchy_callsThroughEitherType(Factories factories) {
+        NameRepository impl = new NameRepository() {
+            @Override
+            public String find(String key) {
+                return "found " + key;
+            }
+        };
+        NameRepository proxy = factories.factory.getProxy(
+                factories.factory.getInvoker(impl, NameRepository.class, URL));
+        Repository<String> asGeneric = proxy;
+
+        assertThat(proxy.find("a")).isEqualTo("found a");
+        assertThat(asGeneric.find("b")).isEqualTo("found b");
+        assertThat(proxy.describe()).isEqualTo("repository");
+    }
+
+    interface Repository<T> {
+        T find(T key);
+
+        default String describe() {
+            return "repository";
+        }
+    }
+
+    interface NameRepository extends Repository<String> {
+        @Override
+        String find(String key);
+    }
+
     private static void assertSameBehaviour(SampleService proxy, SampleService impl) throws Exception {
         assertThat(proxy.add(2, 3)).isEqualTo(impl.add(2, 3));
         assertThat(proxy.addLong(1L << 40, 1)).isEqualTo(impl.addLong(1L << 40, 1));
@@ -117,6 +147,9 @@ class RoundTripTest {
         assertThat(proxy.describe((Object) "1")).isEqualTo(impl.describe((Object) "1"));
         assertThat(proxy.describe(new long[3])).isEqualTo(impl.describe(new long[3]));
         assertThat(proxy.greet("ann")).isEqualTo(impl.greet("ann"));
+        assertThat(proxy.mixed(Long.MIN_VALUE, -7, 0.25, null, true, 'z', (byte) -1, Short.MAX_VALUE, 1.5f))
+                .isEqualTo(impl.mixed(Long.MIN_VALUE, -7, 0.25, null, true, 'z', (byte) -1, Short.MAX_VALUE, 1.5f))
+                .isEqualTo("-9223372036854775808|-7|0.25|null|true|z|-1|32767|1.5");
         assertThat(proxy.load("k")).isEqualTo(impl.load("k"));
         assertThat(proxy.risky("ok")).isEqualTo(impl.risky("ok"));
         assertThat(proxy.recorded()).isEqualTo(List.of());

@@ -47,6 +47,9 @@ public interface SampleService {
 
     String describe(long[] values);
 
+    /** Every primitive kind after a two-slot one, to exercise local-variable slot accounting. */
+    String mixed(long a, int b, double c, String d, boolean e, char f, byte g, short h, float i);
+
     default String greet(String name) {
         return "hello " + name;
     }

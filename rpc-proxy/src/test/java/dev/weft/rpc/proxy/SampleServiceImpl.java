@@ -127,6 +127,11 @@ public class SampleServiceImpl implements SampleService {
     }
 
     @Override
+    public String mixed(long a, int b, double c, String d, boolean e, char f, byte g, short h, float i) {
+        return a + "|" + b + "|" + c + "|" + d + "|" + e + "|" + f + "|" + g + "|" + h + "|" + i;
+    }
+
+    @Override
     public String greet(String name) {
         return "hi " + name;
     }
