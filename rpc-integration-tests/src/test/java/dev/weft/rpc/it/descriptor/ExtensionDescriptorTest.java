@@ -115,6 +115,11 @@ class ExtensionDescriptorTest {
                 }
                 ExtensionLoader<?> loader = director.getExtensionLoader(type);
                 problems.addAll(loader.getProblems());
+                String defaultName = loader.getDefaultExtensionName();
+                if (defaultName != null && !loader.hasExtension(defaultName)) {
+                    problems.add(type.getName() + ": @SPI default '" + defaultName + "' is not among "
+                            + loader.getSupportedExtensions());
+                }
                 for (Descriptor.Line line : descriptor.lines()) {
                     Class<?> implementation = loadQuietly(line.className());
                     if (implementation == null || isWrapper(implementation, type)
