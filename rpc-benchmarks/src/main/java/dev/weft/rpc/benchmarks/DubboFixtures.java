@@ -50,14 +50,23 @@ public final class DubboFixtures {
         return invokers;
     }
 
-    /** {@link Workload#ARGUMENT_COUNT} invocations of {@code greet} with distinct arguments. */
+    /**
+     * {@link Workload#ARGUMENT_COUNT} invocations of {@code greet} with distinct arguments, for
+     * balancers only: Dubbo's cluster invoker appends to an invocation's invoked-invoker list on
+     * every call, so cluster benchmarks create one per call with {@link #invocation(String)}.
+     */
     public static RpcInvocation[] invocations() {
         RpcInvocation[] invocations = new RpcInvocation[Workload.ARGUMENT_COUNT];
         for (int i = 0; i < invocations.length; i++) {
-            invocations[i] = new RpcInvocation((ServiceModel) null, Workload.METHOD, Workload.SERVICE, Workload.SERVICE,
-                    Workload.PARAMETER_TYPES, new Object[] {Workload.argument(i)});
+            invocations[i] = invocation(Workload.argument(i));
         }
         return invocations;
+    }
+
+    /** A fresh invocation of {@code greet(argument)}, as Dubbo's proxy creates per call. */
+    public static RpcInvocation invocation(String argument) {
+        return new RpcInvocation((ServiceModel) null, Workload.METHOD, Workload.SERVICE, Workload.SERVICE,
+                Workload.PARAMETER_TYPES, new Object[] {argument});
     }
 
     /** A provider stand-in that returns the same result immediately; thread-safe. */

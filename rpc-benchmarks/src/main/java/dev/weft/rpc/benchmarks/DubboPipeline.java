@@ -7,8 +7,10 @@ import org.apache.dubbo.rpc.model.ApplicationModel;
 
 /**
  * Dubbo's whole consumer path, built the way a Dubbo reference builds it minus the registry and
- * the cluster filter chain (Weft has none): javassist proxy -> ScopeClusterWrapper ->
- * MockClusterWrapper -> failover -> random -> provider invokers from {@code getInvoker(impl)}.
+ * the cluster filter chain (Weft has none): the adaptive {@code ProxyFactory} (javassist) for the
+ * proxy and the provider invokers, {@code Cluster.getCluster(app, "failover", wrap=true)} as
+ * Dubbo's reference code asks for it by name: proxy -> ScopeClusterWrapper -> MockClusterWrapper
+ * -> failover -> random -> provider invokers from {@code getInvoker(impl)}.
  */
 public final class DubboPipeline {
     private DubboPipeline() {
@@ -17,12 +19,13 @@ public final class DubboPipeline {
     /** A proxy over {@code providers} in-JVM providers of {@link GreeterImpl}. */
     public static Greeter build(int providers) {
         ApplicationModel application = ApplicationModel.defaultModel();
-        ProxyFactory javassist = application.getExtensionLoader(ProxyFactory.class).getExtension("javassist");
+        // Adaptive, as Dubbo's ReferenceConfig/ServiceConfig use it; no proxy key: javassist.
+        ProxyFactory proxyFactory = application.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension();
         org.apache.dubbo.common.URL consumerUrl =
                 DubboFixtures.url(Workload.consumerUrl("cluster=failover&loadbalance=random"));
         StaticDirectory<Greeter> directory = new StaticDirectory<>(consumerUrl,
-                DubboFixtures.providerInvokers(javassist, providers, "equal"));
+                DubboFixtures.providerInvokers(proxyFactory, providers, "equal"));
         Cluster cluster = Cluster.getCluster(application, "failover", true);
-        return javassist.getProxy(cluster.join(directory, false));
+        return proxyFactory.getProxy(cluster.join(directory, false));
     }
 }

@@ -33,14 +33,18 @@ public final class WeftFixtures {
         return invokers;
     }
 
-    /** {@link Workload#ARGUMENT_COUNT} invocations of {@code greet} with distinct arguments. */
+    /** {@link Workload#ARGUMENT_COUNT} invocations of {@code greet} with distinct arguments (for balancers). */
     public static Invocation[] invocations() {
         Invocation[] invocations = new Invocation[Workload.ARGUMENT_COUNT];
         for (int i = 0; i < invocations.length; i++) {
-            invocations[i] = new RpcInvocation(Workload.METHOD, Workload.PARAMETER_TYPES,
-                    new Object[] {Workload.argument(i)});
+            invocations[i] = invocation(Workload.argument(i));
         }
         return invocations;
+    }
+
+    /** A fresh invocation of {@code greet(argument)}, as a proxy creates per call. */
+    public static Invocation invocation(String argument) {
+        return new RpcInvocation(Workload.METHOD, Workload.PARAMETER_TYPES, new Object[] {argument});
     }
 
     /** A provider stand-in that returns the same result immediately; thread-safe. */

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Turns a JMH JSON result of rpc-benchmarks into the markdown tables of docs/benchmarks.md.
+
+Usage: python3 rpc-benchmarks/src/main/scripts/tables.py result.json [coldstart.json]
+Ratios are Dubbo / Weft (how many times faster Weft is); bars come from issues 2-7.
+"""
+import json
+import sys
+
+
+def load(path):
+    rows = {}
+    for entry in json.load(open(path)):
+        name = entry["benchmark"].replace("dev.weft.rpc.benchmarks.", "")
+        params = entry.get("params", {})
+        key = (name,) + tuple(sorted(params.items()))
+        metric = entry["primaryMetric"]
+        rows[key] = (metric["score"], metric.get("scoreError", float("nan")))
+    return rows
+
+
+def get(rows, name, **params):
+    return rows.get((name,) + tuple(sorted((k, str(v)) for k, v in params.items())))
+
+
+def ns(value):
+    if value is None:
+        return "n/a"
+    score, error = value
+    if score >= 100:
+        text = f"{score:,.0f}"
+    else:
+        text = f"{score:,.1f}"
+    if error == error:  # not NaN
+        text += f" ± {error:,.0f}" if error >= 100 else f" ± {error:,.1f}"
+    return text
+
+
+def ratio(dubbo, weft):
+    if dubbo is None or weft is None or weft[0] <= 0:
+        return None
+    return dubbo[0] / weft[0]
+
+
+def fmt_ratio(r):
+    return "n/a" if r is None else f"{r:,.1f}x"
+
+
+def verdict(ok):
+    return "n/a" if ok is None else ("**pass**" if ok else "**FAIL**")
+
+
+def main():
+    rows = load(sys.argv[1])
+    out = []
+
+    out.append("### Extension loader (`getExtension` by name, one adaptive dispatch)\n")
+    out.append("| operation | Weft ns/op | Dubbo ns/op | Dubbo/Weft | bar | result |")
+    out.append("|---|---|---|---|---|---|")
+    for label, w, d in [("`getExtension(\"hi\")`, loader held", "ExtensionBenchmark.weftGetExtension",
+                         "ExtensionBenchmark.dubboGetExtension"),
+                        ("loader lookup + `getExtension(\"hi\")`", "ExtensionBenchmark.weftLoaderThenGetExtension",
+                         "ExtensionBenchmark.dubboLoaderThenGetExtension"),
+                        ("adaptive dispatch (`greeting=hi`)", "AdaptiveBenchmark.weft", "AdaptiveBenchmark.dubbo")]:
+        weft, dubbo = get(rows, w), get(rows, d)
+        out.append(f"| {label} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, weft))} | none set | — |")
+
+    out.append("\n### Load balancers (`select`, in-JVM invokers, no call in flight)\n")
+    out.append("| balancer | weights | invokers | Weft ns/op | Dubbo ns/op | Dubbo/Weft | bar | result | Weft 100/10 | O(1)/O(log n) bar |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    for weights in ["equal", "mixed"]:
+        for balancer in ["random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"]:
+            w10 = get(rows, "LoadBalanceBenchmark.weft", balancer=balancer, invokers=10, weights=weights)
+            w100 = get(rows, "LoadBalanceBenchmark.weft", balancer=balancer, invokers=100, weights=weights)
+            if w10 is None and w100 is None:
+                continue
+            growth = ratio(w100, w10)
+            flat = balancer in ("random", "roundrobin", "p2c", "consistenthash")
+            for n, weft in [(10, w10), (100, w100)]:
+                dubbo = get(rows, "LoadBalanceBenchmark.dubbo", balancer=balancer, invokers=n, weights=weights)
+                r = ratio(dubbo, weft)
+                need = 10 if n == 10 else 30
+                bar = f">= {need}x" if dubbo is not None else "no Dubbo peer"
+                ok = None if r is None else r >= need
+                growth_cell = fmt_ratio(growth) if n == 100 else ""
+                flat_cell = ""
+                if n == 100:
+                    flat_cell = ("<= 2x: " + verdict(growth is not None and growth <= 2.0)) if flat else "—"
+                out.append(f"| {balancer} | {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | {bar} | "
+                           f"{verdict(ok)} | {growth_cell} | {flat_cell} |")
+
+    out.append("\n### Cluster invoke (`failover` + `random`, invokers answer at once)\n")
+    out.append("| invokers | Weft ns/op | Dubbo cluster invoker ns/op | Dubbo/Weft | bar | result | Dubbo through its proxy ns/op | Dubbo-proxy/Weft |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for n, need in [(10, 10), (100, 30)]:
+        weft = get(rows, "ClusterBenchmark.weft", invokers=n)
+        dubbo = get(rows, "ClusterBenchmark.dubbo", invokers=n)
+        proxy = get(rows, "ClusterBenchmark.dubboViaProxy", invokers=n)
+        r = ratio(dubbo, weft)
+        out.append(f"| {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | >= {need}x | "
+                   f"{verdict(None if r is None else r >= need)} | {ns(proxy)} | {fmt_ratio(ratio(proxy, weft))} |")
+
+    brk = [(n, get(rows, "WeftBreakdownBenchmark.directoryList", invokers=n),
+            get(rows, "WeftBreakdownBenchmark.statsAroundOneCall", invokers=n)) for n in (10, 100)]
+    if any(b[1] or b[2] for b in brk):
+        out.append("\nWhere Weft's cluster time goes (Weft only):\n")
+        out.append("| invokers | `StaticDirectory.list` ns/op | `InvokerStats` bookkeeping around one provider call ns/op |")
+        out.append("|---|---|---|")
+        for n, lst, stats in brk:
+            out.append(f"| {n} | {ns(lst)} | {ns(stats)} |")
+
+    out.append("\n### Proxy round trip (`getProxy(getInvoker(impl))`)\n")
+    direct = get(rows, "ProxyBenchmark.direct")
+    out.append("| factory | Weft ns/op | Dubbo ns/op | Dubbo/Weft | Weft/direct | bar | result |")
+    out.append("|---|---|---|---|---|---|---|")
+    for factory in ["Javassist", "Jdk"]:
+        weft = get(rows, "ProxyBenchmark.weft" + factory)
+        dubbo = get(rows, "ProxyBenchmark.dubbo" + factory)
+        r = ratio(dubbo, weft)
+        over = ratio(weft, direct)
+        if factory == "Javassist":
+            bar = "within 10x of direct, faster than Dubbo"
+            ok = None if r is None or over is None else (over <= 10 and r > 1)
+        else:
+            bar = "(none; reported)"
+            ok = None
+        out.append(f"| {factory.lower()} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | {fmt_ratio(over)} | {bar} | "
+                   f"{verdict(ok) if ok is not None else '—'} |")
+    out.append(f"| direct call of `GreeterImpl` | {ns(direct)} | | | | | |")
+
+    out.append("\n### Whole pipeline (proxy -> mock wrapper, no mock -> failover -> random -> provider invoker)\n")
+    pdirect = get(rows, "PipelineBenchmark.direct")
+    out.append("| invokers | Weft ns/op | Dubbo ns/op | Dubbo/Weft | Weft/direct | Dubbo/direct | bar | result |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for n in (10, 100):
+        weft = get(rows, "PipelineBenchmark.weft", invokers=n)
+        dubbo = get(rows, "PipelineBenchmark.dubbo", invokers=n)
+        over = ratio(weft, pdirect)
+        bar = "Weft within 30x of direct" if n == 10 else "(none; reported)"
+        ok = (None if over is None else over <= 30) if n == 10 else None
+        out.append(f"| {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, weft))} | {fmt_ratio(over)} | "
+                   f"{fmt_ratio(ratio(dubbo, pdirect))} | {bar} | {verdict(ok) if ok is not None else '—'} |")
+    out.append(f"| direct call | {ns(pdirect)} | | | | | | |")
+
+    out.append("\n### Mock wrapper pass-through (no mock configured; failover + random, 10 invokers)\n")
+    out.append("| framework | wrapped ns/op | bare ns/op | overhead ns | bar | result |")
+    out.append("|---|---|---|---|---|---|")
+    for fw, label in [("weft", "Weft"), ("dubbo", "Dubbo")]:
+        wrapped = get(rows, f"MockOverheadBenchmark.{fw}Wrapped")
+        bare = get(rows, f"MockOverheadBenchmark.{fw}Bare")
+        if wrapped is None or bare is None:
+            continue
+        diff = wrapped[0] - bare[0]
+        noise = wrapped[1] + bare[1]
+        if fw == "weft":
+            ok = diff <= max(noise, 0.05 * bare[0])
+            cell = verdict(ok)
+            bar = "no measurable overhead (difference within the error bars or 5%)"
+        else:
+            cell, bar = "—", "(reported)"
+        out.append(f"| {label} | {ns(wrapped)} | {ns(bare)} | {diff:,.1f} (± {noise:,.0f}) | {bar} | {cell} |")
+
+    if len(sys.argv) > 2:
+        cold = load(sys.argv[2])
+        weft, dubbo = get(cold, "ColdStartBenchmark.weft"), get(cold, "ColdStartBenchmark.dubbo")
+        out.append("\n### Cold start, JMH `SingleShotTime` (fresh `java -cp benchmarks.jar`, start to exit after the first call)\n")
+        out.append("| Weft ms | Dubbo ms | Weft/Dubbo |")
+        out.append("|---|---|---|")
+        r = ratio(weft, dubbo)
+        out.append(f"| {ns(weft)} | {ns(dubbo)} | {'n/a' if r is None else f'{r:.2f}'} |")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
