@@ -43,7 +43,7 @@ def ratio(dubbo, weft):
 
 
 def fmt_ratio(r):
-    return "n/a" if r is None else f"{r:,.1f}x"
+    return "n/a" if r is None else (f"{r:,.2f}x" if r < 100 else f"{r:,.0f}x")
 
 
 def verdict(ok):
@@ -68,7 +68,7 @@ def main():
     out.append("\n### Load balancers (`select`, in-JVM invokers, no call in flight)\n")
     out.append("| balancer | weights | invokers | Weft ns/op | Dubbo ns/op | Dubbo/Weft | bar | result | Weft 100/10 | O(1)/O(log n) bar |")
     out.append("|---|---|---|---|---|---|---|---|---|---|")
-    for weights in ["equal", "mixed"]:
+    for weights in ["equal", "mixed", "warming"]:
         for balancer in ["random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"]:
             w10 = get(rows, "LoadBalanceBenchmark.weft", balancer=balancer, invokers=10, weights=weights)
             w100 = get(rows, "LoadBalanceBenchmark.weft", balancer=balancer, invokers=100, weights=weights)
@@ -90,15 +90,18 @@ def main():
                            f"{verdict(ok)} | {growth_cell} | {flat_cell} |")
 
     out.append("\n### Cluster invoke (`failover` + `random`, invokers answer at once)\n")
-    out.append("| invokers | Weft ns/op | Dubbo cluster invoker ns/op | Dubbo/Weft | bar | result | Dubbo through its proxy ns/op | Dubbo-proxy/Weft |")
-    out.append("|---|---|---|---|---|---|---|---|")
-    for n, need in [(10, 10), (100, 30)]:
-        weft = get(rows, "ClusterBenchmark.weft", invokers=n)
-        dubbo = get(rows, "ClusterBenchmark.dubbo", invokers=n)
-        proxy = get(rows, "ClusterBenchmark.dubboViaProxy", invokers=n)
-        r = ratio(dubbo, weft)
-        out.append(f"| {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | >= {need}x | "
-                   f"{verdict(None if r is None else r >= need)} | {ns(proxy)} | {fmt_ratio(ratio(proxy, weft))} |")
+    out.append("| weights | invokers | Weft ns/op | Dubbo cluster invoker ns/op | Dubbo/Weft | bar | result | Dubbo through its proxy ns/op | Dubbo-proxy/Weft |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    for weights in ["equal", "mixed", "warming"]:
+        for n, need in [(10, 10), (100, 30)]:
+            weft = get(rows, "ClusterBenchmark.weft", invokers=n, weights=weights)
+            dubbo = get(rows, "ClusterBenchmark.dubbo", invokers=n, weights=weights)
+            proxy = get(rows, "ClusterBenchmark.dubboViaProxy", invokers=n, weights=weights)
+            if weft is None and dubbo is None:
+                continue
+            r = ratio(dubbo, weft)
+            out.append(f"| {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | >= {need}x | "
+                       f"{verdict(None if r is None else r >= need)} | {ns(proxy)} | {fmt_ratio(ratio(proxy, weft))} |")
 
     brk = [(n, get(rows, "WeftBreakdownBenchmark.directoryList", invokers=n),
             get(rows, "WeftBreakdownBenchmark.statsAroundOneCall", invokers=n)) for n in (10, 100)]

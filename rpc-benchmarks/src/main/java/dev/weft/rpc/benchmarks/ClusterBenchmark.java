@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * {@code failover} + {@code random} cluster invoke over 10 or 100 in-JVM invokers that answer at
- * once (equal weights). Like for like: the bare cluster invoker of each framework (no mock wrapper,
+ * once, for each weight profile of {@link Workload#providerUrl}. Like for like: the bare cluster invoker of each framework (no mock wrapper,
  * no Dubbo cluster filters); Dubbo is also measured through its javassist proxy, as in issue 4.
  * Each call gets a fresh invocation, as a proxy would create (Dubbo's cluster invoker records
  * every invoked invoker in the invocation, so reusing one would grow it without bound).
@@ -32,6 +32,8 @@ public class ClusterBenchmark {
     public static class WeftState {
         @Param({"10", "100"})
         public int invokers;
+        @Param({"equal", "mixed", "warming"})
+        public String weights;
 
         dev.weft.rpc.common.Invoker<Greeter> clusterInvoker;
         String[] arguments;
@@ -43,7 +45,7 @@ public class ClusterBenchmark {
                     Workload.consumerUrl("cluster=failover&loadbalance=random"));
             clusterInvoker = ExtensionLoader.getExtensionLoader(Cluster.class).getExtension("failover", false)
                     .join(new dev.weft.rpc.cluster.StaticDirectory<>(consumerUrl,
-                            WeftFixtures.constantInvokers(invokers, "equal")));
+                            WeftFixtures.constantInvokers(invokers, weights)));
             arguments = Arguments.all();
         }
     }
@@ -53,6 +55,8 @@ public class ClusterBenchmark {
     public static class DubboState {
         @Param({"10", "100"})
         public int invokers;
+        @Param({"equal", "mixed", "warming"})
+        public String weights;
 
         org.apache.dubbo.rpc.Invoker<Greeter> clusterInvoker;
         Greeter proxy;
@@ -64,7 +68,7 @@ public class ClusterBenchmark {
             org.apache.dubbo.common.URL consumerUrl =
                     DubboFixtures.url(Workload.consumerUrl("cluster=failover&loadbalance=random"));
             StaticDirectory<Greeter> directory =
-                    new StaticDirectory<>(consumerUrl, DubboFixtures.constantInvokers(invokers, "equal"));
+                    new StaticDirectory<>(consumerUrl, DubboFixtures.constantInvokers(invokers, weights));
             clusterInvoker = new FailoverClusterInvoker<>(directory);
             ProxyFactory javassist = ApplicationModel.defaultModel().getExtensionLoader(ProxyFactory.class)
                     .getExtension("javassist");

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 class BenchmarkSanityTest {
 
     @ParameterizedTest
-    @CsvSource({"random,equal", "random,mixed", "roundrobin,equal", "roundrobin,mixed", "leastactive,equal",
-            "shortestresponse,equal", "consistenthash,equal"})
+    @CsvSource({"random,equal", "random,mixed", "random,warming", "roundrobin,equal", "roundrobin,mixed",
+            "roundrobin,warming", "leastactive,equal", "leastactive,warming", "shortestresponse,equal", "consistenthash,equal"})
     void dubboBalancer_picksAmongAllInvokers_andSpreadsTheLoad(String balancer, String weights) {
         LoadBalanceBenchmark benchmark = new LoadBalanceBenchmark();
         LoadBalanceBenchmark.DubboState state = new LoadBalanceBenchmark.DubboState();
@@ -36,8 +36,9 @@ class BenchmarkSanityTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"random,equal", "random,mixed", "roundrobin,equal", "roundrobin,mixed", "leastactive,equal",
-            "shortestresponse,equal", "consistenthash,equal", "p2c,equal", "p2c,mixed"})
+    @CsvSource({"random,equal", "random,mixed", "random,warming", "roundrobin,equal", "roundrobin,mixed",
+            "roundrobin,warming", "leastactive,equal", "leastactive,warming", "shortestresponse,equal", "consistenthash,equal",
+            "p2c,equal", "p2c,mixed", "p2c,warming"})
     void weftBalancer_picksAmongAllInvokers_andSpreadsTheLoad(String balancer, String weights) {
         LoadBalanceBenchmark benchmark = new LoadBalanceBenchmark();
         LoadBalanceBenchmark.WeftState state = new LoadBalanceBenchmark.WeftState();
@@ -60,6 +61,7 @@ class BenchmarkSanityTest {
         ClusterBenchmark benchmark = new ClusterBenchmark();
         ClusterBenchmark.WeftState state = new ClusterBenchmark.WeftState();
         state.invokers = 10;
+        state.weights = "mixed";
         state.setUp();
 
         assertThat((String) benchmark.weft(state)).startsWith("Hello, provider-");
@@ -94,6 +96,7 @@ class BenchmarkSanityTest {
         ClusterBenchmark benchmark = new ClusterBenchmark();
         ClusterBenchmark.DubboState state = new ClusterBenchmark.DubboState();
         state.invokers = 10;
+        state.weights = "warming";
         state.setUp();
 
         assertThat((String) benchmark.dubbo(state)).startsWith("Hello, provider-");
