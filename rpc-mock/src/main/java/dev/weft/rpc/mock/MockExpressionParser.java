@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.BooleanNode;
+import dev.weft.rpc.common.NameSuggestions;
 
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -130,30 +131,11 @@ public final class MockExpressionParser {
     static String suggestion(String word) {
         String lower = word.toLowerCase(java.util.Locale.ROOT);
         for (String keyword : KEYWORDS) {
-            if (lower.length() <= 12 && editDistance(lower, keyword) <= 2) {
+            if (lower.length() <= 12 && NameSuggestions.distance(lower, keyword) <= 2) {
                 return "; did you mean '" + keyword + "'?";
             }
         }
         return "";
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 
     /** Validates a Java binary class name; returns the index of the first bad character, or -1. */

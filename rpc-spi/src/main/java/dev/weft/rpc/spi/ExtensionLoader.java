@@ -1,5 +1,6 @@
 package dev.weft.rpc.spi;
 
+import dev.weft.rpc.common.NameSuggestions;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.internal.ActivateSelector;
 import dev.weft.rpc.spi.internal.AdaptiveClassGenerator;
@@ -9,7 +10,6 @@ import dev.weft.rpc.spi.internal.DescriptorReader;
 import dev.weft.rpc.spi.internal.ExtensionClasses;
 import dev.weft.rpc.spi.internal.ExtensionProblem;
 import dev.weft.rpc.spi.internal.Injector;
-import dev.weft.rpc.spi.internal.NameSuggester;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -332,7 +332,7 @@ public final class ExtensionLoader<T> {
         StringBuilder message = new StringBuilder("No extension '").append(name).append("' for ").append(type.getName())
                 .append(" (available: ").append(available);
         if (problems.isEmpty()) {
-            String suggestion = NameSuggester.closest(name, available);
+            String suggestion = NameSuggestions.closest(name, available);
             if (suggestion != null) {
                 message.append("; did you mean '").append(suggestion).append("'?");
             }

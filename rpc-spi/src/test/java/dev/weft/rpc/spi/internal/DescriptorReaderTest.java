@@ -55,8 +55,8 @@ class DescriptorReaderTest {
 
     @Test
     void closestName_suggestsWithinASmallDistanceOnly() {
-        assertThat(NameSuggester.closest("randon", List.of("random", "roundrobin"))).isEqualTo("random");
-        assertThat(NameSuggester.closest("xyz", List.of("random", "roundrobin"))).isNull();
+        assertThat(dev.weft.rpc.common.NameSuggestions.closest("randon", List.of("random", "roundrobin"))).isEqualTo("random");
+        assertThat(dev.weft.rpc.common.NameSuggestions.closest("xyz", List.of("random", "roundrobin"))).isNull();
     }
 
     interface LoadBalance {

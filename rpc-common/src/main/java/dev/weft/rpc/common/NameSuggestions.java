@@ -1,11 +1,14 @@
-package dev.weft.rpc.spi.internal;
+package dev.weft.rpc.common;
 
 import java.util.Collection;
 
-/** Finds the closest known name to a mistyped one, for "did you mean" hints. Stateless. */
-public final class NameSuggester {
+/**
+ * Finds the closest known name to a mistyped one, for the "did you mean" hints of error messages
+ * (extension names, mock keywords). Stateless and thread-safe.
+ */
+public final class NameSuggestions {
 
-    private NameSuggester() {
+    private NameSuggestions() {
     }
 
     /** The closest candidate within an edit distance of max(2, length/3), or {@code null}. */
@@ -25,8 +28,8 @@ public final class NameSuggester {
         return best;
     }
 
-    /** Levenshtein distance, case-sensitive. */
-    static int distance(String a, String b) {
+    /** The Levenshtein distance between {@code a} and {@code b}, case-sensitive. */
+    public static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
