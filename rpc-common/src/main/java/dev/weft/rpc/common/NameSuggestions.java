@@ -11,10 +11,19 @@ public final class NameSuggestions {
     private NameSuggestions() {
     }
 
-    /** The closest candidate within an edit distance of max(2, length/3), or {@code null}. */
+    /**
+     * The closest candidate, or {@code null} when none is close: a candidate differing only in case
+     * ({@code RANDOM} for {@code random}) wins outright; otherwise the first candidate (in iteration
+     * order) with the smallest edit distance, if that distance is at most max(2, length/3).
+     */
     public static String closest(String wanted, Collection<String> candidates) {
         if (wanted == null) {
             return null;
+        }
+        for (String candidate : candidates) {
+            if (candidate.equalsIgnoreCase(wanted)) {
+                return candidate;
+            }
         }
         String best = null;
         int bestDistance = Math.max(2, wanted.length() / 3) + 1;
