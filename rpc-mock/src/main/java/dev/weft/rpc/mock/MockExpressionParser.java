@@ -48,8 +48,6 @@ public final class MockExpressionParser {
 
     private static final String[] KEYWORDS = {"return", "throw", "default", "true", "fail", "force", "false"};
 
-    private static final ObjectMapper TREE_READER = MockJson.newMapper();
-
     private MockExpressionParser() {
     }
 
@@ -286,9 +284,9 @@ public final class MockExpressionParser {
                 case "empty":
                     return new MockValue.Empty();
                 case "true":
-                    return new MockValue.Json(BooleanNode.TRUE, rest);
+                    return JsonLiterals.bool(true, rest);
                 case "false":
-                    return new MockValue.Json(BooleanNode.FALSE, rest);
+                    return JsonLiterals.bool(false, rest);
                 default:
                     return new MockValue.Text(rest, false);
             }
@@ -304,23 +302,7 @@ public final class MockExpressionParser {
         }
 
         private MockValue json(String json) {
-            try (JsonParser parser = TREE_READER.createParser(json)) {
-                while (parser.nextToken() != null) {
-                    if (parser.currentToken() == JsonToken.FIELD_NAME && parser.currentName().startsWith("@")) {
-                        throw error(pos + offset(parser.currentTokenLocation()),
-                                "JSON without type ids (keys starting with '@')",
-                                "found key '" + MockConfigurationException.abbreviate(parser.currentName()) + "'");
-                    }
-                }
-                JsonNode node = TREE_READER.readTree(json);
-                return new MockValue.Json(node, json);
-            } catch (JsonProcessingException e) {
-                JsonLocation location = e.getLocation();
-                int at = location == null ? 0 : offset(location);
-                throw error(pos + at, jsonExpectation(json.charAt(0)), e.getOriginalMessage());
-            } catch (IOException e) {
-                throw error(pos, jsonExpectation(json.charAt(0)), e.toString());
-            }
+            return JsonLiterals.read(this, json);
         }
 
         private String jsonExpectation(char first) {
@@ -334,14 +316,6 @@ public final class MockExpressionParser {
                 default:
                     return "a number";
             }
-        }
-
-        private int offset(JsonLocation location) {
-            long chars = location.getCharOffset();
-            if (chars >= 0) {
-                return (int) Math.min(chars, end - pos);
-            }
-            return Math.max(0, location.getColumnNr() - 1);
         }
 
         private void expectEnd(int from, String expected) {
@@ -372,6 +346,50 @@ public final class MockExpressionParser {
 
         private MockConfigurationException error(int position, String expected, String detail) {
             return MockConfigurationException.at(key, text, position, expected, detail);
+        }
+    }
+
+    /**
+     * Reads JSON literals with its own mapper. Kept apart from {@link Cursor} so that Jackson is
+     * neither loaded (by the verifier) nor initialised until an expression holds a JSON literal:
+     * building the mapper loads a few hundred classes.
+     */
+    private static final class JsonLiterals {
+        static final ObjectMapper MAPPER = MockJson.newMapper();
+
+        private JsonLiterals() {
+        }
+
+        static MockValue bool(boolean value, String text) {
+            return new MockValue.Json(BooleanNode.valueOf(value), text);
+        }
+
+        static MockValue read(Cursor cursor, String json) {
+            try (JsonParser parser = MAPPER.createParser(json)) {
+                while (parser.nextToken() != null) {
+                    if (parser.currentToken() == JsonToken.FIELD_NAME && parser.currentName().startsWith("@")) {
+                        throw cursor.error(cursor.pos + offset(cursor, parser.currentTokenLocation()),
+                                "JSON without type ids (keys starting with '@')",
+                                "found key '" + MockConfigurationException.abbreviate(parser.currentName()) + "'");
+                    }
+                }
+                JsonNode node = MAPPER.readTree(json);
+                return new MockValue.Json(node, json);
+            } catch (JsonProcessingException e) {
+                JsonLocation location = e.getLocation();
+                int at = location == null ? 0 : offset(cursor, location);
+                throw cursor.error(cursor.pos + at, cursor.jsonExpectation(json.charAt(0)), e.getOriginalMessage());
+            } catch (IOException e) {
+                throw cursor.error(cursor.pos, cursor.jsonExpectation(json.charAt(0)), e.toString());
+            }
+        }
+
+        private static int offset(Cursor cursor, JsonLocation location) {
+            long chars = location.getCharOffset();
+            if (chars >= 0) {
+                return (int) Math.min(chars, cursor.end - cursor.pos);
+            }
+            return Math.max(0, location.getColumnNr() - 1);
         }
     }
 }

@@ -356,6 +356,9 @@ public final class MockInvoker<T> implements Invoker<T> {
         }
 
         private Optional<MockExpression> parse(String key, String value) {
+            if (value == null) {
+                return Optional.empty(); // no key: keep the parser (and its JSON support) unloaded
+            }
             try {
                 return MockExpressionParser.parse(key, value);
             } catch (MockConfigurationException e) {

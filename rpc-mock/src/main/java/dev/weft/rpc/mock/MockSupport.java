@@ -13,25 +13,60 @@ import java.util.concurrent.ExecutionException;
  * and a bounded cache of mock-class invokers (one instance per mock class and interface, at most
  * {@value #MAX_MOCK_INSTANCES}, least recently used evicted).
  *
- * <p>Thread-safe.
+ * <p>Both are built on first use, not with the wrapper: the converter's Jackson mapper loads
+ * some 400 classes (about 100 ms in a fresh JVM) and the cache pulls in Guava's cache and
+ * {@code java.util.logging}, while most consumers configure no mock at all. A URL without mock
+ * keys, or whose mocks only throw or name a mock class, never loads Jackson; the first
+ * {@code return} expression does.
+ *
+ * <p>Thread-safe; each lazy part is created at most once per instance.
  */
 final class MockSupport {
 
     static final int MAX_MOCK_INSTANCES = 256;
 
-    private final MockValueConverter converter;
     private final ImplementationInvokers invokers;
-    private final Cache<Key, Invoker<?>> mockInvokers = CacheBuilder.newBuilder()
-            .maximumSize(MAX_MOCK_INSTANCES)
-            .build();
+    /** Created by {@link #converter()} on first use; guarded by {@code this} for writes. */
+    private volatile MockValueConverter converter;
+    /** Created by {@link #mockInvokers()} on first use; guarded by {@code this} for writes. */
+    private volatile Cache<Key, Invoker<?>> mockInvokers;
 
     MockSupport(ImplementationInvokers invokers) {
         this.invokers = Objects.requireNonNull(invokers, "invokers");
-        this.converter = new MockValueConverter(MockJson.newMapper());
     }
 
+    /** The converter of {@code return} values, with its own mapper, created on the first call. */
     MockValueConverter converter() {
-        return converter;
+        MockValueConverter current = converter;
+        if (current == null) {
+            synchronized (this) {
+                current = converter;
+                if (current == null) {
+                    current = new MockValueConverter(MockJson.newMapper());
+                    converter = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** Whether {@link #converter()} has been called, i.e. this instance built a Jackson mapper. */
+    boolean converterCreated() {
+        return converter != null;
+    }
+
+    private Cache<Key, Invoker<?>> mockInvokers() {
+        Cache<Key, Invoker<?>> current = mockInvokers;
+        if (current == null) {
+            synchronized (this) {
+                current = mockInvokers;
+                if (current == null) {
+                    current = CacheBuilder.newBuilder().maximumSize(MAX_MOCK_INSTANCES).build();
+                    mockInvokers = current;
+                }
+            }
+        }
+        return current;
     }
 
     /**
@@ -44,7 +79,7 @@ final class MockSupport {
         Key key = new Key(binding.type(), type);
         Invoker<?> invoker;
         try {
-            invoker = mockInvokers.get(key, () -> invokers.invokerFor(type.cast(binding.newInstance()), type, url));
+            invoker = mockInvokers().get(key, () -> invokers.invokerFor(type.cast(binding.newInstance()), type, url));
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         } catch (com.google.common.util.concurrent.UncheckedExecutionException
@@ -62,7 +97,8 @@ final class MockSupport {
 
     /** Number of cached mock instances, for tests and monitoring. */
     long cachedMockInstances() {
-        return mockInvokers.size();
+        Cache<Key, Invoker<?>> current = mockInvokers;
+        return current == null ? 0 : current.size();
     }
 
     private record Key(Class<?> mockClass, Class<?> serviceInterface) {
