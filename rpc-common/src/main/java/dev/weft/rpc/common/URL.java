@@ -1,10 +1,9 @@
 package dev.weft.rpc.common;
 
-import com.google.common.collect.ImmutableMap;
-
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,7 +42,8 @@ public final class URL {
     private final String host;
     private final int port;
     private final String path;
-    private final ImmutableMap<String, String> parameters;
+    /** Unmodifiable, in the given order; a JDK map, not Guava's, to keep class loading cheap at start-up. */
+    private final Map<String, String> parameters;
     /** Typed, cached views of {@link #parameters}. */
     private final Map<String, ParameterValue> values;
     /** {@code method -> key -> value} for every {@code method.key} parameter. */
@@ -88,7 +88,7 @@ public final class URL {
         this.host = emptyToNull(bareHost);
         this.port = port;
         this.path = emptyToNull(stripLeadingSlash(path));
-        this.parameters = parameters == null ? ImmutableMap.of() : ImmutableMap.copyOf(parameters);
+        this.parameters = copyOf(parameters);
         Map<String, ParameterValue> byKey = new HashMap<>(Math.max(4, this.parameters.size() * 2));
         Map<String, Map<String, ParameterValue>> byMethod = new HashMap<>();
         for (Map.Entry<String, String> entry : this.parameters.entrySet()) {
@@ -104,12 +104,38 @@ public final class URL {
             byKey.put(key, value);
             int dot = key.indexOf('.');
             if (dot > 0 && dot < key.length() - 1) {
-                byMethod.computeIfAbsent(key.substring(0, dot), m -> new HashMap<>(4))
-                        .put(key.substring(dot + 1), value);
+                String method = key.substring(0, dot);
+                Map<String, ParameterValue> perMethod = byMethod.get(method);
+                if (perMethod == null) { // no computeIfAbsent lambda: keeps the first URL cheap
+                    perMethod = new HashMap<>(4);
+                    byMethod.put(method, perMethod);
+                }
+                perMethod.put(key.substring(dot + 1), value);
             }
         }
         this.values = byKey;
         this.methodValues = byMethod;
+    }
+
+    /**
+     * An unmodifiable copy keeping the order of {@code parameters}.
+     *
+     * @throws NullPointerException for a null name or value
+     */
+    private static Map<String, String> copyOf(Map<String, String> parameters) {
+        if (parameters == null || parameters.isEmpty()) {
+            return Collections.emptyMap();
+        }
+        Map<String, String> copy = new LinkedHashMap<>(parameters.size() * 4 / 3 + 1);
+        for (Map.Entry<String, String> entry : parameters.entrySet()) {
+            String key = Objects.requireNonNull(entry.getKey(), "URL parameter name");
+            String value = entry.getValue();
+            if (value == null) {
+                throw new NullPointerException("URL parameter " + key);
+            }
+            copy.put(key, value);
+        }
+        return Collections.unmodifiableMap(copy);
     }
 
     /** A URL with protocol, host, port and path and no parameters. */

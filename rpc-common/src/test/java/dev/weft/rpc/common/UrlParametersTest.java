@@ -187,6 +187,31 @@ class UrlParametersTest {
     }
 
     @Test
+    void constructor_nullParameterNameOrValue_isRejectedNamingTheKey() {
+        Map<String, String> nullValue = new LinkedHashMap<>();
+        nullValue.put("timeout", null);
+        Map<String, String> nullName = new LinkedHashMap<>();
+        nullName.put(null, "1");
+
+        assertThatThrownBy(() -> new URL("c", null, null, "h", 1, null, nullValue))
+                .isInstanceOf(NullPointerException.class).hasMessage("URL parameter timeout");
+        assertThatThrownBy(() -> new URL("c", null, null, "h", 1, null, nullName))
+                .isInstanceOf(NullPointerException.class).hasMessage("URL parameter name");
+    }
+
+    @Test
+    void constructor_copiesParameters_inOrder_unaffectedByLaterChanges() {
+        Map<String, String> given = new LinkedHashMap<>();
+        given.put("b", "2");
+        given.put("a", "1");
+        URL url = new URL("c", null, null, "h", 1, null, given);
+        given.put("c", "3");
+
+        assertThat(url.getParameters()).containsExactly(entry("b", "2"), entry("a", "1"));
+        assertThat(new URL("c", null, null, "h", 1, null, Map.of()).getParameters()).isEmpty();
+    }
+
+    @Test
     void addParameters_addsAll_leavesOriginalUnchanged() {
         URL original = URL.valueOf("c://h/svc?a=1");
         Map<String, String> more = new LinkedHashMap<>();
