@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * What the weighted balancers derive from one invoker list, computed once per list instance: the
- * providers' URLs, their statistics objects and their weight tables (per method only when some
+ * providers' URLs, their statistics objects (with latency tracking turned on for balancers that
+ * read latency) and their weight tables (per method only when some
  * provider has a method-level {@code weight}).
  *
  * <p>Weight errors are found when a method's table is first built and remembered: every later call
@@ -35,7 +36,16 @@ final class InvokerSnapshot {
     private final ConcurrentMap<String, MethodWeights> byMethod = new ConcurrentHashMap<>(4);
     private volatile MethodWeights shared;
 
+    /** A snapshot for a balancer that reads no latency (weights and in-flight counts only). */
     InvokerSnapshot(List<? extends Invoker<?>> invokers, TimeSource time) {
+        this(invokers, time, false);
+    }
+
+    /**
+     * @param readsLatency whether the balancer reads latency: then every invoker's statistics are
+     *                     asked to {@linkplain InvokerStats#trackLatency() track latency} from now on
+     */
+    InvokerSnapshot(List<? extends Invoker<?>> invokers, TimeSource time, boolean readsLatency) {
         this.size = invokers.size();
         this.providers = new URL[size];
         this.stats = new InvokerStats[size];
@@ -45,6 +55,9 @@ final class InvokerSnapshot {
             Invoker<?> invoker = invokers.get(i);
             providers[i] = invoker.getUrl();
             stats[i] = InvokerStats.of(invoker);
+            if (readsLatency) {
+                stats[i].trackLatency();
+            }
             for (String key : providers[i].getParameters().keySet()) {
                 methodLevel |= key.endsWith("." + ProviderWeight.WEIGHT_KEY);
             }

@@ -13,7 +13,9 @@ import java.util.function.LongSupplier;
 /**
  * Per-invoker call statistics: calls in flight, a sliding window of successful latencies and
  * failures, and a peak-EWMA latency estimate. The cluster records every provider call with
- * {@link #begin()} before and {@link #end(long, boolean)} after; the balancers read them.
+ * {@link #startCall()} before and {@link #endCall(long, boolean)} after (callers that measure the
+ * elapsed time themselves use {@link #begin()} and {@link #end(long, boolean)}); the balancers
+ * read them.
  *
  * <p><b>Identity and lifetime.</b> {@link #of(Invoker)} returns the same instance for the same
  * invoker object (identity, not {@code equals}). The registry holds invokers through weak
@@ -33,13 +35,26 @@ import java.util.function.LongSupplier;
  * {@value #MIN_FAILURE_PENALTY_MILLIS} ms). The decay is 10 s unless a balancer configures another
  * ({@code p2c.decay}); the last configured value wins.
  *
- * <p><b>Cost.</b> {@code begin} is one atomic add; {@code end} is one atomic add, two on the
- * window bucket, one compare-and-set for the EWMA and a few volatile writes, with no allocation
- * except one small bucket object per {@value #BUCKET_SECONDS} s.
+ * <p><b>Latency only when read.</b> Calls in flight are always counted. Latency (the window and
+ * the EWMA) is recorded by {@link #startCall()}/{@link #endCall(long, boolean)} only once
+ * something reads it: the latency-reading balancers ({@code shortestresponse}, {@code p2c}) call
+ * {@link #trackLatency()} when they first see the invoker, and the public latency reads
+ * ({@link #windowSuccesses()}, {@link #windowFailures()}, {@link #windowAverageLatencyNanos()},
+ * {@link #peakEwmaNanos()}) do it too. Latency history therefore starts with the first call
+ * started after that moment; before it the invoker reads as "no samples", which those balancers
+ * treat as an invoker to probe. Tracking, once on, stays on for the life of the statistics.
+ *
+ * <p><b>Cost.</b> Untracked: {@code startCall} and {@code endCall} are one atomic add each, no
+ * clock read. Tracked: one clock read at the start and one at the end (used both for the elapsed
+ * time and for the window bucket), plus two atomic adds on the bucket, one compare-and-set for
+ * the EWMA and a few volatile writes. No allocation except one small bucket object per
+ * {@value #BUCKET_SECONDS} s. {@link #begin()}/{@link #end(long, boolean)} (the caller measures the
+ * elapsed time) always record latency and read the clock once in {@code end}.
  *
  * <p>Thread-safe. Reads are individually atomic but not a consistent snapshot of each other; the
- * window may lose a sample that races with a bucket roll-over. {@code begin}/{@code end} must be
- * paired by the caller; {@link #inFlight()} never reports less than zero.
+ * window may lose a sample that races with a bucket roll-over. {@code begin}/{@code end} and
+ * {@code startCall}/{@code endCall} must be paired by the caller; {@link #inFlight()} never
+ * reports less than zero.
  */
 public final class InvokerStats {
 
@@ -53,6 +68,11 @@ public final class InvokerStats {
     /** {@link #expectedLatencyNanos(long)} of an invoker without samples in the window. */
     static final long NO_SAMPLES = -1;
     private static final double NO_HISTORY = -1.0;
+    /**
+     * What {@link #startCall()} returns when latency is not tracked; {@link #endCall(long, boolean)}
+     * then only counts the call out. (A clock reading equal to it makes that one call untimed.)
+     */
+    public static final long UNTIMED = Long.MIN_VALUE;
 
     private static final ConcurrentMap<Invoker<?>, InvokerStats> REGISTRY =
             new MapMaker().weakKeys().concurrencyLevel(16).makeMap();
@@ -85,6 +105,8 @@ public final class InvokerStats {
     private volatile long ewmaBits = Double.doubleToRawLongBits(NO_HISTORY);
     private volatile long ewmaStamp;
     private volatile long ewmaDecayNanos = DEFAULT_EWMA_DECAY_NANOS;
+    /** Whether calls started with {@link #startCall()} are timed; set once, never cleared. */
+    private volatile boolean latencyTracked;
 
     private InvokerStats(LongSupplier ticker) {
         this.ticker = ticker;
@@ -133,8 +155,57 @@ public final class InvokerStats {
      */
     public void end(long elapsedNanos, boolean success) {
         IN_FLIGHT.getAndAdd(this, -1);
-        long elapsed = Math.max(0, elapsedNanos);
+        recordEnd(ticker.getAsLong(), elapsedNanos, success);
+    }
+
+    /**
+     * A call starts: in-flight + 1, and the start time when latency is tracked. Pass the value
+     * returned to {@link #endCall(long, boolean)} when the call ends.
+     *
+     * @return the clock reading (ticker nanoseconds) when latency is tracked, else {@link #UNTIMED}
+     */
+    public long startCall() {
+        IN_FLIGHT.getAndAdd(this, 1);
+        return latencyTracked ? ticker.getAsLong() : UNTIMED;
+    }
+
+    /**
+     * A call started with {@link #startCall()} ends: in-flight - 1; when it was timed, the clock is
+     * read once and that reading gives both the elapsed time and the window bucket, and the
+     * latency or failure is recorded as by {@link #end(long, boolean)}.
+     *
+     * @param startNanos what {@link #startCall()} returned
+     * @param success    whether the provider answered (a business exception is a success)
+     */
+    public void endCall(long startNanos, boolean success) {
+        if (startNanos == UNTIMED) {
+            IN_FLIGHT.getAndAdd(this, -1);
+            return;
+        }
         long now = ticker.getAsLong();
+        IN_FLIGHT.getAndAdd(this, -1);
+        recordEnd(now, now - startNanos, success);
+    }
+
+    /**
+     * Turns latency tracking on for calls started from now on (idempotent, never turned off).
+     * Called by balancers that read latency, when they first see this invoker; custom balancers
+     * reading {@link #peakEwmaNanos()} or the window get it implicitly.
+     */
+    public void trackLatency() {
+        if (!latencyTracked) {
+            latencyTracked = true;
+        }
+    }
+
+    /** Whether {@link #startCall()} times calls (see {@link #trackLatency()}). */
+    public boolean isLatencyTracked() {
+        return latencyTracked;
+    }
+
+    /** Records one ended call at clock reading {@code now}. */
+    private void recordEnd(long now, long elapsedNanos, boolean success) {
+        long elapsed = Math.max(0, elapsedNanos);
         long epoch = Math.floorDiv(now, BUCKET_NANOS);
         Bucket current = bucket(epoch);
         if (success) {
@@ -153,20 +224,26 @@ public final class InvokerStats {
         return Math.max(0, inFlight);
     }
 
-    /** Successful calls in the window (the current and the previous bucket). */
+    /**
+     * Successful calls in the window (the current and the previous bucket). Like every latency
+     * read, turns {@linkplain #trackLatency() latency tracking} on.
+     */
     public long windowSuccesses() {
+        trackLatency();
         long epoch = Math.floorDiv(ticker.getAsLong(), BUCKET_NANOS);
         return successesOf(bucketIfCurrent(epoch)) + successesOf(bucketIfCurrent(epoch - 1));
     }
 
-    /** Failed calls in the window (the current and the previous bucket). */
+    /** Failed calls in the window (the current and the previous bucket); turns latency tracking on. */
     public long windowFailures() {
+        trackLatency();
         long epoch = Math.floorDiv(ticker.getAsLong(), BUCKET_NANOS);
         return failuresOf(bucketIfCurrent(epoch)) + failuresOf(bucketIfCurrent(epoch - 1));
     }
 
-    /** Average latency of the successful calls in the window, or -1 when there were none. */
+    /** Average latency of the successful calls in the window, or -1 when there were none; turns latency tracking on. */
     public long windowAverageLatencyNanos() {
+        trackLatency();
         long epoch = Math.floorDiv(ticker.getAsLong(), BUCKET_NANOS);
         Bucket a = bucketIfCurrent(epoch);
         Bucket b = bucketIfCurrent(epoch - 1);
@@ -174,8 +251,9 @@ public final class InvokerStats {
         return count == 0 ? -1 : (nanosOf(a) + nanosOf(b)) / count;
     }
 
-    /** The peak-EWMA latency estimate decayed to now, or -1 when no call has ended yet. */
+    /** The peak-EWMA latency estimate decayed to now, or -1 when no call has ended yet; turns latency tracking on. */
     public long peakEwmaNanos() {
+        trackLatency();
         double estimate = peakEwmaAt(ticker.getAsLong());
         return estimate < 0 ? -1 : (long) estimate;
     }
@@ -313,8 +391,9 @@ public final class InvokerStats {
 
     @Override
     public String toString() {
-        return "InvokerStats{inFlight=" + inFlight() + ", peakEwmaNanos=" + peakEwmaNanos()
-                + ", windowAverageLatencyNanos=" + windowAverageLatencyNanos() + "}";
+        double ewma = peakEwmaAt(ticker.getAsLong());
+        return "InvokerStats{inFlight=" + inFlight() + ", latencyTracked=" + latencyTracked
+                + ", peakEwmaNanos=" + (ewma < 0 ? -1 : (long) ewma) + "}";
     }
 
     /** Counters of one window period; replaced, never reset, when the period changes. */

@@ -24,7 +24,9 @@ import java.util.random.RandomGenerator;
  * <p>Peak EWMA ({@link InvokerStats#peakEwmaNanos()}): decay time constant {@value #DECAY_KEY}
  * (consumer URL, method level first, milliseconds, default 10000); errors raise the estimate. An
  * invoker with no history is neutral: it takes the other candidate's estimate, so in-flight
- * counts decide; two without history compare in-flight counts only.
+ * counts decide; two without history compare in-flight counts only. History starts with the first
+ * call after this balancer first sees the invoker: that is when it turns
+ * {@linkplain InvokerStats#trackLatency() latency tracking} on.
  *
  * <p>Both estimates are decayed to the later of the two candidates' last updates rather than to a
  * clock reading (no clock per pick): an idle invoker's estimate shrinks relative to an active one,
@@ -51,7 +53,7 @@ public class P2cLoadBalance extends AbstractLoadBalance {
     P2cLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
         super(time);
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new Snapshot(new InvokerSnapshot(list, time)));
+        this.snapshots = new SnapshotCache<>(list -> new Snapshot(new InvokerSnapshot(list, time, true)));
     }
 
     @Override

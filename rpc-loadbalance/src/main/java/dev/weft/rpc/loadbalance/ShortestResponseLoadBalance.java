@@ -21,7 +21,9 @@ import java.util.random.RandomGenerator;
  * 20 s) divided by the window's success rate, so failures count against an invoker and a node
  * that fails fast does not attract traffic (an invoker whose calls all failed scores as ~18 min).
  * An invoker without samples in the window scores 1 ns × (in-flight + 1): it is tried rather than
- * starved, and stays tried until its first call completes.
+ * starved, and stays tried until its first call completes. Latency is recorded only for invokers
+ * a latency-reading balancer has seen ({@link InvokerStats#trackLatency()}): this balancer turns
+ * it on when it first sees a list, so an invoker's history starts with its first call after that.
  *
  * <p>"Now" for the window is the latest window period in which any invoker of the list finished a
  * call, so no clock is read per pick: samples older than the previous period relative to the
@@ -45,7 +47,7 @@ public class ShortestResponseLoadBalance extends AbstractLoadBalance {
     ShortestResponseLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
         super(time);
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time));
+        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time, true));
     }
 
     @Override

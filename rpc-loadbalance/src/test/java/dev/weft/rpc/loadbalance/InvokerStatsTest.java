@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -41,6 +43,98 @@ class InvokerStatsTest {
         stats.end(MS, true);
         stats.end(MS, true);
         assertThat(stats.inFlight()).isZero();
+    }
+
+    @Test
+    void startEndCall_untracked_countInFlightOnly_withoutReadingTheClock() {
+        AtomicInteger clockReads = new AtomicInteger();
+        InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
+            clockReads.incrementAndGet();
+            return time.nanoTime();
+        });
+        long started = stats.startCall();
+        assertThat(started).isEqualTo(InvokerStats.UNTIMED);
+        assertThat(stats.inFlight()).isEqualTo(1);
+        time.advanceNanos(5 * MS);
+        stats.endCall(started, true);
+        stats.endCall(stats.startCall(), false);
+
+        assertThat(stats.inFlight()).isZero();
+        assertThat(clockReads).hasValue(0);
+        assertThat(stats.isLatencyTracked()).isFalse();
+        assertThat(stats.expectedLatencyNanos(Math.floorDiv(time.nanoTime(), InvokerStats.BUCKET_NANOS)))
+                .isEqualTo(InvokerStats.NO_SAMPLES);
+        assertThat(stats.sampleEpoch()).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void startEndCall_tracked_readTheClockOncePerSide_andRecordLatencyFailuresAndEwma() {
+        AtomicInteger clockReads = new AtomicInteger();
+        InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
+            clockReads.incrementAndGet();
+            return time.nanoTime();
+        });
+        stats.trackLatency();
+        stats.trackLatency();
+        assertThat(stats.isLatencyTracked()).isTrue();
+
+        long started = stats.startCall();
+        assertThat(started).isEqualTo(time.nanoTime());
+        time.advanceNanos(10 * MS);
+        stats.endCall(started, true);
+        long failed = stats.startCall();
+        time.advanceNanos(30 * MS);
+        stats.endCall(failed, false);
+        assertThat(clockReads).as("one reading at the start and one at the end of each call").hasValue(4);
+
+        assertThat(stats.inFlight()).isZero();
+        assertThat(stats.windowSuccesses()).isEqualTo(1);
+        assertThat(stats.windowFailures()).isEqualTo(1);
+        assertThat(stats.windowAverageLatencyNanos()).isEqualTo(10 * MS);
+        // the failure raised the estimate to at least its own 30 ms (peak)
+        assertThat(stats.peakEwmaNanos()).isEqualTo(30 * MS);
+    }
+
+    @Test
+    void endCall_ofACallStartedUntracked_staysUntimed_evenIfTrackingStartedMeanwhile() {
+        InvokerStats stats = fresh();
+        long started = stats.startCall();
+        stats.trackLatency();
+        time.advanceNanos(MS);
+        stats.endCall(started, true);
+        assertThat(stats.inFlight()).isZero();
+        assertThat(stats.windowSuccesses()).isZero();
+        assertThat(stats.peakEwmaNanos()).isEqualTo(-1);
+
+        long next = stats.startCall();
+        time.advanceNanos(2 * MS);
+        stats.endCall(next, true);
+        assertThat(stats.windowAverageLatencyNanos()).isEqualTo(2 * MS);
+    }
+
+    @Test
+    void publicLatencyReads_turnTrackingOn_whileInFlightReadsDoNot() {
+        InvokerStats stats = fresh();
+        stats.inFlight();
+        assertThat(stats.toString()).contains("latencyTracked=false");
+        assertThat(stats.isLatencyTracked()).isFalse();
+        assertThat(stats.peakEwmaNanos()).isEqualTo(-1);
+        assertThat(stats.isLatencyTracked()).isTrue();
+        for (ToLongFunction<InvokerStats> read : List.<ToLongFunction<InvokerStats>>of(
+                InvokerStats::windowSuccesses, InvokerStats::windowFailures, InvokerStats::windowAverageLatencyNanos)) {
+            InvokerStats other = fresh();
+            read.applyAsLong(other);
+            assertThat(other.isLatencyTracked()).isTrue();
+        }
+    }
+
+    @Test
+    void end_withCallerMeasuredElapsed_alwaysRecords_evenUntracked() {
+        InvokerStats stats = fresh();
+        stats.begin();
+        stats.end(7 * MS, true);
+        assertThat(stats.sampleEpoch()).isEqualTo(Math.floorDiv(time.nanoTime(), InvokerStats.BUCKET_NANOS));
+        assertThat(stats.windowAverageLatencyNanos()).isEqualTo(7 * MS);
     }
 
     @Test

@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A discrete-event simulation on a fake clock: 30 clients call back to back through one balancer
  * into 10 providers, one of which answers 10x slower (10 ms instead of 1 ms). The statistics are
- * recorded exactly as the cluster does (begin before, end with the elapsed time after).
+ * recorded exactly as the cluster does ({@code startCall} before, {@code endCall} after: timed
+ * only once a latency-reading balancer has asked for it).
  */
 class SimulatedClusterTest {
 
@@ -27,7 +28,7 @@ class SimulatedClusterTest {
     private static final long FAST = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long SLOW = 10 * FAST;
 
-    private record Completion(long at, long elapsed, Invoker<Object> invoker) {
+    private record Completion(long at, long started, Invoker<Object> invoker) {
     }
 
     /** Share of all calls that went to the slow provider. */
@@ -56,7 +57,7 @@ class SimulatedClusterTest {
         while (!pending.isEmpty()) {
             Completion done = pending.poll();
             time.advanceNanos(done.at() - time.nanoTime());
-            InvokerStats.of(done.invoker()).end(done.elapsed(), true);
+            InvokerStats.of(done.invoker()).endCall(done.started(), true);
             if (started < CALLS) {
                 pending.add(start(balance, providers, slow, time, calls));
                 started++;
@@ -72,9 +73,9 @@ class SimulatedClusterTest {
                                     FakeTime time, Map<Invoker<Object>, Integer> calls) {
         Invoker<Object> chosen = balance.select(providers, CONSUMER, call("m"));
         calls.merge(chosen, 1, Integer::sum);
-        InvokerStats.of(chosen).begin();
+        long started = InvokerStats.of(chosen).startCall();
         long latency = chosen == slow ? SLOW : FAST;
-        return new Completion(time.nanoTime() + latency, latency, chosen);
+        return new Completion(time.nanoTime() + latency, started, chosen);
     }
 
     @Test

@@ -207,4 +207,40 @@ class StatsDrivenLoadBalanceTest {
         }
         assertThat(picked).doesNotContain(list.get(0));
     }
+
+    // ------------------------------------------------------------------ who turns latency tracking on
+
+    @Test
+    void latencyReadingBalancers_turnTrackingOnForEveryInvokerTheySee_theOthersDoNot() {
+        Map<String, LoadBalance> balancers = Map.of(
+                "shortestresponse", new ShortestResponseLoadBalance(time, () -> seeded),
+                "p2c", new P2cLoadBalance(time, () -> seeded),
+                "leastactive", new LeastActiveLoadBalance(time, () -> seeded),
+                "random", new RandomLoadBalance(time, () -> seeded),
+                "roundrobin", new RoundRobinLoadBalance(time),
+                "consistenthash", new ConsistentHashLoadBalance());
+        for (Map.Entry<String, LoadBalance> entry : balancers.entrySet()) {
+            List<Invoker<Object>> list = invokers(-1, -1, -1);
+            entry.getValue().select(list, CONSUMER, call("m"));
+            boolean readsLatency = entry.getKey().equals("shortestresponse") || entry.getKey().equals("p2c");
+            for (Invoker<Object> invoker : list) {
+                assertThat(InvokerStats.of(invoker).isLatencyTracked()).as(entry.getKey()).isEqualTo(readsLatency);
+            }
+        }
+    }
+
+    @Test
+    void shortestResponse_learnsLatency_fromCallsRecordedWithStartAndEndCall() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        // each pick is followed by a call, timed because the balancer asked for latency
+        for (int i = 0; i < 20; i++) {
+            Invoker<Object> chosen = balance.select(list, CONSUMER, call("m"));
+            InvokerStats stats = InvokerStats.of(chosen);
+            long started = stats.startCall();
+            time.advanceNanos(chosen == list.get(0) ? 10 * MS : MS);
+            stats.endCall(started, true);
+        }
+        assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 100).get(list.get(1))).isEqualTo(100);
+    }
 }
