@@ -1,10 +1,13 @@
 package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -74,5 +77,58 @@ class StatisticsTest {
         assertThat(b.calls()).isEqualTo(100);
         release.countDown();
         stuck.get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void random_countsCallsInFlight_butTimesNothing_latencyStaysUntracked() {
+        DynamicDirectory<Greeting> directory = directory("loadbalance=random", a, b);
+        Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
+        for (int i = 0; i < 50; i++) {
+            invoker.invoke(hello());
+        }
+        assertThat(a.calls() + b.calls()).isEqualTo(50);
+        for (FakeInvoker provider : List.of(a, b)) {
+            InvokerStats stats = InvokerStats.of(provider);
+            assertThat(stats.inFlight()).isZero();
+            assertThat(stats.isLatencyTracked()).as("nothing reads latency under random").isFalse();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"shortestresponse", "p2c"})
+    void latencyReadingBalancers_getLatencyRecordedByTheCluster_andAvoidASlowProvider(String balancer) {
+        a.always((self, invocation) -> {
+            sleepMillis(20);
+            return RpcResult.of(self.host());
+        });
+        DynamicDirectory<Greeting> directory = directory("loadbalance=" + balancer, a, b);
+        Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
+        int warmUp = 0;
+        // until both have history (p2c breaks ties between two invokers without history at random)
+        while (warmUp < 60 && (a.calls() == 0 || b.calls() == 0)) {
+            invoker.invoke(hello());
+            warmUp++;
+        }
+        assertThat(InvokerStats.of(a).isLatencyTracked()).isTrue();
+        assertThat(InvokerStats.of(b).isLatencyTracked()).isTrue();
+        assertThat(InvokerStats.of(a).windowSuccesses()).isEqualTo(a.calls()).isPositive();
+        assertThat(InvokerStats.of(b).windowSuccesses()).isEqualTo(b.calls()).isPositive();
+
+        int slowBefore = a.calls();
+        for (int i = 0; i < 30; i++) {
+            assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.2");
+        }
+        assertThat(a.calls()).isEqualTo(slowBefore);
+        assertThat(InvokerStats.of(a).windowAverageLatencyNanos()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+        assertThat(InvokerStats.of(b).windowAverageLatencyNanos()).isLessThan(TimeUnit.MILLISECONDS.toNanos(20));
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
