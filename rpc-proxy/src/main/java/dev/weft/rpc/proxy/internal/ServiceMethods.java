@@ -44,8 +44,13 @@ final class ServiceMethods {
             if (Modifier.isStatic(method.getModifiers()) || isObjectMethod(method)) {
                 continue;
             }
-            bySignature.computeIfAbsent(ServiceMethod.signature(method.getName(), method.getParameterTypes()),
-                    k -> new ArrayList<>()).add(method);
+            String signature = ServiceMethod.signature(method.getName(), method.getParameterTypes());
+            List<Method> variants = bySignature.get(signature);
+            if (variants == null) { // plain get/put, no lambdas: each one is a class spun at first use
+                variants = new ArrayList<>(1);
+                bySignature.put(signature, variants);
+            }
+            variants.add(method);
         }
         List<String> signatures = new ArrayList<>(bySignature.keySet());
         signatures.sort(Comparator.naturalOrder());
@@ -55,7 +60,12 @@ final class ServiceMethods {
         for (int i = 0; i < methods.length; i++) {
             List<Method> variants = bySignature.get(signatures.get(i));
             methods[i] = new ServiceMethod(i, type, mostSpecific(variants));
-            names.computeIfAbsent(methods[i].name(), k -> new ArrayList<>()).add(methods[i]);
+            List<ServiceMethod> sameName = names.get(methods[i].name());
+            if (sameName == null) {
+                sameName = new ArrayList<>(1);
+                names.put(methods[i].name(), sameName);
+            }
+            sameName.add(methods[i]);
             List<String> descriptors = new ArrayList<>();
             for (Method variant : variants) {
                 String descriptor = Descriptors.methodDescriptor(variant.getReturnType(), variant.getParameterTypes());
@@ -66,7 +76,9 @@ final class ServiceMethods {
             }
         }
         Map<String, ServiceMethod[]> index = new HashMap<>();
-        names.forEach((name, list) -> index.put(name, list.toArray(new ServiceMethod[0])));
+        for (Map.Entry<String, List<ServiceMethod>> entry : names.entrySet()) {
+            index.put(entry.getKey(), entry.getValue().toArray(new ServiceMethod[0]));
+        }
         this.byName = Map.copyOf(index);
         this.bindings = List.copyOf(allBindings);
     }
