@@ -11,6 +11,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,13 +68,14 @@ public final class MockInvoker<T> implements Invoker<T> {
         this.mocks = mocks;
         this.methods = methods;
         Map<String, Class<?>[][]> signatures = new HashMap<>();
-        methods.forEach((name, overloads) -> {
+        for (Map.Entry<String, Method[]> entry : methods.entrySet()) { // loops, not lambdas: cheaper first join
+            Method[] overloads = entry.getValue();
             Class<?>[][] types = new Class<?>[overloads.length][];
             for (int i = 0; i < overloads.length; i++) {
                 types[i] = overloads[i].getParameterTypes();
             }
-            signatures.put(name, types);
-        });
+            signatures.put(entry.getKey(), types);
+        }
         this.parameterTypes = Map.copyOf(signatures);
         this.interfaceLevel = interfaceLevel;
         this.empty = mocks.isEmpty() && interfaceLevel == null;
@@ -422,14 +424,30 @@ public final class MockInvoker<T> implements Invoker<T> {
                         || method.getDeclaringClass() == Object.class) {
                     continue;
                 }
-                byName.computeIfAbsent(method.getName(), n -> new ArrayList<>()).add(method);
+                List<Method> overloads = byName.get(method.getName());
+                if (overloads == null) {
+                    overloads = new ArrayList<>(1);
+                    byName.put(method.getName(), overloads);
+                }
+                overloads.add(method);
             }
             Map<String, Method[]> result = new TreeMap<>();
-            byName.forEach((name, list) -> {
-                list.sort(java.util.Comparator.comparing(Checker::signature));
-                result.put(name, list.toArray(new Method[0]));
-            });
+            for (Map.Entry<String, List<Method>> entry : byName.entrySet()) {
+                List<Method> overloads = entry.getValue();
+                overloads.sort(BY_SIGNATURE);
+                result.put(entry.getKey(), overloads.toArray(new Method[0]));
+            }
             return result;
+        }
+
+        private static final Comparator<Method> BY_SIGNATURE = new BySignature();
+
+        /** Orders overloads by {@link #signature(Method)}. */
+        private static final class BySignature implements Comparator<Method> {
+            @Override
+            public int compare(Method a, Method b) {
+                return signature(a).compareTo(signature(b));
+            }
         }
     }
 }
