@@ -26,7 +26,7 @@ class MockColdStartTest {
     private static final String JACKSON = "com.fasterxml.jackson.";
 
     @ParameterizedTest
-    @ValueSource(strings = {"cluster=failfast", "cluster=failover&mock=false", "mock=fail:throw",
+    @ValueSource(strings = {"cluster=failfast", "cluster=failover&mock=false", "mock=fail:throw", "mock=true",
             "count.mock=force:throw dev.weft.rpc.mock.fixtures.UserNotFoundException"})
     void freshClassLoader_mocksThatConvertNoValue_neverLoadJackson(String query) throws Exception {
         try (RecordingLoader loader = RecordingLoader.overTestClassPath()) {
