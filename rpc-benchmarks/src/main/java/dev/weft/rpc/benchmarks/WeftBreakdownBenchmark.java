@@ -19,9 +19,11 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Weft only, no Dubbo counterpart: the parts of one failover cluster invoke, so the cluster
- * figures can be attributed — listing the directory, and the per-call statistics bookkeeping
- * around each provider call ({@code InvokerStats.of(invoker)}, {@code begin()}, two clock reads,
- * {@code end(...)}), which the cluster invoker does for the stats-driven balancers.
+ * figures can be attributed: listing the directory, and the per-call statistics bookkeeping that
+ * {@code AbstractClusterInvoker.invokeProvider} does around each provider call
+ * ({@code InvokerStats.startCall()}/{@code endCall(...)}), untimed (what {@code random},
+ * {@code roundrobin}, {@code leastactive}, {@code consistenthash} need) and timed (once
+ * {@code shortestresponse} or {@code p2c} turned latency tracking on).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -31,16 +33,27 @@ public class WeftBreakdownBenchmark {
     public int invokers;
 
     private Directory<Greeter> directory;
-    private List<Invoker<Greeter>> providers;
+    private InvokerStats[] untimed;
+    private InvokerStats[] timed;
     private Invocation[] invocations;
     private int next;
 
     @Setup
     public void setUp() {
-        providers = WeftFixtures.constantInvokers(invokers, "equal");
+        List<Invoker<Greeter>> providers = WeftFixtures.constantInvokers(invokers, "equal");
         directory = new StaticDirectory<>(URL.valueOf(Workload.consumerUrl("cluster=failover&loadbalance=random")),
                 providers);
         invocations = WeftFixtures.invocations();
+        untimed = new InvokerStats[invokers];
+        for (int i = 0; i < invokers; i++) {
+            untimed[i] = InvokerStats.of(providers.get(i));
+        }
+        timed = new InvokerStats[invokers];
+        List<Invoker<Greeter>> tracked = WeftFixtures.constantInvokers(invokers, "equal");
+        for (int i = 0; i < invokers; i++) {
+            timed[i] = InvokerStats.of(tracked.get(i));
+            timed[i].trackLatency();
+        }
     }
 
     @Benchmark
@@ -49,12 +62,16 @@ public class WeftBreakdownBenchmark {
     }
 
     @Benchmark
-    public Object statsAroundOneCall() {
-        Invoker<Greeter> invoker = providers.get(next++ % invokers);
-        InvokerStats stats = InvokerStats.of(invoker);
-        stats.begin();
-        long start = System.nanoTime();
-        stats.end(System.nanoTime() - start, true);
+    public Object statsUntimed() {
+        InvokerStats stats = untimed[next++ % invokers];
+        stats.endCall(stats.startCall(), true);
+        return stats;
+    }
+
+    @Benchmark
+    public Object statsTimed() {
+        InvokerStats stats = timed[next++ % invokers];
+        stats.endCall(stats.startCall(), true);
         return stats;
     }
 }

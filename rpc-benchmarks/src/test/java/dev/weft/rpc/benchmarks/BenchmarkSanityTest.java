@@ -86,9 +86,13 @@ class BenchmarkSanityTest {
         benchmark.setUp();
 
         assertThat((java.util.List<?>) benchmark.directoryList()).hasSize(10);
-        dev.weft.rpc.loadbalance.InvokerStats stats = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsAroundOneCall();
-        assertThat(stats.inFlight()).isZero();
-        assertThat(stats.windowSuccesses()).isPositive();
+        dev.weft.rpc.loadbalance.InvokerStats untimed = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsUntimed();
+        assertThat(untimed.inFlight()).isZero();
+        assertThat(untimed.isLatencyTracked()).isFalse();
+        dev.weft.rpc.loadbalance.InvokerStats timed = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsTimed();
+        assertThat(timed.inFlight()).isZero();
+        assertThat(timed.isLatencyTracked()).isTrue();
+        assertThat(timed.windowSuccesses()).isPositive();
     }
 
     @Test
