@@ -79,6 +79,9 @@ public final class InvokerStats {
 
     private static final VarHandle IN_FLIGHT;
     private static final VarHandle EWMA_BITS;
+    private static final VarHandle EWMA_STAMP;
+    private static final VarHandle EXPECTED_NANOS;
+    private static final VarHandle EXPECTED_EPOCH;
     private static final VarHandle BUCKET_0;
     private static final VarHandle BUCKET_1;
 
@@ -87,6 +90,9 @@ public final class InvokerStats {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             IN_FLIGHT = lookup.findVarHandle(InvokerStats.class, "inFlight", int.class);
             EWMA_BITS = lookup.findVarHandle(InvokerStats.class, "ewmaBits", long.class);
+            EWMA_STAMP = lookup.findVarHandle(InvokerStats.class, "ewmaStamp", long.class);
+            EXPECTED_NANOS = lookup.findVarHandle(InvokerStats.class, "expectedNanos", long.class);
+            EXPECTED_EPOCH = lookup.findVarHandle(InvokerStats.class, "expectedEpoch", long.class);
             BUCKET_0 = lookup.findVarHandle(InvokerStats.class, "bucket0", Bucket.class);
             BUCKET_1 = lookup.findVarHandle(InvokerStats.class, "bucket1", Bucket.class);
         } catch (ReflectiveOperationException e) {
@@ -339,8 +345,9 @@ public final class InvokerStats {
             double successRate = (double) successes / (successes + failures);
             expected = (long) Math.min(MAX_EXPECTED_NANOS, Math.max(1.0, average / successRate));
         }
-        expectedNanos = expected;
-        expectedEpoch = epoch;
+        // release stores: ordered for readers, without a full fence per field on every call end
+        EXPECTED_NANOS.setRelease(this, expected);
+        EXPECTED_EPOCH.setRelease(this, epoch);
     }
 
     private void updateEwma(long now, long elapsedNanos, boolean success) {
@@ -361,7 +368,7 @@ public final class InvokerStats {
                 next = sample > decayed ? sample : decayed + sample * (1 - keep);
             }
             if (EWMA_BITS.compareAndSet(this, bits, Double.doubleToRawLongBits(next))) {
-                ewmaStamp = now;
+                EWMA_STAMP.setRelease(this, now);
                 return;
             }
         }
