@@ -164,6 +164,30 @@ class DirectoryTest {
     }
 
     @Test
+    void removedInvoker_isReclaimable_evenAfterManyCallsIndexedItsList() throws InterruptedException {
+        FakeInvoker leaving = FakeInvoker.named("10.0.0.8");
+        DynamicDirectory<Greeting> directory = directory("", leaving, a);
+        Invoker<Greeting> invoker = TestClusters.first(new FailoverCluster()).join(directory);
+        for (int i = 0; i < 10; i++) {
+            invoker.invoke(hello());
+        }
+        assertThat(leaving.calls()).isEqualTo(10);
+        WeakReference<FakeInvoker> ref = new WeakReference<>(leaving);
+
+        directory.setInvokers(List.of(a));
+        for (int i = 0; i < 10; i++) {
+            invoker.invoke(hello());
+        }
+        leaving = null;
+
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertThat(ref.get()).as("the cluster's statistics table refers to invokers weakly").isNull();
+    }
+
+    @Test
     void badAvailableCheckValue_isRejectedWithTheKey() {
         assertThatThrownBy(() -> directory("cluster.availablecheck=maybe", a))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -3,6 +3,7 @@ package dev.weft.rpc.cluster.internal;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.loadbalance.InvokerStats;
 
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,30 +16,32 @@ import java.util.Objects;
  * are kept. A list is indexed the second time in a row it is not found, so a directory returning a
  * new list on every call costs no table building (its calls fall back to
  * {@link InvokerStats#of(Invoker)}, as before this cache existed). {@link #of(Invoker)} always
- * answers the same instance as {@code InvokerStats.of}: a table only caches that answer, and it
- * holds its invokers strongly, so their registry entries stay put while it lives; an invoker not
- * in a table is looked up in the registry.
+ * answers the same instance as {@code InvokerStats.of}: a table only caches that answer, and an
+ * invoker not in a table is looked up in the registry.
  *
- * <p>Holds at most three lists (two tables and the last unindexed one); {@link #clear()} drops
- * them. Thread-safe: tables are immutable behind one volatile field; racing threads may build a
- * table twice, and either is correct.
+ * <p>Tables refer to lists and invokers only weakly (an invoker that left every directory is
+ * reclaimed with its statistics even if its old list was indexed here); a statistics object
+ * never refers to its invoker. A table whose invokers were collected simply stops matching.
+ * {@link #clear()} drops the tables. Thread-safe: tables are immutable behind one volatile
+ * field; racing threads may build a table twice, and either is correct.
  */
 public final class InvokerStatsCache {
 
     private volatile Recent recent = Recent.EMPTY;
-    private volatile List<?> candidate;
+    /** Identity hash of the last list not found (a collision only makes indexing happen early). */
+    private volatile int candidate;
 
     /** Indexes {@code invokers} if it was also the previous list not found (see the class comment). */
     public void prepare(List<? extends Invoker<?>> invokers) {
         Recent current = recent;
-        if (current.first.list == invokers || current.second.list == invokers) {
+        if (current.first.isFor(invokers) || current.second.isFor(invokers)) {
             return;
         }
-        if (candidate != invokers) {
-            candidate = invokers;
+        int identity = System.identityHashCode(invokers);
+        if (candidate != identity) {
+            candidate = identity;
             return;
         }
-        candidate = null;
         recent = new Recent(Index.of(invokers), current.first);
     }
 
@@ -55,16 +58,16 @@ public final class InvokerStatsCache {
         return stats;
     }
 
-    /** Drops every table and list reference, e.g. when the cluster invoker is destroyed. */
+    /** Drops every table, e.g. when the cluster invoker is destroyed. */
     public void clear() {
         recent = Recent.EMPTY;
-        candidate = null;
+        candidate = 0;
     }
 
     /** Whether {@code invokers} is currently indexed; for tests. */
     boolean isIndexed(List<?> invokers) {
         Recent current = recent;
-        return current.first.list == invokers || current.second.list == invokers;
+        return current.first.isFor(invokers) || current.second.isFor(invokers);
     }
 
     /** The two most recently indexed lists, newest first. */
@@ -80,17 +83,22 @@ public final class InvokerStatsCache {
         }
     }
 
-    /** An immutable open-addressing identity table invoker -> statistics, at most half full. */
+    /**
+     * An immutable open-addressing identity table invoker -> statistics, at most half full. A probe
+     * compares identity hashes and dereferences a weak key only when they are equal.
+     */
     static final class Index {
-        static final Index EMPTY = new Index(null, new Object[1], new InvokerStats[1]);
+        static final Index EMPTY = new Index(new WeakReference<>(null), new int[1], new WeakReference<?>[1], new InvokerStats[1]);
 
-        final List<?> list;
-        private final Object[] keys;
+        private final WeakReference<List<?>> list;
+        private final int[] hashes;
+        private final WeakReference<?>[] keys;
         private final InvokerStats[] values;
         private final int mask;
 
-        private Index(List<?> list, Object[] keys, InvokerStats[] values) {
+        private Index(WeakReference<List<?>> list, int[] hashes, WeakReference<?>[] keys, InvokerStats[] values) {
             this.list = list;
+            this.hashes = hashes;
             this.keys = keys;
             this.values = values;
             this.mask = keys.length - 1;
@@ -99,42 +107,49 @@ public final class InvokerStatsCache {
         static Index of(List<? extends Invoker<?>> invokers) {
             int n = invokers.size();
             int capacity = Integer.highestOneBit(Math.max(1, 2 * n - 1)) << 1;
-            Object[] keys = new Object[capacity];
+            int[] hashes = new int[capacity];
+            WeakReference<?>[] keys = new WeakReference<?>[capacity];
             InvokerStats[] values = new InvokerStats[capacity];
             int mask = capacity - 1;
             for (int i = 0; i < n; i++) {
                 Invoker<?> invoker = Objects.requireNonNull(invokers.get(i), "invoker in the list");
-                int slot = slotOf(invoker, mask);
-                while (keys[slot] != null && keys[slot] != invoker) {
+                int hash = System.identityHashCode(invoker);
+                int slot = slotOf(hash, mask);
+                while (keys[slot] != null && keys[slot].get() != invoker) {
                     slot = (slot + 1) & mask;
                 }
                 if (keys[slot] == null) {
-                    keys[slot] = invoker;
+                    hashes[slot] = hash;
+                    keys[slot] = new WeakReference<>(invoker);
                     values[slot] = InvokerStats.of(invoker);
                 }
             }
-            return new Index(invokers, keys, values);
+            return new Index(new WeakReference<>(invokers), hashes, keys, values);
+        }
+
+        boolean isFor(List<?> invokers) {
+            return list.get() == invokers;
         }
 
         /** The statistics of {@code invoker}, or {@code null} when it is not in the table. */
         InvokerStats get(Object invoker) {
-            Object[] table = keys;
-            int slot = slotOf(invoker, mask);
+            WeakReference<?>[] table = keys;
+            int hash = System.identityHashCode(invoker);
+            int slot = slotOf(hash, mask);
             while (true) {
-                Object key = table[slot];
-                if (key == invoker) {
-                    return values[slot];
-                }
+                WeakReference<?> key = table[slot];
                 if (key == null) {
                     return null;
+                }
+                if (hashes[slot] == hash && key.get() == invoker) {
+                    return values[slot];
                 }
                 slot = (slot + 1) & mask;
             }
         }
 
-        private static int slotOf(Object invoker, int mask) {
-            int h = System.identityHashCode(invoker);
-            return (h ^ (h >>> 16)) & mask;
+        private static int slotOf(int hash, int mask) {
+            return (hash ^ (hash >>> 16)) & mask;
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.InvokerStats;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -139,6 +140,25 @@ class InvokerStatsCacheTest {
         Invoker<Object> twice = new Provider(1);
         List<Invoker<Object>> withDuplicate = List.of(twice, new Provider(2), twice);
         assertThat(InvokerStatsCache.Index.of(withDuplicate).get(twice)).isSameAs(InvokerStats.of(twice));
+    }
+
+    @Test
+    void indexedInvokersAndLists_remainReclaimable() throws InterruptedException {
+        List<Invoker<Object>> list = providers(3);
+        cache.prepare(list);
+        cache.prepare(list);
+        assertThat(cache.isIndexed(list)).isTrue();
+        WeakReference<Object> member = new WeakReference<>(list.get(1));
+        WeakReference<Object> listRef = new WeakReference<>(list);
+        list = null;
+        for (int i = 0; i < 50 && (member.get() != null || listRef.get() != null); i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertThat(member.get()).as("an indexed invoker").isNull();
+        assertThat(listRef.get()).as("an indexed list").isNull();
+        Invoker<Object> stranger = new Provider(5);
+        assertThat(cache.of(stranger)).isSameAs(InvokerStats.of(stranger));
     }
 
     @Test
