@@ -2,14 +2,11 @@ package dev.weft.rpc.spi;
 
 import dev.weft.rpc.common.NameSuggestions;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.spi.internal.ActivateSelector;
 import dev.weft.rpc.spi.internal.AdaptiveClassGenerator;
 import dev.weft.rpc.spi.internal.AdaptiveMethod;
 import dev.weft.rpc.spi.internal.AdaptiveSupport;
 import dev.weft.rpc.spi.internal.DescriptorReader;
-import dev.weft.rpc.spi.internal.ExtensionClasses;
 import dev.weft.rpc.spi.internal.ExtensionProblem;
-import dev.weft.rpc.spi.internal.Injector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -182,9 +179,9 @@ public final class ExtensionLoader<T> {
         for (ExtensionProblem problem : classes().problems()) {
             problems.add(problem.toString());
         }
-        if (classes().adaptiveClass() == null && hasAdaptiveMethod()) {
+        if (classes().adaptiveClass() == null && AdaptiveMethods.hasAny(type)) {
             try {
-                AdaptiveClassGenerator.methodsOf(type);
+                AdaptiveMethods.of(type);
             } catch (IllegalStateException e) {
                 problems.add(e.getMessage());
             }
@@ -267,17 +264,8 @@ public final class ExtensionLoader<T> {
     }
 
     private AdaptiveSupport newSupport() {
-        List<AdaptiveMethod> methods = AdaptiveClassGenerator.methodsOf(type);
+        List<AdaptiveMethod> methods = AdaptiveMethods.of(type);
         return new AdaptiveSupport(type, defaultName, methods, this::getExtension);
-    }
-
-    private boolean hasAdaptiveMethod() {
-        for (java.lang.reflect.Method method : type.getMethods()) {
-            if (method.isAnnotationPresent(Adaptive.class)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private T instantiate(Class<?> cls, String name, String source) {

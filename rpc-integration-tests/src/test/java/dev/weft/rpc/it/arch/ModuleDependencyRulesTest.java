@@ -55,7 +55,7 @@ class ModuleDependencyRulesTest {
     }
 
     @Test
-    void packages_areFreeOfCycles_internalCountedWithItsParent() {
+    void packages_areFreeOfCycles() {
         WeftRules.packagesAreFreeOfCycles().check(classes);
     }
 
@@ -82,14 +82,5 @@ class ModuleDependencyRulesTest {
     @Test
     void publishedModules_writeNoStandardStreams() {
         WeftRules.publishedCodeWritesNoStandardStreams().check(classes);
-    }
-
-    @Test
-    void packageUnit_mergesOnlyInternalPackages() {
-        assertThat(WeftRules.packageUnit("dev.weft.rpc.spi.internal")).isEqualTo("dev.weft.rpc.spi");
-        assertThat(WeftRules.packageUnit("dev.weft.rpc.proxy.internal.bytecode")).isEqualTo("dev.weft.rpc.proxy");
-        assertThat(WeftRules.packageUnit("dev.weft.rpc.cluster.support")).isEqualTo("dev.weft.rpc.cluster.support");
-        assertThat(WeftRules.packageUnit("dev.weft.rpc.cluster.internalized")).isEqualTo("dev.weft.rpc.cluster.internalized");
-        assertThat(WeftRules.packageUnit("java.util")).isNull();
     }
 }

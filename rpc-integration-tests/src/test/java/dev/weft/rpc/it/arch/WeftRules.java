@@ -9,8 +9,6 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 
 import java.util.Optional;
 import java.util.function.BiPredicate;
@@ -68,13 +66,9 @@ final class WeftRules {
                 .allowEmptyShould(true);
     }
 
-    /**
-     * Packages are free of cycles, counting an {@code internal} package together with the package
-     * it implements: a public facade ({@code ExtensionLoader}) necessarily calls its implementation
-     * ({@code spi.internal}), which reads the public annotations back. Any other cycle fails.
-     */
+    /** Packages are free of cycles: every package is its own slice, {@code internal} ones included. */
     static ArchRule packagesAreFreeOfCycles() {
-        return slices().assignedFrom(PACKAGES_WITH_INTERNAL_MERGED)
+        return slices().matching(WeftModule.BASE_PACKAGE + ".(**)").namingSlices("package $1")
                 .should().beFreeOfCycles()
                 .allowEmptyShould(true);
     }
@@ -156,28 +150,6 @@ final class WeftRules {
     static boolean isInternal(String packageName) {
         return (packageName + ".").contains(".internal.");
     }
-
-    /** The package a class counts for in the package-cycle rule, or null outside Weft. */
-    static String packageUnit(String packageName) {
-        if (!packageName.equals(WeftModule.BASE_PACKAGE) && !packageName.startsWith(WeftModule.BASE_PACKAGE + ".")) {
-            return null;
-        }
-        int internal = (packageName + ".").indexOf(".internal.");
-        return internal < 0 ? packageName : packageName.substring(0, internal);
-    }
-
-    private static final SliceAssignment PACKAGES_WITH_INTERNAL_MERGED = new SliceAssignment() {
-        @Override
-        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-            String unit = packageUnit(javaClass.getPackageName());
-            return unit == null ? SliceIdentifier.ignore() : SliceIdentifier.of("package " + unit);
-        }
-
-        @Override
-        public String getDescription() {
-            return "packages of dev.weft.rpc (an internal package counted with its parent)";
-        }
-    };
 
     /**
      * A condition checking every dependency from a Weft class to a class of another Weft module

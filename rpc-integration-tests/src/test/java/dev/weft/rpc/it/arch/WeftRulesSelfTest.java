@@ -65,11 +65,11 @@ class WeftRulesSelfTest {
                 .hasMessageContaining("module spi");
         assertThatThrownBy(() -> WeftRules.packagesAreFreeOfCycles().check(importing(A.class, B.class)))
                 .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("package dev.weft.rpc.common.archfixture.cycle.a");
+                .hasMessageContaining("package common.archfixture.cycle.a");
     }
 
     @Test
-    void packageCycleRule_ignoresInternalPackageTalkingToItsParent() {
+    void packageCycleRule_allowsAOneWayUseOfAnInternalPackage() {
         assertThatCode(() -> WeftRules.packagesAreFreeOfCycles()
                 .check(importing(UsesOwnInternal.class, Hidden.class))).doesNotThrowAnyException();
     }

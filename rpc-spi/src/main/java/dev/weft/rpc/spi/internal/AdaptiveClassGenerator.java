@@ -19,8 +19,6 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,44 +37,34 @@ public final class AdaptiveClassGenerator {
     private static final String SUPPORT_DESC = AdaptiveSupport.class.descriptorString();
     private static final String SUPPORT_FIELD = "support";
 
-    private static final ClassValue<Class<?>> GENERATED = new ClassValue<>() {
+    /** One slot per extension point, filled once; a {@link ClassValue} pins no class loader. */
+    private static final ClassValue<Slot> GENERATED = new ClassValue<>() {
         @Override
-        protected Class<?> computeValue(Class<?> type) {
-            return define(type, methodsOf(type));
+        protected Slot computeValue(Class<?> type) {
+            return new Slot();
         }
     };
+
+    private static final class Slot {
+        private Class<?> generated;
+
+        synchronized Class<?> get(Class<?> type, List<AdaptiveMethod> methods) {
+            if (generated == null) {
+                generated = define(type, methods);
+            }
+            return generated;
+        }
+    }
 
     private AdaptiveClassGenerator() {
     }
 
-    /** The methods an adaptive class of {@code type} implements, in a fixed order (the index used by generated code). */
-    public static List<AdaptiveMethod> methodsOf(Class<?> type) {
-        List<AdaptiveMethod> methods = new ArrayList<>();
-        boolean anyAdaptive = false;
-        Method[] all = type.getMethods();
-        java.util.Arrays.sort(all, java.util.Comparator.comparing(Method::getName)
-                .thenComparing(m -> MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString()));
-        for (Method method : all) {
-            if (Modifier.isStatic(method.getModifiers())) {
-                continue;
-            }
-            AdaptiveMethod adaptive = AdaptiveMethod.of(type, method);
-            if (!adaptive.adaptive() && method.isDefault()) {
-                continue; // keep the interface's own default behaviour
-            }
-            anyAdaptive |= adaptive.adaptive();
-            methods.add(adaptive);
-        }
-        if (!anyAdaptive) {
-            throw new IllegalStateException("Adaptive extension of " + type.getName()
-                    + ": none (expected: an @Adaptive method on the interface, or an @Adaptive class in its descriptor)");
-        }
-        return methods;
-    }
-
-    /** Creates an adaptive instance of {@code type} backed by {@code support}. */
+    /**
+     * Creates an adaptive instance of {@code type} backed by {@code support}; the class is
+     * generated from {@code support.methods()} the first time, then reused.
+     */
     public static Object newInstance(Class<?> type, AdaptiveSupport support) {
-        Class<?> generated = GENERATED.get(type);
+        Class<?> generated = GENERATED.get(type).get(type, support.methods());
         try {
             return generated.getConstructor(AdaptiveSupport.class).newInstance(support);
         } catch (ReflectiveOperationException e) {

@@ -2,7 +2,6 @@ package dev.weft.rpc.spi.internal;
 
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.spi.Adaptive;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -15,7 +14,7 @@ import java.util.Locale;
  * Immutable.
  *
  * @param method           the interface method
- * @param adaptive         whether it is annotated {@link Adaptive} (otherwise it throws)
+ * @param adaptive         whether it is annotated {@code @Adaptive} (otherwise it throws)
  * @param keys             URL keys tried in order
  * @param urlIndex         index of the argument that is or carries the URL, or -1
  * @param urlThroughGetter whether that argument is asked {@code getUrl()} rather than being a URL
@@ -28,13 +27,17 @@ public record AdaptiveMethod(Method method, boolean adaptive, List<String> keys,
         keys = List.copyOf(keys);
     }
 
-    /** Analyses {@code method} of extension point {@code type}. */
-    public static AdaptiveMethod of(Class<?> type, Method method) {
-        Adaptive adaptive = method.getAnnotation(Adaptive.class);
-        if (adaptive == null) {
+    /**
+     * Analyses {@code method} of extension point {@code type}.
+     *
+     * @param declaredKeys the keys of its {@code @Adaptive} annotation, or {@code null} when it has none
+     * @throws IllegalStateException when an adaptive method has no way to find a URL
+     */
+    public static AdaptiveMethod of(Class<?> type, Method method, String[] declaredKeys) {
+        if (declaredKeys == null) {
             return new AdaptiveMethod(method, false, List.of(), -1, false, -1);
         }
-        List<String> keys = adaptive.value().length == 0 ? List.of(defaultKey(type)) : List.of(adaptive.value());
+        List<String> keys = declaredKeys.length == 0 ? List.of(defaultKey(type)) : List.of(declaredKeys);
         Class<?>[] parameters = method.getParameterTypes();
         int urlIndex = -1;
         boolean throughGetter = false;
@@ -77,7 +80,7 @@ public record AdaptiveMethod(Method method, boolean adaptive, List<String> keys,
     }
 
     /**
-     * The key used when {@link Adaptive#value()} is empty: the simple name split at case changes
+     * The key used when {@code @Adaptive} lists no keys: the simple name split at case changes
      * and joined by dots, lower-case ({@code LoadBalance} -> {@code load.balance},
      * {@code HTTPServer} -> {@code http.server}).
      */

@@ -36,6 +36,11 @@ public final class AdaptiveSupport {
         this.memos = new Memo[this.methods.length];
     }
 
+    /** The dispatch of each method, in the index order generated code uses. */
+    public List<AdaptiveMethod> methods() {
+        return List.of(methods);
+    }
+
     /** Called by generated code: the extension for method {@code index} given its URL and invocation. */
     public Object extension(int index, URL url, Invocation invocation) {
         AdaptiveMethod method = methods[index];

@@ -46,19 +46,9 @@ class DescriptorReaderTest {
     }
 
     @Test
-    void derivedName_dropsTheInterfaceSuffixAndLowerCases() {
-        assertThat(ExtensionClasses.derivedName("com.example.RandomLoadBalance", LoadBalance.class)).isEqualTo("random");
-        assertThat(ExtensionClasses.derivedName("com.example.Outer$InnerLoadBalance", LoadBalance.class)).isEqualTo("inner");
-        assertThat(ExtensionClasses.derivedName("com.example.Custom", LoadBalance.class)).isEqualTo("custom");
-        assertThat(ExtensionClasses.derivedName("com.example.ITALIC", LoadBalance.class)).isEqualTo("italic");
-    }
-
-    @Test
     void closestName_suggestsWithinASmallDistanceOnly() {
         assertThat(dev.weft.rpc.common.NameSuggestions.closest("randon", List.of("random", "roundrobin"))).isEqualTo("random");
         assertThat(dev.weft.rpc.common.NameSuggestions.closest("xyz", List.of("random", "roundrobin"))).isNull();
     }
 
-    interface LoadBalance {
-    }
 }

@@ -1,7 +1,4 @@
-package dev.weft.rpc.spi.internal;
-
-import dev.weft.rpc.spi.DisableInject;
-import dev.weft.rpc.spi.SPI;
+package dev.weft.rpc.spi;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -13,7 +10,7 @@ import java.util.function.Function;
  * interface receives that type's adaptive extension, unless annotated {@link DisableInject}.
  * A failure is an error naming the setter, never a silent {@code null}. Stateless.
  */
-public final class Injector {
+final class Injector {
 
     private Injector() {
     }

@@ -1,7 +1,8 @@
-package dev.weft.rpc.spi.internal;
+package dev.weft.rpc.spi;
 
-import dev.weft.rpc.spi.Adaptive;
-import dev.weft.rpc.spi.Wrapper;
+import dev.weft.rpc.spi.internal.DescriptorLine;
+import dev.weft.rpc.spi.internal.DescriptorReader;
+import dev.weft.rpc.spi.internal.ExtensionProblem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,7 @@ import java.util.TreeSet;
  * name is bound to two different classes the first binding stays and the second is a problem
  * naming both sources. Classes are loaded with {@code initialize=false}. Immutable once built.
  */
-public final class ExtensionClasses {
+final class ExtensionClasses {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExtensionClasses.class);
 

@@ -1,7 +1,6 @@
-package dev.weft.rpc.spi.internal;
+package dev.weft.rpc.spi;
 
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.spi.Activate;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +20,7 @@ import java.util.Set;
  * {@code -default} removes all automatic ones, {@code default} marks where the automatic ones go
  * (at the front when absent). Stateless.
  */
-public final class ActivateSelector {
+final class ActivateSelector {
 
     public static final String DEFAULT_MARKER = "default";
     private static final String REMOVE_PREFIX = "-";
