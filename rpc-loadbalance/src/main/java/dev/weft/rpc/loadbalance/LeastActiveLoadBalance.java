@@ -44,33 +44,12 @@ public class LeastActiveLoadBalance extends AbstractLoadBalance {
         WeightTable weights = snapshot.weights(invocation.getMethodName());
         InvokerStats[] stats = snapshot.stats;
         int n = snapshot.size;
-        int[] ties = TieBreak.scratch(n);
-        int count = 0;
-        int least = Integer.MAX_VALUE;
-        long weightSum = 0;
-        int firstWeight = 0;
-        boolean sameWeight = true;
+        LowestScoreTies lowest = LowestScoreTies.start(n);
         for (int i = 0; i < n; i++) {
-            if (!weights.isEligible(i)) {
-                continue;
+            if (weights.isEligible(i)) {
+                lowest.offer(i, stats[i].inFlight(), weights.effectiveWeight(i));
             }
-            int active = stats[i].inFlight();
-            if (active > least) {
-                continue;
-            }
-            int weight = weights.effectiveWeight(i);
-            if (active < least) {
-                least = active;
-                count = 0;
-                weightSum = 0;
-                firstWeight = weight;
-                sameWeight = true;
-            } else {
-                sameWeight &= weight == firstWeight;
-            }
-            ties[count++] = i;
-            weightSum += weight;
         }
-        return invokers.get(TieBreak.pick(ties, count, sameWeight, weightSum, weights, random.get()));
+        return invokers.get(lowest.pick(weights, random.get()));
     }
 }

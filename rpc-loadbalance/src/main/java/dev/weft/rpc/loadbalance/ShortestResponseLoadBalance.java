@@ -60,35 +60,15 @@ public class ShortestResponseLoadBalance extends AbstractLoadBalance {
         for (int i = 0; i < n; i++) {
             epoch = Math.max(epoch, stats[i].sampleEpoch());
         }
-        int[] ties = TieBreak.scratch(n);
-        int count = 0;
-        long best = Long.MAX_VALUE;
-        long weightSum = 0;
-        int firstWeight = 0;
-        boolean sameWeight = true;
+        LowestScoreTies lowest = LowestScoreTies.start(n);
         for (int i = 0; i < n; i++) {
-            if (!weights.isEligible(i)) {
-                continue;
+            if (weights.isEligible(i)) {
+                InvokerStats s = stats[i];
+                long expected = s.expectedLatencyNanos(epoch);
+                long score = (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
+                lowest.offer(i, score, weights.effectiveWeight(i));
             }
-            InvokerStats s = stats[i];
-            long expected = s.expectedLatencyNanos(epoch);
-            long score = (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
-            if (score > best) {
-                continue;
-            }
-            int weight = weights.effectiveWeight(i);
-            if (score < best) {
-                best = score;
-                count = 0;
-                weightSum = 0;
-                firstWeight = weight;
-                sameWeight = true;
-            } else {
-                sameWeight &= weight == firstWeight;
-            }
-            ties[count++] = i;
-            weightSum += weight;
         }
-        return invokers.get(TieBreak.pick(ties, count, sameWeight, weightSum, weights, random.get()));
+        return invokers.get(lowest.pick(weights, random.get()));
     }
 }
