@@ -176,7 +176,7 @@ public final class ExtensionDirector implements AutoCloseable {
                 for (java.util.Iterator<String> it = chain.descendingIterator(); it.hasNext(); ) {
                     path.append(it.next()).append(" -> ");
                 }
-                throw new IllegalStateException("Extension cycle: " + path + what
+                throw new ExtensionCycleException("Extension cycle: " + path + what
                         + " (expected: no extension that needs itself through injection, wrapping or its constructor)");
             }
             chain.push(what);

@@ -286,9 +286,8 @@ public final class ExtensionLoader<T> {
             return type.cast(constructor.newInstance(arguments));
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof IllegalStateException && cause.getMessage() != null
-                    && cause.getMessage().startsWith("Extension cycle:")) {
-                throw (IllegalStateException) cause;
+            if (cause instanceof ExtensionCycleException) {
+                throw (ExtensionCycleException) cause;
             }
             throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source
                     + ": constructor of " + constructor.getDeclaringClass().getName() + " threw " + cause, cause);
@@ -305,10 +304,9 @@ public final class ExtensionLoader<T> {
         }
         try {
             Injector.inject(instance, dependency -> director.getExtensionLoader(dependency).getAdaptiveExtension());
+        } catch (ExtensionCycleException e) {
+            throw e;
         } catch (IllegalStateException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("Extension cycle:")) {
-                throw e;
-            }
             throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source + ": "
                     + e.getMessage(), e);
         }

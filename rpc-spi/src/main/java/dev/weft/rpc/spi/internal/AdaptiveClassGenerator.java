@@ -174,12 +174,11 @@ public final class AdaptiveClassGenerator {
         code.addInvokevirtual(SUPPORT, "extension",
                 "(I" + URL.class.descriptorString() + Invocation.class.descriptorString() + ")Ljava/lang/Object;");
         code.addCheckcast(type.getName());
-        int argumentSlots = 0;
         for (int i = 0; i < parameters.length; i++) {
             load(code, parameters[i], slots[i]);
-            argumentSlots += (parameters[i] == long.class || parameters[i] == double.class) ? 2 : 1;
         }
-        code.addInvokeinterface(type.getName(), method.getName(), descriptor, argumentSlots + 1);
+        // invokeinterface counts the receiver and every argument slot: exactly the local slots used
+        code.addInvokeinterface(type.getName(), method.getName(), descriptor, nextSlot);
         code.addOpcode(returnOpcode(method.getReturnType()));
         return finish(info, code);
     }
