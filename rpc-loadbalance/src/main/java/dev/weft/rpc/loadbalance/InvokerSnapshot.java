@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * What the weighted balancers derive from one invoker list, computed once per list instance: the
- * providers' URLs, their statistics objects (with latency tracking turned on for balancers that
- * read latency) and their weight tables (per method only when some
+ * providers' URLs, their statistics objects (with the tracking the balancer reads turned on) and
+ * their weight tables (per method only when some
  * provider has a method-level {@code weight}).
  *
  * <p>Weight errors are found when a method's table is first built and remembered: every later call
@@ -36,16 +36,18 @@ final class InvokerSnapshot {
     private final ConcurrentMap<String, MethodWeights> byMethod = new ConcurrentHashMap<>(4);
     private volatile MethodWeights shared;
 
-    /** A snapshot for a balancer that reads no latency (weights and in-flight counts only). */
-    InvokerSnapshot(List<? extends Invoker<?>> invokers, TimeSource time) {
-        this(invokers, time, false);
+    /** Which statistics a balancer reads, so that the cluster records them from now on. */
+    enum Reads {
+        /** Weights only ({@code random}, {@code roundrobin}). */
+        NOTHING,
+        /** Calls in flight ({@link InvokerStats#trackInFlight()}). */
+        IN_FLIGHT,
+        /** Latency and calls in flight ({@link InvokerStats#trackLatency()}). */
+        LATENCY
     }
 
-    /**
-     * @param readsLatency whether the balancer reads latency: then every invoker's statistics are
-     *                     asked to {@linkplain InvokerStats#trackLatency() track latency} from now on
-     */
-    InvokerSnapshot(List<? extends Invoker<?>> invokers, TimeSource time, boolean readsLatency) {
+    /** @param reads what the balancer reads: each invoker's statistics are asked to track it from now on */
+    InvokerSnapshot(List<? extends Invoker<?>> invokers, TimeSource time, Reads reads) {
         this.size = invokers.size();
         this.providers = new URL[size];
         this.stats = new InvokerStats[size];
@@ -55,8 +57,10 @@ final class InvokerSnapshot {
             Invoker<?> invoker = invokers.get(i);
             providers[i] = invoker.getUrl();
             stats[i] = InvokerStats.of(invoker);
-            if (readsLatency) {
+            if (reads == Reads.LATENCY) {
                 stats[i].trackLatency();
+            } else if (reads == Reads.IN_FLIGHT) {
+                stats[i].trackInFlight();
             }
             for (String key : providers[i].getParameters().keySet()) {
                 methodLevel |= key.endsWith("." + ProviderWeight.WEIGHT_KEY);

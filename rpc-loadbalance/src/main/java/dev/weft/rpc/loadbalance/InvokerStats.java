@@ -35,21 +35,33 @@ import java.util.function.LongSupplier;
  * {@value #MIN_FAILURE_PENALTY_MILLIS} ms). The decay is 10 s unless a balancer configures another
  * ({@code p2c.decay}); the last configured value wins.
  *
- * <p><b>Latency only when read.</b> Calls in flight are always counted. Latency (the window and
- * the EWMA) is recorded by {@link #startCall()}/{@link #endCall(long, boolean)} only once
- * something reads it: the latency-reading balancers ({@code shortestresponse}, {@code p2c}) call
- * {@link #trackLatency()} when they first see the invoker, and the public latency reads
- * ({@link #windowSuccesses()}, {@link #windowFailures()}, {@link #windowAverageLatencyNanos()},
- * {@link #peakEwmaNanos()}) do it too. Latency history therefore starts with the first call
- * started after that moment; before it the invoker reads as "no samples", which those balancers
- * treat as an invoker to probe. Tracking, once on, stays on for the life of the statistics.
+ * <p><b>Recorded only when read.</b> {@link #startCall()}/{@link #endCall(long, boolean)} record
+ * only what something reads, because counting on counters nobody reads costs every call (and
+ * makes the cores fight over one cache line under load):
+ * <ul>
+ *   <li>Calls in flight are counted once something reads them: the balancers that read them
+ *       ({@code leastactive}, {@code shortestresponse}, {@code p2c}, {@code consistenthash} with a
+ *       load factor) call {@link #trackInFlight()} when they first see the invoker, and the public
+ *       read {@link #inFlight()} does it too.</li>
+ *   <li>Latency (the window and the EWMA) is recorded once something reads it: the
+ *       latency-reading balancers ({@code shortestresponse}, {@code p2c}) call
+ *       {@link #trackLatency()} (which implies in-flight counting) when they first see the
+ *       invoker, and the public latency reads ({@link #windowSuccesses()},
+ *       {@link #windowFailures()}, {@link #windowAverageLatencyNanos()}, {@link #peakEwmaNanos()})
+ *       do it too.</li>
+ * </ul>
+ * History therefore starts with the first call started after that moment: calls already in flight
+ * then are not counted (they end without counting out), and before it the invoker reads as idle
+ * with no samples, which those balancers treat as an invoker to probe. Tracking, once on, stays on
+ * for the life of the statistics. {@link #begin()}/{@link #end(long, boolean)} always record.
  *
- * <p><b>Cost.</b> Untracked: {@code startCall} and {@code endCall} are one atomic add each, no
- * clock read. Tracked: one clock read at the start and one at the end (used both for the elapsed
- * time and for the window bucket), plus two atomic adds on the bucket, one compare-and-set for
- * the EWMA and a few volatile writes. No allocation except one small bucket object per
- * {@value #BUCKET_SECONDS} s. {@link #begin()}/{@link #end(long, boolean)} (the caller measures the
- * elapsed time) always record latency and read the clock once in {@code end}.
+ * <p><b>Cost.</b> Untracked: {@code startCall} is one volatile read and {@code endCall} one
+ * comparison, no atomic operation and no clock read. In-flight tracked: one atomic add each. Latency tracked: one
+ * clock read at the start and one at the end (used both for the elapsed time and for the window
+ * bucket), plus two atomic adds on the bucket, one compare-and-set for the EWMA and a few volatile
+ * writes. No allocation except one small bucket object per {@value #BUCKET_SECONDS} s.
+ * {@link #begin()}/{@link #end(long, boolean)} (the caller measures the elapsed time) always count
+ * and record latency, and read the clock once in {@code end}.
  *
  * <p>Thread-safe. Reads are individually atomic but not a consistent snapshot of each other; the
  * window may lose a sample that races with a bucket roll-over. {@code begin}/{@code end} and
@@ -69,15 +81,26 @@ public final class InvokerStats {
     static final long NO_SAMPLES = -1;
     private static final double NO_HISTORY = -1.0;
     /**
-     * What {@link #startCall()} returns when latency is not tracked; {@link #endCall(long, boolean)}
-     * then only counts the call out. (A clock reading equal to it makes that one call untimed.)
+     * What {@link #startCall()} returns when calls in flight are counted but latency is not
+     * tracked; {@link #endCall(long, boolean)} then only counts the call out.
      */
     public static final long UNTIMED = Long.MIN_VALUE;
+    /**
+     * What {@link #startCall()} returns when nothing is tracked; {@link #endCall(long, boolean)}
+     * then does nothing. (Clock readings are never this value or {@link #UNTIMED}: a reading that
+     * would be is moved up past both.)
+     */
+    public static final long UNCOUNTED = Long.MIN_VALUE + 1;
+
+    private static final int TRACK_NOTHING = 0;
+    private static final int TRACK_IN_FLIGHT = 1;
+    private static final int TRACK_LATENCY = 2;
 
     private static final ConcurrentMap<Invoker<?>, InvokerStats> REGISTRY =
             new MapMaker().weakKeys().concurrencyLevel(16).makeMap();
 
     private static final VarHandle IN_FLIGHT;
+    private static final VarHandle TRACKING;
     private static final VarHandle EWMA_BITS;
     private static final VarHandle EWMA_STAMP;
     private static final VarHandle EXPECTED_NANOS;
@@ -89,6 +112,7 @@ public final class InvokerStats {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             IN_FLIGHT = lookup.findVarHandle(InvokerStats.class, "inFlight", int.class);
+            TRACKING = lookup.findVarHandle(InvokerStats.class, "tracking", int.class);
             EWMA_BITS = lookup.findVarHandle(InvokerStats.class, "ewmaBits", long.class);
             EWMA_STAMP = lookup.findVarHandle(InvokerStats.class, "ewmaStamp", long.class);
             EXPECTED_NANOS = lookup.findVarHandle(InvokerStats.class, "expectedNanos", long.class);
@@ -111,8 +135,8 @@ public final class InvokerStats {
     private volatile long ewmaBits = Double.doubleToRawLongBits(NO_HISTORY);
     private volatile long ewmaStamp;
     private volatile long ewmaDecayNanos = DEFAULT_EWMA_DECAY_NANOS;
-    /** Whether calls started with {@link #startCall()} are timed; set once, never cleared. */
-    private volatile boolean latencyTracked;
+    /** What {@link #startCall()} records: {@code TRACK_*}; only ever raised. */
+    private volatile int tracking = TRACK_NOTHING;
 
     private InvokerStats(LongSupplier ticker) {
         this.ticker = ticker;
@@ -165,25 +189,39 @@ public final class InvokerStats {
     }
 
     /**
-     * A call starts: in-flight + 1, and the start time when latency is tracked. Pass the value
-     * returned to {@link #endCall(long, boolean)} when the call ends.
+     * A call starts: in-flight + 1 when calls in flight are tracked, and the start time when
+     * latency is tracked. Pass the value returned to {@link #endCall(long, boolean)} when the call
+     * ends.
      *
-     * @return the clock reading (ticker nanoseconds) when latency is tracked, else {@link #UNTIMED}
+     * @return the clock reading (ticker nanoseconds) when latency is tracked, {@link #UNTIMED} when
+     *         only calls in flight are, {@link #UNCOUNTED} when nothing is
      */
     public long startCall() {
+        int level = tracking;
+        if (level == TRACK_NOTHING) {
+            return UNCOUNTED;
+        }
         IN_FLIGHT.getAndAdd(this, 1);
-        return latencyTracked ? ticker.getAsLong() : UNTIMED;
+        if (level == TRACK_IN_FLIGHT) {
+            return UNTIMED;
+        }
+        long now = ticker.getAsLong();
+        return now > UNCOUNTED ? now : UNCOUNTED + 1;
     }
 
     /**
-     * A call started with {@link #startCall()} ends: in-flight - 1; when it was timed, the clock is
-     * read once and that reading gives both the elapsed time and the window bucket, and the
-     * latency or failure is recorded as by {@link #end(long, boolean)}.
+     * A call started with {@link #startCall()} ends: in-flight - 1 when it was counted; when it was
+     * timed, the clock is read once and that reading gives both the elapsed time and the window
+     * bucket, and the latency or failure is recorded as by {@link #end(long, boolean)}. What a call
+     * records is decided when it starts, so tracking turned on meanwhile does not unbalance it.
      *
      * @param startNanos what {@link #startCall()} returned
      * @param success    whether the provider answered (a business exception is a success)
      */
     public void endCall(long startNanos, boolean success) {
+        if (startNanos == UNCOUNTED) {
+            return;
+        }
         if (startNanos == UNTIMED) {
             IN_FLIGHT.getAndAdd(this, -1);
             return;
@@ -194,19 +232,36 @@ public final class InvokerStats {
     }
 
     /**
-     * Turns latency tracking on for calls started from now on (idempotent, never turned off).
-     * Called by balancers that read latency, when they first see this invoker; custom balancers
-     * reading {@link #peakEwmaNanos()} or the window get it implicitly.
+     * Turns in-flight counting on for calls started from now on (idempotent, never turned off).
+     * Called by balancers that read calls in flight when they first see this invoker; readers of
+     * {@link #inFlight()} get it implicitly.
+     */
+    public void trackInFlight() {
+        if (tracking == TRACK_NOTHING) {
+            TRACKING.compareAndSet(this, TRACK_NOTHING, TRACK_IN_FLIGHT);
+        }
+    }
+
+    /** Whether {@link #startCall()} counts calls in flight (see {@link #trackInFlight()}). */
+    public boolean isInFlightTracked() {
+        return tracking >= TRACK_IN_FLIGHT;
+    }
+
+    /**
+     * Turns latency tracking (and in-flight counting) on for calls started from now on
+     * (idempotent, never turned off). Called by balancers that read latency, when they first see
+     * this invoker; custom balancers reading {@link #peakEwmaNanos()} or the window get it
+     * implicitly.
      */
     public void trackLatency() {
-        if (!latencyTracked) {
-            latencyTracked = true;
+        if (tracking != TRACK_LATENCY) {
+            tracking = TRACK_LATENCY;
         }
     }
 
     /** Whether {@link #startCall()} times calls (see {@link #trackLatency()}). */
     public boolean isLatencyTracked() {
-        return latencyTracked;
+        return tracking == TRACK_LATENCY;
     }
 
     /** Records one ended call at clock reading {@code now}. */
@@ -225,8 +280,17 @@ public final class InvokerStats {
         updateEwma(now, elapsed, success);
     }
 
-    /** Calls started and not yet ended (never negative). */
+    /**
+     * Calls started and not yet ended (never negative). Turns {@linkplain #trackInFlight()
+     * in-flight counting} on, so a first read answers 0 for calls started before it.
+     */
     public int inFlight() {
+        trackInFlight();
+        return inFlightCount();
+    }
+
+    /** {@link #inFlight()} without turning counting on: for balancers that turned it on already. */
+    int inFlightCount() {
         return Math.max(0, inFlight);
     }
 
@@ -399,7 +463,8 @@ public final class InvokerStats {
     @Override
     public String toString() {
         double ewma = peakEwmaAt(ticker.getAsLong());
-        return "InvokerStats{inFlight=" + inFlight() + ", latencyTracked=" + latencyTracked
+        return "InvokerStats{inFlight=" + inFlightCount() + ", inFlightTracked=" + isInFlightTracked()
+                + ", latencyTracked=" + isLatencyTracked()
                 + ", peakEwmaNanos=" + (ewma < 0 ? -1 : (long) ewma) + "}";
     }
 

@@ -35,7 +35,7 @@ public class LeastActiveLoadBalance extends AbstractLoadBalance {
     LeastActiveLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
         super(time);
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time));
+        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time, InvokerSnapshot.Reads.IN_FLIGHT));
     }
 
     @Override
@@ -47,7 +47,7 @@ public class LeastActiveLoadBalance extends AbstractLoadBalance {
         LowestScoreTies lowest = LowestScoreTies.start(n);
         for (int i = 0; i < n; i++) {
             if (weights.isEligible(i)) {
-                lowest.offer(i, stats[i].inFlight(), weights.effectiveWeight(i));
+                lowest.offer(i, stats[i].inFlightCount(), weights.effectiveWeight(i));
             }
         }
         return invokers.get(lowest.pick(weights, random.get()));

@@ -53,7 +53,7 @@ public class P2cLoadBalance extends AbstractLoadBalance {
     P2cLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
         super(time);
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new Snapshot(new InvokerSnapshot(list, time, true)));
+        this.snapshots = new SnapshotCache<>(list -> new Snapshot(new InvokerSnapshot(list, time, InvokerSnapshot.Reads.LATENCY)));
     }
 
     @Override
@@ -82,8 +82,8 @@ public class P2cLoadBalance extends AbstractLoadBalance {
         if (costB < 0) {
             costB = costA;
         }
-        int inFlightA = first.inFlight();
-        int inFlightB = second.inFlight();
+        int inFlightA = first.inFlightCount();
+        int inFlightB = second.inFlightCount();
         double scoreA = costA * (inFlightA + 1.0);
         double scoreB = costB * (inFlightB + 1.0);
         if (scoreA != scoreB) {

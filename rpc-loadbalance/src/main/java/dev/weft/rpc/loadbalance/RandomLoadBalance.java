@@ -34,7 +34,7 @@ public class RandomLoadBalance extends AbstractLoadBalance {
     RandomLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
         super(time);
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time));
+        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time, InvokerSnapshot.Reads.NOTHING));
     }
 
     @Override

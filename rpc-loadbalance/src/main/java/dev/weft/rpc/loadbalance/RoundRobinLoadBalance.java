@@ -50,7 +50,7 @@ public class RoundRobinLoadBalance extends AbstractLoadBalance {
 
     RoundRobinLoadBalance(TimeSource time) {
         super(time);
-        this.snapshots = new SnapshotCache<>(list -> new Snapshot(new InvokerSnapshot(list, time)));
+        this.snapshots = new SnapshotCache<>(list -> new Snapshot(new InvokerSnapshot(list, time, InvokerSnapshot.Reads.NOTHING)));
     }
 
     @Override

@@ -47,7 +47,7 @@ public class ShortestResponseLoadBalance extends AbstractLoadBalance {
     ShortestResponseLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
         super(time);
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time, true));
+        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time, InvokerSnapshot.Reads.LATENCY));
     }
 
     @Override

@@ -46,12 +46,34 @@ class InvokerStatsTest {
     }
 
     @Test
-    void startEndCall_untracked_countInFlightOnly_withoutReadingTheClock() {
+    void startEndCall_untracked_recordNothing_noAtomicNoClock() {
         AtomicInteger clockReads = new AtomicInteger();
         InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
             clockReads.incrementAndGet();
             return time.nanoTime();
         });
+        long started = stats.startCall();
+        assertThat(started).isEqualTo(InvokerStats.UNCOUNTED);
+        assertThat(stats.inFlightCount()).as("nothing counted while nothing reads it").isZero();
+        stats.endCall(started, true);
+        stats.endCall(stats.startCall(), false);
+
+        assertThat(stats.inFlightCount()).isZero();
+        assertThat(clockReads).hasValue(0);
+        assertThat(stats.isInFlightTracked()).isFalse();
+        assertThat(stats.isLatencyTracked()).isFalse();
+        assertThat(stats.sampleEpoch()).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void startEndCall_inFlightTracked_countInFlightOnly_withoutReadingTheClock() {
+        AtomicInteger clockReads = new AtomicInteger();
+        InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
+            clockReads.incrementAndGet();
+            return time.nanoTime();
+        });
+        stats.trackInFlight();
+        stats.trackInFlight();
         long started = stats.startCall();
         assertThat(started).isEqualTo(InvokerStats.UNTIMED);
         assertThat(stats.inFlight()).isEqualTo(1);
@@ -61,10 +83,39 @@ class InvokerStatsTest {
 
         assertThat(stats.inFlight()).isZero();
         assertThat(clockReads).hasValue(0);
+        assertThat(stats.isInFlightTracked()).isTrue();
         assertThat(stats.isLatencyTracked()).isFalse();
         assertThat(stats.expectedLatencyNanos(Math.floorDiv(time.nanoTime(), InvokerStats.BUCKET_NANOS)))
                 .isEqualTo(InvokerStats.NO_SAMPLES);
         assertThat(stats.sampleEpoch()).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void inFlight_firstReadTurnsCountingOn_callsStartedBeforeEndWithoutUnbalancingIt() {
+        InvokerStats stats = fresh();
+        long before = stats.startCall();
+        assertThat(stats.inFlight()).as("a call started before anything read it is not counted").isZero();
+        assertThat(stats.isInFlightTracked()).isTrue();
+        long after = stats.startCall();
+        assertThat(stats.inFlight()).isEqualTo(1);
+        stats.endCall(before, true);
+        assertThat(stats.inFlight()).as("the uncounted call does not count out").isEqualTo(1);
+        stats.endCall(after, true);
+        assertThat(stats.inFlight()).isZero();
+    }
+
+    @Test
+    void startCall_neverAnswersAClockReadingThatLooksLikeASentinel() {
+        long[] clock = {InvokerStats.UNTIMED};
+        InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> clock[0]);
+        stats.trackLatency();
+        long started = stats.startCall();
+        assertThat(started).isNotIn(InvokerStats.UNTIMED, InvokerStats.UNCOUNTED);
+        assertThat(stats.inFlight()).isEqualTo(1);
+        clock[0] = InvokerStats.UNCOUNTED + 5;
+        stats.endCall(started, true);
+        assertThat(stats.inFlight()).isZero();
+        assertThat(stats.windowSuccesses()).isEqualTo(1);
     }
 
     @Test
@@ -113,13 +164,14 @@ class InvokerStatsTest {
     }
 
     @Test
-    void publicLatencyReads_turnTrackingOn_whileInFlightReadsDoNot() {
+    void publicLatencyReads_turnLatencyTrackingOn_whileInFlightReadsTurnOnlyCountingOn() {
         InvokerStats stats = fresh();
         stats.inFlight();
-        assertThat(stats.toString()).contains("latencyTracked=false");
+        assertThat(stats.toString()).contains("inFlightTracked=true").contains("latencyTracked=false");
         assertThat(stats.isLatencyTracked()).isFalse();
         assertThat(stats.peakEwmaNanos()).isEqualTo(-1);
         assertThat(stats.isLatencyTracked()).isTrue();
+        assertThat(stats.isInFlightTracked()).as("latency implies in-flight").isTrue();
         for (ToLongFunction<InvokerStats> read : List.<ToLongFunction<InvokerStats>>of(
                 InvokerStats::windowSuccesses, InvokerStats::windowFailures, InvokerStats::windowAverageLatencyNanos)) {
             InvokerStats other = fresh();

@@ -208,10 +208,10 @@ class StatsDrivenLoadBalanceTest {
         assertThat(picked).doesNotContain(list.get(0));
     }
 
-    // ------------------------------------------------------------------ who turns latency tracking on
+    // ------------------------------------------------------------------ who turns tracking on
 
     @Test
-    void latencyReadingBalancers_turnTrackingOnForEveryInvokerTheySee_theOthersDoNot() {
+    void statsReadingBalancers_turnTheirTrackingOnForEveryInvokerTheySee_theOthersDoNot() {
         Map<String, LoadBalance> balancers = Map.of(
                 "shortestresponse", new ShortestResponseLoadBalance(time, () -> seeded),
                 "p2c", new P2cLoadBalance(time, () -> seeded),
@@ -223,8 +223,10 @@ class StatsDrivenLoadBalanceTest {
             List<Invoker<Object>> list = invokers(-1, -1, -1);
             entry.getValue().select(list, CONSUMER, call("m"));
             boolean readsLatency = entry.getKey().equals("shortestresponse") || entry.getKey().equals("p2c");
+            boolean readsInFlight = readsLatency || entry.getKey().equals("leastactive");
             for (Invoker<Object> invoker : list) {
                 assertThat(InvokerStats.of(invoker).isLatencyTracked()).as(entry.getKey()).isEqualTo(readsLatency);
+                assertThat(InvokerStats.of(invoker).isInFlightTracked()).as(entry.getKey()).isEqualTo(readsInFlight);
             }
         }
     }
