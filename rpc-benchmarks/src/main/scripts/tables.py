@@ -104,14 +104,17 @@ def main():
                        f"{verdict(None if r is None else r >= need)} | {ns(proxy)} | {fmt_ratio(ratio(proxy, weft))} |")
 
     brk = [(n, get(rows, "WeftBreakdownBenchmark.directoryList", invokers=n),
-            get(rows, "WeftBreakdownBenchmark.statsUntimed", invokers=n),
+            get(rows, "WeftBreakdownBenchmark.directoryCandidates", invokers=n),
+            get(rows, "WeftBreakdownBenchmark.statsUntracked", invokers=n),
+            get(rows, "WeftBreakdownBenchmark.statsCounted", invokers=n),
             get(rows, "WeftBreakdownBenchmark.statsTimed", invokers=n)) for n in (10, 100)]
-    if any(b[1] or b[2] for b in brk):
+    if any(any(b[1:]) for b in brk):
         out.append("\nWhere Weft's cluster time goes (Weft only):\n")
-        out.append("| invokers | `StaticDirectory.list` ns/op | `InvokerStats` start/end call, untimed ns/op | the same, latency tracked ns/op |")
-        out.append("|---|---|---|---|")
-        for n, lst, untimed, timed in brk:
-            out.append(f"| {n} | {ns(lst)} | {ns(untimed)} | {ns(timed)} |")
+        out.append("| invokers | `StaticDirectory.list` (exact) ns/op | `StaticDirectory.candidates` ns/op | "
+                   "`InvokerStats` start/end call, untracked ns/op | in flight counted ns/op | latency tracked ns/op |")
+        out.append("|---|---|---|---|---|---|")
+        for n, lst, cand, untracked, counted, timed in brk:
+            out.append(f"| {n} | {ns(lst)} | {ns(cand)} | {ns(untracked)} | {ns(counted)} | {ns(timed)} |")
 
     out.append("\n### Proxy round trip (`getProxy(getInvoker(impl))`)\n")
     direct = get(rows, "ProxyBenchmark.direct")

@@ -19,11 +19,12 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Weft only, no Dubbo counterpart: the parts of one failover cluster invoke, so the cluster
- * figures can be attributed: listing the directory, and the per-call statistics bookkeeping that
+ * figures can be attributed: listing the directory (exact {@code list}, and the {@code candidates}
+ * the select-based strategies use), and the per-call statistics bookkeeping that
  * {@code AbstractClusterInvoker.invokeProvider} does around each provider call
- * ({@code InvokerStats.startCall()}/{@code endCall(...)}), untimed (what {@code random},
- * {@code roundrobin}, {@code leastactive}, {@code consistenthash} need) and timed (once
- * {@code shortestresponse} or {@code p2c} turned latency tracking on).
+ * ({@code InvokerStats.startCall()}/{@code endCall(...)}): untracked (nothing reads the statistics:
+ * {@code random}, {@code roundrobin}, {@code consistenthash}), counted (calls in flight:
+ * {@code leastactive}) and timed (latency too: {@code shortestresponse}, {@code p2c}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -33,7 +34,8 @@ public class WeftBreakdownBenchmark {
     public int invokers;
 
     private Directory<Greeter> directory;
-    private InvokerStats[] untimed;
+    private InvokerStats[] untracked;
+    private InvokerStats[] counted;
     private InvokerStats[] timed;
     private Invocation[] invocations;
     private int next;
@@ -44,9 +46,15 @@ public class WeftBreakdownBenchmark {
         directory = new StaticDirectory<>(URL.valueOf(Workload.consumerUrl("cluster=failover&loadbalance=random")),
                 providers);
         invocations = WeftFixtures.invocations();
-        untimed = new InvokerStats[invokers];
+        untracked = new InvokerStats[invokers];
         for (int i = 0; i < invokers; i++) {
-            untimed[i] = InvokerStats.of(providers.get(i));
+            untracked[i] = InvokerStats.of(providers.get(i));
+        }
+        counted = new InvokerStats[invokers];
+        List<Invoker<Greeter>> countedProviders = WeftFixtures.constantInvokers(invokers, "equal");
+        for (int i = 0; i < invokers; i++) {
+            counted[i] = InvokerStats.of(countedProviders.get(i));
+            counted[i].trackInFlight();
         }
         timed = new InvokerStats[invokers];
         List<Invoker<Greeter>> tracked = WeftFixtures.constantInvokers(invokers, "equal");
@@ -62,8 +70,20 @@ public class WeftBreakdownBenchmark {
     }
 
     @Benchmark
-    public Object statsUntimed() {
-        InvokerStats stats = untimed[next++ % invokers];
+    public Object directoryCandidates() {
+        return directory.candidates(invocations[next++ & (Workload.ARGUMENT_COUNT - 1)]);
+    }
+
+    @Benchmark
+    public Object statsUntracked() {
+        InvokerStats stats = untracked[next++ % invokers];
+        stats.endCall(stats.startCall(), true);
+        return stats;
+    }
+
+    @Benchmark
+    public Object statsCounted() {
+        InvokerStats stats = counted[next++ % invokers];
         stats.endCall(stats.startCall(), true);
         return stats;
     }

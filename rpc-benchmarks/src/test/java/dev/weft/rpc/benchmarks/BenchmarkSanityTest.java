@@ -86,9 +86,14 @@ class BenchmarkSanityTest {
         benchmark.setUp();
 
         assertThat((java.util.List<?>) benchmark.directoryList()).hasSize(10);
-        dev.weft.rpc.loadbalance.InvokerStats untimed = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsUntimed();
-        assertThat(untimed.inFlight()).isZero();
-        assertThat(untimed.isLatencyTracked()).isFalse();
+        assertThat((java.util.List<?>) benchmark.directoryCandidates()).hasSize(10);
+        dev.weft.rpc.loadbalance.InvokerStats untracked = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsUntracked();
+        assertThat(untracked.isInFlightTracked()).isFalse();
+        assertThat(untracked.isLatencyTracked()).isFalse();
+        dev.weft.rpc.loadbalance.InvokerStats counted = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsCounted();
+        assertThat(counted.inFlight()).isZero();
+        assertThat(counted.isInFlightTracked()).isTrue();
+        assertThat(counted.isLatencyTracked()).isFalse();
         dev.weft.rpc.loadbalance.InvokerStats timed = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsTimed();
         assertThat(timed.inFlight()).isZero();
         assertThat(timed.isLatencyTracked()).isTrue();

@@ -32,12 +32,15 @@ import java.util.function.Function;
  * and {@code p2c} work with no configuration. A call counts as successful when the provider
  * answered: a normal result, a result carrying the service's exception, or a business
  * {@link RpcException} ({@link RpcException#isBiz()}); latency of an answer is real provider
- * latency, while network errors and timeouts count as failures. Cost on the happy path: the
- * statistics object comes from an identity table built once per listed invoker list (no registry
- * lookup), in-flight counting is two atomic adds, and the clock is read (twice) only for invokers
- * whose latency something reads ({@link InvokerStats#trackLatency()}: {@code shortestresponse},
- * {@code p2c}, or any public latency read), so with {@code random}, {@code roundrobin},
- * {@code leastactive} or {@code consistenthash} no clock is read at all. Nothing is allocated.
+ * latency, while network errors and timeouts count as failures. Only what something reads is
+ * recorded ({@link InvokerStats#startCall()}): calls in flight once a balancer reading them has
+ * seen the invoker ({@code leastactive}, {@code shortestresponse}, {@code p2c}, bounded
+ * {@code consistenthash}) or {@link InvokerStats#inFlight()} was read, and latency once
+ * {@code shortestresponse} or {@code p2c} has seen it. Cost on the happy path: the statistics
+ * object comes from an identity table built once per listed invoker list (no registry lookup);
+ * with {@code random}, {@code roundrobin} or plain {@code consistenthash} nothing else happens (no
+ * atomic operation, no clock read), with {@code leastactive} two atomic adds, and with the latency
+ * readers two clock reads as well. Nothing is allocated.
  *
  * <p><b>Ownership.</b> The invoker owns the directory it was joined with: {@link #destroy()}
  * destroys it. Thread-safe: one instance serves every thread of the consumer.
@@ -255,12 +258,27 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     // ------------------------------------------------------------------ listing and selection
 
     /**
-     * The directory's invokers for {@code invocation}.
+     * The directory's invokers for {@code invocation}, each checked available now
+     * ({@link Directory#list}): for strategies that call invokers without {@link #select}.
      *
      * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when there are none
      */
     protected final List<Invoker<T>> listInvokers(Invocation invocation) throws RpcException {
-        List<Invoker<T>> invokers = directory.list(invocation);
+        return prepared(directory.list(invocation), invocation);
+    }
+
+    /**
+     * The directory's invokers for {@code invocation} that are not known to be unavailable
+     * ({@link Directory#candidates}): for strategies that pick with {@link #select}, which checks
+     * the invoker it picks and falls back to the exact list when it is down.
+     *
+     * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when there are none
+     */
+    protected final List<Invoker<T>> listCandidates(Invocation invocation) throws RpcException {
+        return prepared(directory.candidates(invocation), invocation);
+    }
+
+    private List<Invoker<T>> prepared(List<Invoker<T>> invokers, Invocation invocation) {
         if (invokers.isEmpty()) {
             throw noProviderError(invocation);
         }
@@ -276,12 +294,14 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     }
 
     /**
-     * Picks the invoker for the next attempt among {@code invokers} (non-empty).
+     * Picks the invoker for the next attempt among {@code invokers} (non-empty; typically from
+     * {@link #listCandidates}).
      *
      * <p>With {@code sticky} the last chosen invoker is kept while it is listed, available and not
-     * in {@code tried}. Otherwise the balancer chooses; when its choice was already tried (or is
-     * unavailable under the availability check) the balancer chooses again among the untried
-     * available ones, and when every invoker was tried the least recently tried available one is
+     * in {@code tried}. Otherwise the balancer chooses; when its choice was already tried, the
+     * balancer chooses again among the untried available ones, and when its choice is unavailable
+     * under the availability check, among the untried ones of the directory's exact
+     * {@link Directory#list} (asking for it also lets the directory stop offering the invoker); and when every invoker was tried the least recently tried available one is
      * used, so repeated attempts rotate instead of hammering one provider.
      *
      * @param tried invokers already tried in this call, least recent first; {@code null} for none
@@ -308,10 +328,18 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             throw new IllegalStateException("LoadBalance " + settings.loadBalance.getClass().getName() + " returned null for method "
                     + invocation.getMethodName() + " of service " + getInterface().getName() + " among " + invokers.size() + " invokers");
         }
-        if ((tried == null || !tried.contains(chosen)) && (!settings.availableCheck || chosen.isAvailable())) {
-            return chosen;
+        List<Invoker<T>> among = invokers;
+        if (tried == null || !tried.contains(chosen)) {
+            if (!settings.availableCheck || chosen.isAvailable()) {
+                return chosen;
+            }
+            // the candidates may be stale: ask for the exact list, which also tells the directory
+            among = directory.list(invocation);
+            if (among.isEmpty()) {
+                throw noProviderError(invocation);
+            }
         }
-        return reselect(invocation, invokers, tried, settings, chosen);
+        return reselect(invocation, among, tried, settings, chosen);
     }
 
     private Invoker<T> reselect(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried,

@@ -18,9 +18,12 @@ import java.util.Objects;
  *   <li>A normal call never sees invokers whose URL protocol is {@code mock}; a call whose
  *       invocation carries attachment {@value #NEED_MOCK_ATTACHMENT}{@code =true} sees only
  *       those (possibly none).</li>
- *   <li>With {@value #AVAILABLE_CHECK_KEY}{@code =true} (the default) only available invokers are
- *       listed. The list instance stays the same while membership and availability do not change
- *       (balancers cache per list identity); steady-state {@code list} allocates nothing.</li>
+ *   <li>With {@value #AVAILABLE_CHECK_KEY}{@code =true} (the default) {@link #list} lists only
+ *       the invokers available now (one {@code isAvailable()} per member), and
+ *       {@link #candidates} those not known to be down: the members found down by the last
+ *       {@code list} are re-checked, the others are not (so it costs nothing per member while all
+ *       are up). The list instance stays the same while membership and availability do not change
+ *       (balancers cache per list identity); steady-state reads allocate nothing.</li>
  *   <li>The directory does not own its invokers: {@link #destroy()} drops its references (so
  *       per-invoker statistics can be reclaimed) but destroys none of them.</li>
  * </ul>
@@ -80,12 +83,27 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     }
 
     /**
-     * The invokers for {@code invocation} (see the class comment).
+     * The invokers for {@code invocation}, each checked available now (see the class comment).
      *
      * @throws RpcException when the directory was destroyed
      */
     @Override
     public final List<Invoker<T>> list(Invocation invocation) throws RpcException {
+        return select(invocation, false);
+    }
+
+    /**
+     * The invokers for {@code invocation} not known to be unavailable (see the class comment and
+     * {@link Directory#candidates}).
+     *
+     * @throws RpcException when the directory was destroyed
+     */
+    @Override
+    public final List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
+        return select(invocation, true);
+    }
+
+    private List<Invoker<T>> select(Invocation invocation, boolean lazy) {
         Objects.requireNonNull(invocation, "invocation");
         Members<T> current = members;
         if (destroyed) {
@@ -97,7 +115,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (!view.availableCheck || source.isEmpty()) {
             return source;
         }
-        return (mock ? availableMock : availableNormal).of(source);
+        AvailableInvokers<T> available = mock ? availableMock : availableNormal;
+        return lazy ? available.candidates(source) : available.of(source);
     }
 
     /** Whether {@code invocation} asks for the mock invokers. */

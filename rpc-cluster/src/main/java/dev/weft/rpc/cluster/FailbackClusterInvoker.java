@@ -81,7 +81,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
         Invoker<T> invoker = null;
         try {
-            invoker = select(invocation, listInvokers(invocation), null, settings);
+            invoker = select(invocation, listCandidates(invocation), null, settings);
             return invokeProvider(invoker, invocation);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
@@ -210,7 +210,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             Invoker<T> invoker = null;
             try {
                 MethodSettings<T> settings = settings(method);
-                List<Invoker<T>> invokers = listInvokers(invocation);
+                List<Invoker<T>> invokers = listCandidates(invocation);
                 invoker = select(invocation, invokers, lastFailed == null ? null : List.of(lastFailed), settings);
                 invokeProvider(invoker, invocation);
                 if (finish()) {

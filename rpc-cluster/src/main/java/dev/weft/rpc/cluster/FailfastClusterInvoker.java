@@ -20,7 +20,7 @@ final class FailfastClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     @Override
     protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
-        Invoker<T> invoker = select(invocation, listInvokers(invocation), null, settings);
+        Invoker<T> invoker = select(invocation, listCandidates(invocation), null, settings);
         return invokeOnce(this, invoker, invocation, "Failfast");
     }
 

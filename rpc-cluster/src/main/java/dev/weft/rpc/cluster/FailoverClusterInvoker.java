@@ -29,7 +29,7 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     @Override
     protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
-        List<Invoker<T>> invokers = listInvokers(invocation);
+        List<Invoker<T>> invokers = listCandidates(invocation);
         int attempts = settings.retries() + 1;
         List<Invoker<T>> tried = null;
         Throwable lastFailure = null;

@@ -27,7 +27,7 @@ final class FailsafeClusterInvoker<T> extends AbstractClusterInvoker<T> {
     @Override
     protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
         try {
-            Invoker<T> invoker = select(invocation, listInvokers(invocation), null, settings);
+            Invoker<T> invoker = select(invocation, listCandidates(invocation), null, settings);
             return invokeProvider(invoker, invocation);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);

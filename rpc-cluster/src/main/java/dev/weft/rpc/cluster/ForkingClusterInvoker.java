@@ -54,7 +54,7 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             throw new RpcException("Forking invoke of " + callSite(invocation) + " refused: the forking cluster is closed (consumer: "
                     + settings.url() + ")");
         }
-        List<Invoker<T>> selected = selectForks(invocation, listInvokers(invocation), forks, settings);
+        List<Invoker<T>> selected = selectForks(invocation, listCandidates(invocation), forks, settings);
 
         int count = selected.size();
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();

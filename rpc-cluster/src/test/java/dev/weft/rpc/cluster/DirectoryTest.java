@@ -95,6 +95,47 @@ class DirectoryTest {
     }
 
     @Test
+    void candidates_rechecksOnlyWhatTheLastListFoundDown_andSharesItsInstances() {
+        DynamicDirectory<Greeting> directory = directory("", a, b, c);
+        List<Invoker<Greeting>> all = directory.list(hello());
+        assertThat(directory.candidates(hello())).isSameAs(all);
+
+        b.available(false);
+        assertThat(directory.candidates(hello())).as("not checked since the last list: still offered").isSameAs(all);
+        List<Invoker<Greeting>> withoutB = directory.list(hello());
+        assertThat(withoutB).containsExactly(a, c);
+        assertThat(directory.candidates(hello())).as("found down by list: no longer offered").isSameAs(withoutB);
+
+        b.available(true);
+        assertThat(directory.candidates(hello())).as("a member found down is re-checked on every read").isSameAs(all);
+        assertThat(directory.list(hello())).isSameAs(all);
+    }
+
+    @Test
+    void candidates_ofAFreshSnapshot_areCheckedOnce_thenNotPerMember() {
+        CountingAvailability counting = new CountingAvailability();
+        DynamicDirectory<Greeting> directory = directory("", counting.track(a), counting.track(b));
+        assertThat(directory.candidates(hello())).containsExactly(a, b);
+        int afterFirst = counting.checks;
+        assertThat(afterFirst).as("the first read of a snapshot checks every member").isEqualTo(2);
+        for (int i = 0; i < 10; i++) {
+            directory.candidates(hello());
+        }
+        assertThat(counting.checks).as("later reads check nobody while all are up").isEqualTo(afterFirst);
+        directory.list(hello());
+        assertThat(counting.checks).as("list checks everyone").isEqualTo(afterFirst + 2);
+    }
+
+    @Test
+    void candidates_keepUnavailable_whenAvailableCheckIsOff_andRefuseOnceDestroyed() {
+        DynamicDirectory<Greeting> directory = directory("cluster.availablecheck=false", a, b);
+        b.available(false);
+        assertThat(directory.candidates(hello())).containsExactly(a, b);
+        directory.destroy();
+        assertThatThrownBy(() -> directory.candidates(hello())).isInstanceOf(RpcException.class).hasMessageContaining("destroyed");
+    }
+
+    @Test
     void list_keepsUnavailable_whenAvailableCheckIsOff() {
         DynamicDirectory<Greeting> directory = directory("cluster.availablecheck=false", a, b);
         b.available(false);
@@ -192,5 +233,15 @@ class DirectoryTest {
         assertThatThrownBy(() -> directory("cluster.availablecheck=maybe", a))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cluster.availablecheck");
+    }
+
+    /** Counts {@code isAvailable()} calls on the invokers it tracks. */
+    private static final class CountingAvailability {
+        int checks;
+
+        FakeInvoker track(FakeInvoker invoker) {
+            invoker.onAvailabilityCheck(() -> checks++);
+            return invoker;
+        }
     }
 }

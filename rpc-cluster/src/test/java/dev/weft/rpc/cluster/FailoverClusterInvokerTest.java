@@ -181,6 +181,24 @@ class FailoverClusterInvokerTest {
     }
 
     @Test
+    void invokerGoingDownAfterItWasListed_isNeverCalled_andLeavesTheCandidatesUntilItRecovers() throws Throwable {
+        DynamicDirectory<Greeting> directory = directory("", a, b);
+        Invoker<Greeting> invoker = using(new FailoverCluster(), new FirstLoadBalance()).join(directory);
+        assertThat(invoker.invoke(hello()).recreate()).isEqualTo("10.0.0.1");
+
+        a.available(false);
+        assertThat(directory.candidates(hello())).as("not known to be down yet").containsExactly(a, b);
+        assertThat(invoker.invoke(hello()).recreate()).as("picked, found down, replaced").isEqualTo("10.0.0.2");
+        assertThat(directory.candidates(hello())).as("the cluster's exact re-list told the directory").containsExactly(b);
+        assertThat(invoker.invoke(hello()).recreate()).isEqualTo("10.0.0.2");
+        assertThat(a.calls()).isEqualTo(1);
+
+        a.available(true);
+        assertThat(invoker.invoke(hello()).recreate()).as("back as soon as it reports available").isEqualTo("10.0.0.1");
+        assertThat(a.calls()).isEqualTo(2);
+    }
+
+    @Test
     void sticky_keepsTheLastInvokerWhileAvailable_perMethod() throws Throwable {
         RotatingLoadBalance rotating = new RotatingLoadBalance();
         Invoker<Greeting> invoker = using(new FailoverCluster(), rotating).join(directory("hello.sticky=true", a, b, c));
@@ -191,9 +209,12 @@ class FailoverClusterInvokerTest {
         assertThat(invoker.invoke(bye()).recreate()).isEqualTo("10.0.0.3");
 
         a.available(false);
-        assertThat(invoker.invoke(hello()).recreate()).as("unavailable sticky invoker is replaced").isEqualTo("10.0.0.3");
+        // rotation: the balancer picks a (position 3 of [a, b, c]), found down; it picks again among
+        // the exact list [b, c] at position 4, i.e. b
+        assertThat(invoker.invoke(hello()).recreate()).as("unavailable sticky invoker is replaced").isEqualTo("10.0.0.2");
         a.available(true);
-        assertThat(invoker.invoke(hello()).recreate()).as("the replacement sticks").isEqualTo("10.0.0.3");
+        assertThat(invoker.invoke(hello()).recreate()).as("the replacement sticks").isEqualTo("10.0.0.2");
+        assertThat(a.calls()).isEqualTo(2);
     }
 
     @Test

@@ -27,6 +27,7 @@ final class FakeInvoker implements Invoker<Greeting> {
     private volatile boolean available = true;
     private final AtomicInteger calls = new AtomicInteger();
     private volatile boolean destroyed;
+    private volatile Runnable availabilityCheck = () -> { };
 
     private FakeInvoker(URL url, Behaviour fallback) {
         this.url = url;
@@ -53,6 +54,12 @@ final class FakeInvoker implements Invoker<Greeting> {
     /** Every call after the script does this. */
     FakeInvoker always(Behaviour behaviour) {
         this.fallback = behaviour;
+        return this;
+    }
+
+    /** Runs {@code hook} on every {@link #isAvailable()} call. */
+    FakeInvoker onAvailabilityCheck(Runnable hook) {
+        this.availabilityCheck = hook;
         return this;
     }
 
@@ -92,6 +99,7 @@ final class FakeInvoker implements Invoker<Greeting> {
 
     @Override
     public boolean isAvailable() {
+        availabilityCheck.run();
         return available;
     }
 
