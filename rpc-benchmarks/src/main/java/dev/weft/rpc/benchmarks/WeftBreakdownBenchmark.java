@@ -39,6 +39,7 @@ public class WeftBreakdownBenchmark {
     private InvokerStats[] timed;
     private Invocation[] invocations;
     private int next;
+    private int provider;
 
     @Setup
     public void setUp() {
@@ -74,23 +75,30 @@ public class WeftBreakdownBenchmark {
         return directory.candidates(invocations[next++ & (Workload.ARGUMENT_COUNT - 1)]);
     }
 
+    /** The next provider index, cycling (a plain {@code next++ % n} would overflow on a fast benchmark). */
+    private int nextProvider() {
+        int index = provider;
+        provider = index + 1 == invokers ? 0 : index + 1;
+        return index;
+    }
+
     @Benchmark
     public Object statsUntracked() {
-        InvokerStats stats = untracked[next++ % invokers];
+        InvokerStats stats = untracked[nextProvider()];
         stats.endCall(stats.startCall(), true);
         return stats;
     }
 
     @Benchmark
     public Object statsCounted() {
-        InvokerStats stats = counted[next++ % invokers];
+        InvokerStats stats = counted[nextProvider()];
         stats.endCall(stats.startCall(), true);
         return stats;
     }
 
     @Benchmark
     public Object statsTimed() {
-        InvokerStats stats = timed[next++ % invokers];
+        InvokerStats stats = timed[nextProvider()];
         stats.endCall(stats.startCall(), true);
         return stats;
     }

@@ -90,11 +90,21 @@ public final class AvailableInvokers<T> {
 
         /** Whether {@link #available} is exactly the available members of {@link #source} now, in order. */
         boolean matchesNow() {
+            List<Invoker<T>> members = source;
+            List<Invoker<T>> listedNow = available;
+            if (listedNow == members) {
+                for (int i = 0, n = members.size(); i < n; i++) {
+                    if (!members.get(i).isAvailable()) {
+                        return false;
+                    }
+                }
+                return true;
+            }
             int next = 0;
-            int availableSize = available.size();
-            for (int i = 0, n = source.size(); i < n; i++) {
-                Invoker<T> invoker = source.get(i);
-                boolean listed = next < availableSize && available.get(next) == invoker;
+            int availableSize = listedNow.size();
+            for (int i = 0, n = members.size(); i < n; i++) {
+                Invoker<T> invoker = members.get(i);
+                boolean listed = next < availableSize && listedNow.get(next) == invoker;
                 if (invoker.isAvailable() != listed) {
                     return false;
                 }
