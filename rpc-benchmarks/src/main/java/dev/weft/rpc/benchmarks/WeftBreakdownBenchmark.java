@@ -6,6 +6,8 @@ import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.InvokerStats;
+import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -34,6 +36,10 @@ public class WeftBreakdownBenchmark {
     public int invokers;
 
     private Directory<Greeter> directory;
+    private List<Invoker<Greeter>> providers;
+    private LoadBalance random;
+    private URL consumerUrl;
+    private String[] arguments;
     private InvokerStats[] untracked;
     private InvokerStats[] counted;
     private InvokerStats[] timed;
@@ -43,9 +49,11 @@ public class WeftBreakdownBenchmark {
 
     @Setup
     public void setUp() {
-        List<Invoker<Greeter>> providers = WeftFixtures.constantInvokers(invokers, "equal");
-        directory = new StaticDirectory<>(URL.valueOf(Workload.consumerUrl("cluster=failover&loadbalance=random")),
-                providers);
+        providers = WeftFixtures.constantInvokers(invokers, "equal");
+        consumerUrl = URL.valueOf(Workload.consumerUrl("cluster=failover&loadbalance=random"));
+        directory = new StaticDirectory<>(consumerUrl, providers);
+        random = ExtensionLoader.getExtensionLoader(LoadBalance.class).getExtension("random");
+        arguments = Arguments.all();
         invocations = WeftFixtures.invocations();
         untracked = new InvokerStats[invokers];
         for (int i = 0; i < invokers; i++) {
@@ -63,6 +71,20 @@ public class WeftBreakdownBenchmark {
             timed[i] = InvokerStats.of(tracked.get(i));
             timed[i].trackLatency();
         }
+    }
+
+    /** The floor of {@code ClusterBenchmark.weft}: its fresh invocation and one provider call, no cluster. */
+    @Benchmark
+    public Object invocationAndCall() {
+        Invocation invocation = WeftFixtures.invocation(arguments[next++ & (Workload.ARGUMENT_COUNT - 1)]);
+        return providers.get(nextProvider()).invoke(invocation).getValue();
+    }
+
+    /** {@link #invocationAndCall()} with the provider chosen by {@code random}: all but the cluster's own work. */
+    @Benchmark
+    public Object invocationBalancerAndCall() {
+        Invocation invocation = WeftFixtures.invocation(arguments[next++ & (Workload.ARGUMENT_COUNT - 1)]);
+        return random.select(providers, consumerUrl, invocation).invoke(invocation).getValue();
     }
 
     @Benchmark

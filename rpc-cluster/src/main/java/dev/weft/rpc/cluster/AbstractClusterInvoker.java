@@ -6,6 +6,7 @@ import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.cluster.internal.InvokerStatsCache;
+import dev.weft.rpc.cluster.internal.MethodTable;
 import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -23,7 +23,7 @@ import java.util.function.Function;
  * the error texts.
  *
  * <p><b>Call path.</b> {@link #invoke} refuses calls once destroyed, then looks up the
- * {@link MethodSettings} of the method (one map lookup; they are rebuilt when the directory's URL
+ * {@link MethodSettings} of the method (one map lookup in an immutable table; they are rebuilt when the directory's URL
  * instance changes) and hands over to the strategy's {@link #doInvoke}. The happy path copies no
  * list and allocates no "tried" collection; strategies allocate one only after a failure.
  *
@@ -180,11 +180,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         return fresh;
     }
 
-    /** Per-URL cache of method settings. */
+    /** Per-URL cache of method settings: an immutable table replaced under the lock when a method is added. */
     private static final class UrlSettings<T> {
         final URL url;
         final boolean availableCheck;
-        final ConcurrentHashMap<String, MethodSettings<T>> methods = new ConcurrentHashMap<>();
+        volatile MethodTable<MethodSettings<T>> methods = MethodTable.empty();
 
         UrlSettings(URL url) {
             this.url = url;
@@ -197,11 +197,17 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             int retries = Math.max(0, url.getMethodParameter(method, RETRIES_KEY, owner.defaultRetries()));
             boolean sticky = url.getMethodParameter(method, STICKY_KEY, false);
             MethodSettings<T> created = new MethodSettings<>(url, method, loadBalance, retries, sticky, availableCheck);
-            if (methods.size() >= MAX_CACHED_METHODS) {
+            synchronized (this) {
+                MethodTable<MethodSettings<T>> table = methods;
+                MethodSettings<T> raced = table.get(method);
+                if (raced != null) {
+                    return raced;
+                }
+                if (table.size() < MAX_CACHED_METHODS) {
+                    methods = table.with(method, created);
+                }
                 return created;
             }
-            MethodSettings<T> raced = methods.putIfAbsent(method, created);
-            return raced != null ? raced : created;
         }
     }
 
