@@ -36,11 +36,13 @@ import java.util.function.Function;
  * recorded ({@link InvokerStats#startCall()}): calls in flight once a balancer reading them has
  * seen the invoker ({@code leastactive}, {@code shortestresponse}, {@code p2c}, bounded
  * {@code consistenthash}) or {@link InvokerStats#inFlight()} was read, and latency once
- * {@code shortestresponse} or {@code p2c} has seen it. Cost on the happy path: the statistics
- * object comes from an identity table built once per listed invoker list (no registry lookup);
- * with {@code random}, {@code roundrobin} or plain {@code consistenthash} nothing else happens (no
- * atomic operation, no clock read), with {@code leastactive} two atomic adds, and with the latency
- * readers two clock reads as well. Nothing is allocated.
+ * {@code shortestresponse} or {@code p2c} has seen it. Cost on the happy path: while nothing in
+ * the JVM reads statistics ({@link InvokerStats#anyTracking()}), one volatile read and nothing
+ * else; otherwise the statistics object comes from an identity table built once per listed
+ * invoker list (no registry lookup), and with {@code random}, {@code roundrobin} or plain
+ * {@code consistenthash} nothing else happens (no atomic operation, no clock read), with
+ * {@code leastactive} two atomic adds, and with the latency readers two clock reads as well.
+ * Nothing is allocated.
  *
  * <p><b>Ownership.</b> The invoker owns the directory it was joined with: {@link #destroy()}
  * destroys it. Thread-safe: one instance serves every thread of the consumer.
@@ -288,7 +290,9 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         if (invokers.isEmpty()) {
             throw noProviderError(invocation);
         }
-        stats.prepare(invokers);
+        if (InvokerStats.anyTracking()) {
+            stats.prepare(invokers);
+        }
         return invokers;
     }
 
@@ -392,6 +396,10 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * when latency is tracked) around it. Exceptions pass unchanged.
      */
     protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
+        if (!InvokerStats.anyTracking()) {
+            // nothing in this JVM reads statistics yet: there is nothing to record
+            return invoker.invoke(invocation);
+        }
         InvokerStats stats = this.stats.of(invoker);
         long started = stats.startCall();
         boolean answered = false;

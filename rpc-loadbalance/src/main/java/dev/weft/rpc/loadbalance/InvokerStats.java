@@ -124,6 +124,9 @@ public final class InvokerStats {
         }
     }
 
+    /** Set, never cleared, when the first statistics object in this class loader starts tracking anything. */
+    private static volatile boolean anyTracking;
+
     private final LongSupplier ticker;
 
     private volatile int inFlight;
@@ -238,6 +241,7 @@ public final class InvokerStats {
      */
     public void trackInFlight() {
         if (tracking == TRACK_NOTHING) {
+            markAnyTracking();
             TRACKING.compareAndSet(this, TRACK_NOTHING, TRACK_IN_FLIGHT);
         }
     }
@@ -255,8 +259,26 @@ public final class InvokerStats {
      */
     public void trackLatency() {
         if (tracking != TRACK_LATENCY) {
+            markAnyTracking();
             tracking = TRACK_LATENCY;
         }
+    }
+
+    private static void markAnyTracking() {
+        if (!anyTracking) {
+            anyTracking = true;
+        }
+    }
+
+    /**
+     * Whether any statistics object (of this class loader) has ever been asked to track
+     * something. While this is {@code false}, {@link #startCall()} answers {@link #UNCOUNTED} for
+     * every invoker, so a caller may skip looking the statistics up at all: the cluster does, so
+     * that with balancers that read no statistics a call costs one volatile read for them. Once
+     * {@code true}, it stays {@code true}.
+     */
+    public static boolean anyTracking() {
+        return anyTracking;
     }
 
     /** Whether {@link #startCall()} times calls (see {@link #trackLatency()}). */
