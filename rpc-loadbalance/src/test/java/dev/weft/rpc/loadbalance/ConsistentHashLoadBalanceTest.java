@@ -58,6 +58,7 @@ class ConsistentHashLoadBalanceTest {
         for (int length = 0; length <= 40; length++) {
             String s = text.toString();
             assertThat(KeyHash.of(s)).as("length %d", length).isEqualTo(ReferenceKeyHash.of(s));
+            assertThat(KeyHash.ofArguments(new Object[] {s}, new int[] {0})).as("argument, length %d", length).isEqualTo(ReferenceKeyHash.of(s));
             assertThat(KeyHash.ofArguments(new Object[] {s, length, null}, new int[] {2, 0, 1, 3}))
                     .as("arguments, length %d", length)
                     .isEqualTo(ReferenceKeyHash.ofValues(null, s, String.valueOf(length), ReferenceKeyHash.ABSENT));

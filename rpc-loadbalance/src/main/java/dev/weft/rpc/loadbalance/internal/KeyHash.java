@@ -35,9 +35,9 @@ public final class KeyHash {
     private KeyHash() {
     }
 
-    /** The hash of one string. */
+    /** The hash of one string (ring points; call keys go through {@link #ofArguments}). */
     public static long of(String text) {
-        return absorb(SEED, text);
+        return absorbAny(SEED, text);
     }
 
     /**
@@ -66,10 +66,36 @@ public final class KeyHash {
         return h;
     }
 
-    /** Absorbs one string: pairs (length, units 0-3), (units 4-7, units 8-11), ... */
+    /**
+     * Absorbs one string: pairs (length, units 0-3), (units 4-7, units 8-11), ... Keys of up to 12
+     * units, the common case, take a short straight path that stays small enough to be inlined
+     * into the balancer; longer ones continue in {@link #absorbTail}. Ring points (long strings,
+     * hashed in bulk when a ring is built) use {@link #absorbAny} instead, so their profile does
+     * not make this path look big to the JIT.
+     */
     private static long absorb(long h, String text) {
         int length = text.length();
-        h = step(h, length, wordFrom(text, 0, length));
+        if (length <= 4) {
+            return step(h, length, wordFrom(text, 0, length));
+        }
+        h = step(h, length, fullWord(text, 0));
+        if (length <= 8) {
+            return step(h, wordFrom(text, 4, length), 0);
+        }
+        if (length <= 12) {
+            return step(h, fullWord(text, 4), wordFrom(text, 8, length));
+        }
+        return absorbTail(h, text, length);
+    }
+
+    /** As {@link #absorb}, for any length in one loop. */
+    private static long absorbAny(long h, String text) {
+        int length = text.length();
+        return absorbTail(step(h, length, wordFrom(text, 0, length)), text, length);
+    }
+
+    /** The pairs from unit 4 on. */
+    private static long absorbTail(long h, String text, int length) {
         int i = 4;
         for (; i + 8 <= length; i += 8) {
             h = step(h, fullWord(text, i), fullWord(text, i + 4));
