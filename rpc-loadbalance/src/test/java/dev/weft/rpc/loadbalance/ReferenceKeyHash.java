@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A deliberately plain second implementation of the KeyHash v2 definition (word list, explicit
- * padding, 128-bit products with {@link BigInteger}), to check the optimised one against.
+ * padding to triples, 128-bit products with {@link BigInteger}), to check the optimised one against.
  */
 final class ReferenceKeyHash {
 
@@ -42,14 +42,15 @@ final class ReferenceKeyHash {
                     own.add(word);
                 }
             }
-            if (own.size() % 2 == 1) {
+            while (own.size() % 3 != 0) {
                 own.add(0L);
             }
             words.addAll(own);
         }
         long h = 0x9E3779B97F4A7C15L;
-        for (int i = 0; i < words.size(); i += 2) {
-            h = fold(h ^ words.get(i) ^ 0x6A09E667F3BCC908L, words.get(i + 1) ^ 0xBB67AE8584CAA73BL);
+        for (int i = 0; i < words.size(); i += 3) {
+            h = fold(words.get(i) ^ 0x6A09E667F3BCC908L, words.get(i + 1) ^ 0xBB67AE8584CAA73BL)
+                    ^ fold(words.get(i + 2) ^ 0x3C6EF372FE94F82BL, h ^ 0xA54FF53A5F1D36F1L);
         }
         return h;
     }

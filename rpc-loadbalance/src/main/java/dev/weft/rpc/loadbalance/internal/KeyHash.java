@@ -10,25 +10,29 @@ package dev.weft.rpc.loadbalance.internal;
  * sequence of 64-bit words: a string contributes its length, then its code units four per word,
  * little-endian (unit {@code j} of a word at bits {@code 16j}), the last word zero-padded; a
  * {@code null} value contributes the word {@code -1}, an absent argument the word {@code -2}; each
- * value's words are followed by one {@code 0} word when their count is odd, so a value always
- * fills whole pairs. The state starts at {@code SEED = 0x9E3779B97F4A7C15}; each pair of words
- * {@code (a, b)}, in order, gives {@code h = fold(h ^ a ^ 0x6A09E667F3BCC908, b ^ 0xBB67AE8584CAA73B)}
- * (the constants are the first 64 fractional bits of √2 and √3); the hash is the final {@code h}.
- * Length words make a sequence of values unambiguous: ("ab","c") and ("a","bc") hash differently.
+ * value's words are followed by {@code 0} words up to a multiple of three, so a value always fills
+ * whole triples. The state starts at {@code h = 0x9E3779B97F4A7C15}; each triple of words
+ * {@code (a, b, c)}, in order, gives
+ * {@code h = fold(a ^ 0x6A09E667F3BCC908, b ^ 0xBB67AE8584CAA73B) ^ fold(c ^ 0x3C6EF372FE94F82B, h ^ 0xA54FF53A5F1D36F1)}
+ * (the constants are the first 64 fractional bits of √2, √3, √5 and √7); the hash is the final
+ * {@code h}. Length words make a sequence of values unambiguous: ("ab","c") and ("a","bc") hash
+ * differently.
  *
- * <p>Why this shape: one multiply step per eight code units, and the latency of a short key
- * (two steps for up to 12 units) is what a consistent-hash pick costs most. Like every 64-bit
- * hash it has collisions; it is not meant to resist keys crafted to collide.
+ * <p>Why this shape: the two products of a step are independent, so a step costs the latency of
+ * one multiply, and a key of up to 8 code units (the length word and two unit words) is one
+ * step; that latency is most of what a consistent-hash pick costs. Like every 64-bit hash it has
+ * collisions; it is not meant to resist keys crafted to collide.
  *
  * <p>Stateless and thread-safe; no allocation for {@code String} arguments.
  */
 public final class KeyHash {
 
-    static final long SEED = 0x9E3779B97F4A7C15L;
-    /** First 64 fractional bits of √2, whitening the first word of each pair. */
-    static final long FIRST = 0x6A09E667F3BCC908L;
-    /** First 64 fractional bits of √3, whitening the second word of each pair. */
-    static final long SECOND = 0xBB67AE8584CAA73BL;
+    private static final long SEED = 0x9E3779B97F4A7C15L;
+    /** First 64 fractional bits of √2, √3, √5, √7: whitening of the three words and of the state. */
+    private static final long FIRST = 0x6A09E667F3BCC908L;
+    private static final long SECOND = 0xBB67AE8584CAA73BL;
+    private static final long THIRD = 0x3C6EF372FE94F82BL;
+    private static final long STATE = 0xA54FF53A5F1D36F1L;
     private static final long NULL_VALUE = -1;
     private static final long ABSENT_VALUE = -2;
 
@@ -53,12 +57,12 @@ public final class KeyHash {
         int available = arguments == null ? 0 : arguments.length;
         for (int index : indexes) {
             if (index >= available) {
-                h = step(h, ABSENT_VALUE, 0);
+                h = step(h, ABSENT_VALUE, 0, 0);
                 continue;
             }
             Object argument = arguments[index];
             if (argument == null) {
-                h = step(h, NULL_VALUE, 0);
+                h = step(h, NULL_VALUE, 0, 0);
             } else {
                 h = absorb(h, argument instanceof String ? (String) argument : String.valueOf(argument));
             }
@@ -67,48 +71,50 @@ public final class KeyHash {
     }
 
     /**
-     * Absorbs one string: pairs (length, units 0-3), (units 4-7, units 8-11), ... Keys of up to 12
-     * units, the common case, take a short straight path that stays small enough to be inlined
-     * into the balancer; longer ones continue in {@link #absorbTail}. Ring points (long strings,
-     * hashed in bulk when a ring is built) use {@link #absorbAny} instead, so their profile does
-     * not make this path look big to the JIT.
+     * Absorbs one string: triples (length, units 0-3, units 4-7), (units 8-11, 12-15, 16-19), ...
+     * Keys of up to 8 units, the common case, take a short straight path that stays small enough
+     * to be inlined into the balancer; longer ones continue in {@link #absorbTail}. Ring points
+     * (longer strings, hashed in bulk when a ring is built) use {@link #absorbAny} instead, so
+     * their profile does not make this path look big to the JIT.
      */
     private static long absorb(long h, String text) {
         int length = text.length();
         if (length <= 4) {
-            return step(h, length, wordFrom(text, 0, length));
+            return step(h, length, wordFrom(text, 0, length), 0);
         }
-        h = step(h, length, fullWord(text, 0));
         if (length <= 8) {
-            return step(h, wordFrom(text, 4, length), 0);
+            return step(h, length, fullWord(text, 0), wordFrom(text, 4, length));
         }
-        if (length <= 12) {
-            return step(h, fullWord(text, 4), wordFrom(text, 8, length));
-        }
-        return absorbTail(h, text, length);
+        return absorbTail(step(h, length, fullWord(text, 0), fullWord(text, 4)), text, length);
     }
 
     /** As {@link #absorb}, for any length in one loop. */
     private static long absorbAny(long h, String text) {
         int length = text.length();
-        return absorbTail(step(h, length, wordFrom(text, 0, length)), text, length);
+        long second = length > 4 ? wordFrom(text, 4, length) : 0;
+        return absorbTail(step(h, length, wordFrom(text, 0, length), second), text, length);
     }
 
-    /** The pairs from unit 4 on. */
+    /** The triples from unit 8 on. */
     private static long absorbTail(long h, String text, int length) {
-        int i = 4;
-        for (; i + 8 <= length; i += 8) {
-            h = step(h, fullWord(text, i), fullWord(text, i + 4));
+        int i = 8;
+        for (; i + 12 <= length; i += 12) {
+            h = step(h, fullWord(text, i), fullWord(text, i + 4), fullWord(text, i + 8));
         }
         if (i < length) {
-            h = step(h, wordFrom(text, i, length), i + 4 < length ? wordFrom(text, i + 4, length) : 0);
+            long b = i + 4 < length ? wordFrom(text, i + 4, length) : 0;
+            long c = i + 8 < length ? wordFrom(text, i + 8, length) : 0;
+            h = step(h, wordFrom(text, i, length), b, c);
         }
         return h;
     }
 
-    private static long step(long h, long a, long b) {
-        long x = h ^ a ^ FIRST;
-        long y = b ^ SECOND;
+    /** One triple: two independent 128-bit products, so the state waits for one multiply only. */
+    private static long step(long h, long a, long b, long c) {
+        return fold(a ^ FIRST, b ^ SECOND) ^ fold(c ^ THIRD, h ^ STATE);
+    }
+
+    private static long fold(long x, long y) {
         return x * y ^ Math.multiplyHigh(x, y);
     }
 
