@@ -45,11 +45,13 @@ public class LeastActiveLoadBalance extends AbstractLoadBalance {
         InvokerStats[] stats = snapshot.stats;
         int n = snapshot.size;
         LowestScoreTies lowest = LowestScoreTies.start(n);
+        long[] scores = lowest.scores;
+        long best = LowestScoreTies.NOT_ELIGIBLE;
         for (int i = 0; i < n; i++) {
-            if (weights.isEligible(i)) {
-                lowest.offer(i, stats[i].inFlight(), weights.effectiveWeight(i));
-            }
+            long score = weights.isEligible(i) ? stats[i].inFlight() : LowestScoreTies.NOT_ELIGIBLE;
+            scores[i] = score;
+            best = Math.min(best, score);
         }
-        return invokers.get(lowest.pick(weights, random.get()));
+        return invokers.get(lowest.pick(n, best, weights, random.get()));
     }
 }

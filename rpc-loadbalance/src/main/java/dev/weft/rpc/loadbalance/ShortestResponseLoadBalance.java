@@ -61,14 +61,18 @@ public class ShortestResponseLoadBalance extends AbstractLoadBalance {
             epoch = Math.max(epoch, stats[i].sampleEpoch());
         }
         LowestScoreTies lowest = LowestScoreTies.start(n);
+        long[] scores = lowest.scores;
+        long best = LowestScoreTies.NOT_ELIGIBLE;
         for (int i = 0; i < n; i++) {
+            long score = LowestScoreTies.NOT_ELIGIBLE;
             if (weights.isEligible(i)) {
                 InvokerStats s = stats[i];
                 long expected = s.expectedLatencyNanos(epoch);
-                long score = (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
-                lowest.offer(i, score, weights.effectiveWeight(i));
+                score = (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
             }
+            scores[i] = score;
+            best = Math.min(best, score);
         }
-        return invokers.get(lowest.pick(weights, random.get()));
+        return invokers.get(lowest.pick(n, best, weights, random.get()));
     }
 }
