@@ -40,7 +40,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@value #MAX_RINGS} rings, dropped after 10 idle minutes). A list whose addresses are all on
  * the cached ring (a copy, a reselect subset, a provider gone) reuses it by skipping absent
  * providers, which gives exactly the ring of the smaller set; a new address rebuilds it. Per list
- * instance only the mapping ring slot → list index is computed (O(n)). Thread-safe.
+ * instance only the mapping ring slot → list index is computed (O(n)). The last (list, consumer
+ * URL, method) is remembered with its ring and slot → invoker map, so repeated calls on one
+ * directory snapshot skip both cache lookups. Thread-safe.
  */
 public class ConsistentHashLoadBalance extends AbstractLoadBalance {
 

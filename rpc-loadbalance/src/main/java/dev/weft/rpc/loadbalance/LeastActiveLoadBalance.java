@@ -18,7 +18,8 @@ import java.util.random.RandomGenerator;
  * recorded by the cluster around every call); ties are broken by weighted random choice. Invokers
  * of weight 0 are skipped unless all weights are 0.
  *
- * <p>One O(n) scan of the statistics cached per invoker list, without allocation. Thread-safe.
+ * <p>One O(n) scan of the statistics cached per invoker list, then one over the scores it wrote
+ * ({@link LowestScoreTies}), without allocation. Thread-safe.
  */
 public class LeastActiveLoadBalance extends AbstractLoadBalance {
 

@@ -29,7 +29,8 @@ import java.util.random.RandomGenerator;
  * call, so no clock is read per pick: samples older than the previous period relative to the
  * freshest invoker count as none, and an invoker left idle is probed again.
  *
- * <p>Two O(n) scans of the statistics cached per invoker list, without allocation. Thread-safe.
+ * <p>Two O(n) scans of the statistics cached per invoker list, then one over the scores written
+ * ({@link LowestScoreTies}), without allocation. Thread-safe.
  */
 public class ShortestResponseLoadBalance extends AbstractLoadBalance {
 
