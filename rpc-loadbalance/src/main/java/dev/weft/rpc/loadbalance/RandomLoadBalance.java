@@ -5,6 +5,7 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.internal.SnapshotCache;
 import dev.weft.rpc.loadbalance.internal.TimeSource;
+import dev.weft.rpc.loadbalance.internal.UniformIndex;
 import dev.weft.rpc.loadbalance.internal.WeightTable;
 
 import java.util.List;
@@ -18,7 +19,8 @@ import java.util.random.RandomGenerator;
  *
  * <p>O(1) for equal weights, else O(log n) (binary search of cached cumulative weights). Weights
  * are computed once per invoker list instance (and during warm-up at most every few ms); for the
- * last list seen with equal, settled weights a pick is a single bounded random draw.
+ * last list seen with equal, settled weights a pick is a single bounded random draw
+ * ({@link UniformIndex}, no division).
  * Thread-safe.
  */
 public class RandomLoadBalance extends AbstractLoadBalance {
@@ -44,7 +46,7 @@ public class RandomLoadBalance extends AbstractLoadBalance {
     protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
         UniformList uniform = this.uniform;
         if (uniform != null && uniform.list == invokers && uniform.size == invokers.size()) {
-            return invokers.get(random.get().nextInt(uniform.size));
+            return invokers.get(UniformIndex.draw(random.get(), uniform.size));
         }
         InvokerSnapshot snapshot = snapshots.get(invokers);
         WeightTable weights = snapshot.weights(invocation.getMethodName());
@@ -56,8 +58,8 @@ public class RandomLoadBalance extends AbstractLoadBalance {
 
     /**
      * The last list seen whose weights are equal for every method and settled (no provider warming
-     * up), so a pick is one {@code nextInt(size)}, the same draw {@link WeightTable#pick} makes for
-     * a uniform table, without the snapshot and weight-table lookups. A settled table is never
+     * up), so a pick is one {@link UniformIndex#draw}, the same draw {@link WeightTable#pick} makes
+     * for a uniform table, without the snapshot and weight-table lookups. A settled table is never
      * recomputed for its list, so this is exact for as long as the list instance is used. Holds
      * the list strongly, like the most-recent slot of {@link SnapshotCache}: at most one list.
      */
