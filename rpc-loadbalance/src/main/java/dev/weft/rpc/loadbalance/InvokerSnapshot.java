@@ -69,6 +69,11 @@ final class InvokerSnapshot {
         this.methodLevelWeights = methodLevel;
     }
 
+    /** Whether some provider has a method-level {@code weight}, so tables differ per method. */
+    boolean weighsPerMethod() {
+        return methodLevelWeights;
+    }
+
     /**
      * The current weight table for {@code method}; recomputed only when warm-up makes it stale.
      *

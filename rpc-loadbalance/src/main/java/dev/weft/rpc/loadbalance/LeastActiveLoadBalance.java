@@ -18,7 +18,8 @@ import java.util.random.RandomGenerator;
  * recorded by the cluster around every call); ties are broken by weighted random choice. Invokers
  * of weight 0 are skipped unless all weights are 0.
  *
- * <p>One O(n) scan of the statistics cached per invoker list, without allocation. Thread-safe.
+ * <p>One O(n) scan of the statistics cached per invoker list, then one over the scores it wrote
+ * ({@link LowestScoreTies}), without allocation. Thread-safe.
  */
 public class LeastActiveLoadBalance extends AbstractLoadBalance {
 
@@ -45,11 +46,13 @@ public class LeastActiveLoadBalance extends AbstractLoadBalance {
         InvokerStats[] stats = snapshot.stats;
         int n = snapshot.size;
         LowestScoreTies lowest = LowestScoreTies.start(n);
+        long[] scores = lowest.scores;
+        long best = LowestScoreTies.NOT_ELIGIBLE;
         for (int i = 0; i < n; i++) {
-            if (weights.isEligible(i)) {
-                lowest.offer(i, stats[i].inFlightCount(), weights.effectiveWeight(i));
-            }
+            long score = weights.isEligible(i) ? stats[i].inFlightCount() : LowestScoreTies.NOT_ELIGIBLE;
+            scores[i] = score;
+            best = Math.min(best, score);
         }
-        return invokers.get(lowest.pick(weights, random.get()));
+        return invokers.get(lowest.pick(n, best, weights, random.get()));
     }
 }

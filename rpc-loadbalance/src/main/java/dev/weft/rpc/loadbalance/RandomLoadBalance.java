@@ -5,6 +5,8 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.internal.SnapshotCache;
 import dev.weft.rpc.loadbalance.internal.TimeSource;
+import dev.weft.rpc.loadbalance.internal.UniformIndex;
+import dev.weft.rpc.loadbalance.internal.WeightTable;
 
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +18,9 @@ import java.util.random.RandomGenerator;
  * {@code random}: weighted random choice, uniform when all weights are equal.
  *
  * <p>O(1) for equal weights, else O(log n) (binary search of cached cumulative weights). Weights
- * are computed once per invoker list instance (and during warm-up at most every few ms).
+ * are computed once per invoker list instance (and during warm-up at most every few ms); for the
+ * last list seen with equal, settled weights a pick is a single bounded random draw
+ * ({@link UniformIndex}, no division).
  * Thread-safe.
  */
 public class RandomLoadBalance extends AbstractLoadBalance {
@@ -26,6 +30,7 @@ public class RandomLoadBalance extends AbstractLoadBalance {
 
     private final Supplier<? extends RandomGenerator> random;
     private final SnapshotCache<InvokerSnapshot> snapshots;
+    private volatile UniformList uniform;
 
     public RandomLoadBalance() {
         this(TimeSource.SYSTEM, ThreadLocalRandom::current);
@@ -39,7 +44,32 @@ public class RandomLoadBalance extends AbstractLoadBalance {
 
     @Override
     protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
+        UniformList uniform = this.uniform;
+        if (uniform != null && uniform.list == invokers && uniform.size == invokers.size()) {
+            return invokers.get(UniformIndex.draw(random.get(), uniform.size));
+        }
         InvokerSnapshot snapshot = snapshots.get(invokers);
-        return invokers.get(snapshot.weights(invocation.getMethodName()).pick(random.get()));
+        WeightTable weights = snapshot.weights(invocation.getMethodName());
+        if (weights.isUniform() && weights.refreshAtMillis() == Long.MAX_VALUE && !snapshot.weighsPerMethod()) {
+            this.uniform = new UniformList(invokers);
+        }
+        return invokers.get(weights.pick(random.get()));
+    }
+
+    /**
+     * The last list seen whose weights are equal for every method and settled (no provider warming
+     * up), so a pick is one {@link UniformIndex#draw}, the same draw {@link WeightTable#pick} makes
+     * for a uniform table, without the snapshot and weight-table lookups. A settled table is never
+     * recomputed for its list, so this is exact for as long as the list instance is used. Holds
+     * the list strongly, like the most-recent slot of {@link SnapshotCache}: at most one list.
+     */
+    private static final class UniformList {
+        final List<?> list;
+        final int size;
+
+        UniformList(List<?> list) {
+            this.list = list;
+            this.size = list.size();
+        }
     }
 }

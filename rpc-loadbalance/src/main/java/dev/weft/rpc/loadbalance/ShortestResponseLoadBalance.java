@@ -29,7 +29,8 @@ import java.util.random.RandomGenerator;
  * call, so no clock is read per pick: samples older than the previous period relative to the
  * freshest invoker count as none, and an invoker left idle is probed again.
  *
- * <p>Two O(n) scans of the statistics cached per invoker list, without allocation. Thread-safe.
+ * <p>Two O(n) scans of the statistics cached per invoker list, then one over the scores written
+ * ({@link LowestScoreTies}), without allocation. Thread-safe.
  */
 public class ShortestResponseLoadBalance extends AbstractLoadBalance {
 
@@ -61,14 +62,18 @@ public class ShortestResponseLoadBalance extends AbstractLoadBalance {
             epoch = Math.max(epoch, stats[i].sampleEpoch());
         }
         LowestScoreTies lowest = LowestScoreTies.start(n);
+        long[] scores = lowest.scores;
+        long best = LowestScoreTies.NOT_ELIGIBLE;
         for (int i = 0; i < n; i++) {
+            long score = LowestScoreTies.NOT_ELIGIBLE;
             if (weights.isEligible(i)) {
                 InvokerStats s = stats[i];
                 long expected = s.expectedLatencyNanos(epoch);
-                long score = (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
-                lowest.offer(i, score, weights.effectiveWeight(i));
+                score = (expected < 0 ? 1 : expected) * (Math.min(s.inFlightCount(), MAX_COUNTED_IN_FLIGHT) + 1L);
             }
+            scores[i] = score;
+            best = Math.min(best, score);
         }
-        return invokers.get(lowest.pick(weights, random.get()));
+        return invokers.get(lowest.pick(n, best, weights, random.get()));
     }
 }

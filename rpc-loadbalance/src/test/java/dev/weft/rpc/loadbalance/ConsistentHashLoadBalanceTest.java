@@ -30,17 +30,42 @@ class ConsistentHashLoadBalanceTest {
 
     @Test
     void keyHash_isStableAcrossVersions_pinnedValues() {
-        assertThat(KeyHash.of("")).isEqualTo(KeyHash.of(""));
         assertThat(Long.toHexString(KeyHash.of(""))).isEqualTo(PINNED_EMPTY);
         assertThat(Long.toHexString(KeyHash.of("user-42"))).isEqualTo(PINNED_USER_42);
         assertThat(Long.toHexString(KeyHash.of("10.0.0.1:20880#0"))).isEqualTo(PINNED_POINT);
+        assertThat(Long.toHexString(KeyHash.of("abcdefghijklm"))).isEqualTo(PINNED_13_UNITS);
+        assertThat(Long.toHexString(KeyHash.of("h\u00e9llo \u4e16\u754c \ud83d\ude00"))).isEqualTo(PINNED_UTF16);
+        assertThat(Long.toHexString(KeyHash.ofArguments(new Object[] {"ab", "c"}, new int[] {0, 1}))).isEqualTo(PINNED_TWO_ARGUMENTS);
+        assertThat(Long.toHexString(KeyHash.ofArguments(new Object[] {null, "x"}, new int[] {0, 1}))).isEqualTo(PINNED_NULL_FIRST);
+        assertThat(Long.toHexString(KeyHash.ofArguments(new Object[] {"x"}, new int[] {0, 1}))).isEqualTo(PINNED_ABSENT_SECOND);
         assertThat(KeyHash.ofArguments(new Object[] {"user-42"}, new int[] {0})).isEqualTo(KeyHash.of("user-42"));
     }
 
-    // Reproduced independently (a few lines of Python following the KeyHash Javadoc); never change them.
-    private static final String PINNED_EMPTY = "f955b5881a882d0d";
-    private static final String PINNED_USER_42 = "7bf00bc59dba4401";
-    private static final String PINNED_POINT = "5632e87329098fd";
+    // Reproduced independently (a few lines of Python following the KeyHash Javadoc, 128-bit
+    // products with Python integers); never change them.
+    private static final String PINNED_EMPTY = "e8948076670ef52f";
+    private static final String PINNED_USER_42 = "ad9180b91518390c";
+    private static final String PINNED_POINT = "f2c9d015d3c9400e";
+    private static final String PINNED_13_UNITS = "352c57c414d3c9ba";
+    private static final String PINNED_UTF16 = "96fa49c11b9f1c44";
+    private static final String PINNED_TWO_ARGUMENTS = "b2a7fdd9fa93d1dc";
+    private static final String PINNED_NULL_FIRST = "719e1498a8ffb67d";
+    private static final String PINNED_ABSENT_SECOND = "94120b83341f8f6d";
+
+    @Test
+    void keyHash_matchesTheDefinition_forEveryLengthAndUnitRange() {
+        StringBuilder text = new StringBuilder();
+        for (int length = 0; length <= 40; length++) {
+            String s = text.toString();
+            assertThat(KeyHash.of(s)).as("length %d", length).isEqualTo(ReferenceKeyHash.of(s));
+            assertThat(KeyHash.ofArguments(new Object[] {s}, new int[] {0})).as("argument, length %d", length).isEqualTo(ReferenceKeyHash.of(s));
+            assertThat(KeyHash.ofArguments(new Object[] {s, length, null}, new int[] {2, 0, 1, 3}))
+                    .as("arguments, length %d", length)
+                    .isEqualTo(ReferenceKeyHash.ofValues(null, s, String.valueOf(length), ReferenceKeyHash.ABSENT));
+            // cycle through ASCII, Latin-1, BMP and surrogate code units so every unit bit matters
+            text.append((char) (length % 4 == 0 ? 'a' + length : length % 4 == 1 ? 0xE9 : length % 4 == 2 ? 0x4E16 + length : 0xD83D));
+        }
+    }
 
     @Test
     void keyHash_joinsArgumentsUnambiguously() {

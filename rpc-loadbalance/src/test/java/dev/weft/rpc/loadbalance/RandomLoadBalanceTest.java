@@ -82,4 +82,30 @@ class RandomLoadBalanceTest {
         // the same list instance: weights are recomputed because a provider was warming up
         assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 30_000).get(fresh)).isBetween(14_500, 15_500);
     }
+
+    @Test
+    void random_equalWeightsShortcut_neverLeaksIntoOtherLists() {
+        List<Invoker<Object>> equal = Fixtures.plain(2);
+        List<Invoker<Object>> zeroFirst = Fixtures.weighted(0, 100);
+        List<Invoker<Object>> zeroForSayHello = List.of(FakeInvoker.of("a", 1, "sayHello.weight=0"), FakeInvoker.of("b", 2, ""));
+        long now = time.currentTimeMillis();
+        List<Invoker<Object>> warming = List.of(FakeInvoker.of("c", 3, ""), FakeInvoker.of("d", 4, "warmup=60000&timestamp=" + now));
+        int equalFirst = 0;
+        int warmingFresh = 0;
+        for (int i = 0; i < 2_000; i++) {
+            equalFirst += balance.select(equal, CONSUMER, call("sayHello")) == equal.get(0) ? 1 : 0;
+            assertThat(balance.select(zeroFirst, CONSUMER, call("sayHello"))).isSameAs(zeroFirst.get(1));
+            assertThat(balance.select(zeroForSayHello, CONSUMER, call("sayHello"))).isSameAs(zeroForSayHello.get(1));
+            warmingFresh += balance.select(warming, CONSUMER, call("sayHello")) == warming.get(1) ? 1 : 0;
+        }
+        assertThat(equalFirst).isBetween(900, 1_100);
+        assertThat(warmingFresh).as("weight 1 of 101 while just started").isLessThan(60);
+        time.advanceMillis(60_000);
+        warmingFresh = 0;
+        for (int i = 0; i < 2_000; i++) {
+            balance.select(equal, CONSUMER, call("sayHello"));
+            warmingFresh += balance.select(warming, CONSUMER, call("sayHello")) == warming.get(1) ? 1 : 0;
+        }
+        assertThat(warmingFresh).as("warmed up: equal weights").isBetween(900, 1_100);
+    }
 }

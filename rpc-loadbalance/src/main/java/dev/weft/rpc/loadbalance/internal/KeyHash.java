@@ -1,36 +1,47 @@
 package dev.weft.rpc.loadbalance.internal;
 
 /**
- * Weft key hash v1: a 64-bit hash of strings that is stable across JVMs, platforms and versions
+ * Weft key hash v2: a 64-bit hash of strings that is stable across JVMs, platforms and versions
  * (it depends only on the UTF-16 code units of the text, never on {@code String.hashCode()} or on
  * identity hashes). Used by {@code consistenthash} for ring points and call keys.
  *
- * <p>Definition. The state starts at {@code 0x9E3779B97F4A7C15}. Each 64-bit block {@code k} is
- * absorbed as {@code k *= 0x87C37B91114253D5; k = rotl(k, 31); k *= 0x4CF5AD432745937F;
- * h ^= k; h = rotl(h, 27) * 5 + 0x52DCE729}. A string is absorbed as its length (one block)
- * followed by its code units packed four per block, little-endian (unit {@code j} of a block at
- * bits {@code 16j}), the last block zero-padded; a {@code null} value is the single block
- * {@code -1}, an absent argument the block {@code -2}. The result is Murmur3's {@code fmix64}
- * finaliser of {@code h}: {@code h ^= h >>> 33; h *= 0xFF51AFD7ED558CCD; h ^= h >>> 33;
- * h *= 0xC4CEB9FE1A85EC53; h ^= h >>> 33}. Length prefixes make a sequence of values
- * unambiguous: ("ab","c") and ("a","bc") hash differently.
+ * <p>Definition. {@code fold(a, b)} is the signed 128-bit product of {@code a} and {@code b}, its
+ * low 64 bits XOR its high 64 bits (in Java {@code a * b ^ Math.multiplyHigh(a, b)}). A key is a
+ * sequence of 64-bit words: a string contributes its length, then its code units four per word,
+ * little-endian (unit {@code j} of a word at bits {@code 16j}), the last word zero-padded; a
+ * {@code null} value contributes the word {@code -1}, an absent argument the word {@code -2}; each
+ * value's words are followed by {@code 0} words up to a multiple of three, so a value always fills
+ * whole triples. The state starts at {@code h = 0x9E3779B97F4A7C15}; each triple of words
+ * {@code (a, b, c)}, in order, gives
+ * {@code h = fold(a ^ 0x6A09E667F3BCC908, b ^ 0xBB67AE8584CAA73B) ^ fold(c ^ 0x3C6EF372FE94F82B, h ^ 0xA54FF53A5F1D36F1)}
+ * (the constants are the first 64 fractional bits of √2, √3, √5 and √7); the hash is the final
+ * {@code h}. Length words make a sequence of values unambiguous: ("ab","c") and ("a","bc") hash
+ * differently.
+ *
+ * <p>Why this shape: the two products of a step are independent, so a step costs the latency of
+ * one multiply, and a key of up to 8 code units (the length word and two unit words) is one
+ * step; that latency is most of what a consistent-hash pick costs. Like every 64-bit hash it has
+ * collisions; it is not meant to resist keys crafted to collide.
  *
  * <p>Stateless and thread-safe; no allocation for {@code String} arguments.
  */
 public final class KeyHash {
 
     private static final long SEED = 0x9E3779B97F4A7C15L;
-    private static final long C1 = 0x87C37B91114253D5L;
-    private static final long C2 = 0x4CF5AD432745937FL;
+    /** First 64 fractional bits of √2, √3, √5, √7: whitening of the three words and of the state. */
+    private static final long FIRST = 0x6A09E667F3BCC908L;
+    private static final long SECOND = 0xBB67AE8584CAA73BL;
+    private static final long THIRD = 0x3C6EF372FE94F82BL;
+    private static final long STATE = 0xA54FF53A5F1D36F1L;
     private static final long NULL_VALUE = -1;
     private static final long ABSENT_VALUE = -2;
 
     private KeyHash() {
     }
 
-    /** The hash of one string. */
+    /** The hash of one string (ring points; call keys go through {@link #ofArguments}). */
     public static long of(String text) {
-        return fmix64(absorb(SEED, text));
+        return absorbAny(SEED, text);
     }
 
     /**
@@ -40,64 +51,96 @@ public final class KeyHash {
     public static long ofArguments(Object[] arguments, int[] indexes) {
         if (indexes.length == 1 && arguments != null && indexes[0] < arguments.length
                 && arguments[indexes[0]] instanceof String) {
-            return fmix64(absorb(SEED, (String) arguments[indexes[0]]));
+            return absorb(SEED, (String) arguments[indexes[0]]);
         }
         long h = SEED;
         int available = arguments == null ? 0 : arguments.length;
         for (int index : indexes) {
             if (index >= available) {
-                h = absorbBlock(h, ABSENT_VALUE);
+                h = step(h, ABSENT_VALUE, 0, 0);
                 continue;
             }
             Object argument = arguments[index];
             if (argument == null) {
-                h = absorbBlock(h, NULL_VALUE);
+                h = step(h, NULL_VALUE, 0, 0);
             } else {
                 h = absorb(h, argument instanceof String ? (String) argument : String.valueOf(argument));
             }
         }
-        return fmix64(h);
+        return h;
     }
 
+    /**
+     * Absorbs one string: triples (length, units 0-3, units 4-7), (units 8-11, 12-15, 16-19), ...
+     * Keys of up to 8 units, the common case, take a short straight path that stays small enough
+     * to be inlined into the balancer; longer ones continue in {@link #absorbTail}. Ring points
+     * (longer strings, hashed in bulk when a ring is built) use {@link #absorbAny} instead, so
+     * their profile does not make this path look big to the JIT.
+     */
     private static long absorb(long h, String text) {
         int length = text.length();
-        h = absorbBlock(h, length);
-        int i = 0;
-        for (; i + 4 <= length; i += 4) {
-            long block = text.charAt(i)
-                    | (long) text.charAt(i + 1) << 16
-                    | (long) text.charAt(i + 2) << 32
-                    | (long) text.charAt(i + 3) << 48;
-            h = absorbBlock(h, block);
+        if (length <= 4) {
+            return step(h, length, wordFrom(text, 0, length), 0);
         }
+        if (length <= 8) {
+            return step(h, length, fullWord(text, 0), wordFrom(text, 4, length));
+        }
+        return absorbTail(step(h, length, fullWord(text, 0), fullWord(text, 4)), text, length);
+    }
+
+    /** As {@link #absorb}, for any length in one loop. */
+    private static long absorbAny(long h, String text) {
+        int length = text.length();
+        long second = length > 4 ? wordFrom(text, 4, length) : 0;
+        return absorbTail(step(h, length, wordFrom(text, 0, length), second), text, length);
+    }
+
+    /** The triples from unit 8 on. */
+    private static long absorbTail(long h, String text, int length) {
+        int i = 8;
+        for (; i + 12 <= length; i += 12) {
+            h = step(h, fullWord(text, i), fullWord(text, i + 4), fullWord(text, i + 8));
+        }
+        if (i < length) {
+            long b = i + 4 < length ? wordFrom(text, i + 4, length) : 0;
+            long c = i + 8 < length ? wordFrom(text, i + 8, length) : 0;
+            h = step(h, wordFrom(text, i, length), b, c);
+        }
+        return h;
+    }
+
+    /** One triple: two independent 128-bit products, so the state waits for one multiply only. */
+    private static long step(long h, long a, long b, long c) {
+        return fold(a ^ FIRST, b ^ SECOND) ^ fold(c ^ THIRD, h ^ STATE);
+    }
+
+    private static long fold(long x, long y) {
+        return x * y ^ Math.multiplyHigh(x, y);
+    }
+
+    private static long fullWord(String text, int i) {
+        return text.charAt(i)
+                | (long) text.charAt(i + 1) << 16
+                | (long) text.charAt(i + 2) << 32
+                | (long) text.charAt(i + 3) << 48;
+    }
+
+    /** Up to four units starting at {@code i} ({@code i <= length}), zero-padded. */
+    private static long wordFrom(String text, int i, int length) {
         int rest = length - i;
-        if (rest > 0) {
-            long block = text.charAt(i);
-            if (rest > 1) {
-                block |= (long) text.charAt(i + 1) << 16;
-                if (rest > 2) {
-                    block |= (long) text.charAt(i + 2) << 32;
-                }
-            }
-            h = absorbBlock(h, block);
+        if (rest >= 4) {
+            return fullWord(text, i);
         }
-        return h;
-    }
-
-    private static long absorbBlock(long h, long k) {
-        k *= C1;
-        k = Long.rotateLeft(k, 31);
-        k *= C2;
-        h ^= k;
-        return Long.rotateLeft(h, 27) * 5 + 0x52DCE729L;
-    }
-
-    private static long fmix64(long h) {
-        h ^= h >>> 33;
-        h *= 0xFF51AFD7ED558CCDL;
-        h ^= h >>> 33;
-        h *= 0xC4CEB9FE1A85EC53L;
-        h ^= h >>> 33;
-        return h;
+        long word = 0;
+        if (rest == 3) {
+            word = (long) text.charAt(i + 2) << 32;
+        }
+        if (rest >= 2) {
+            word |= (long) text.charAt(i + 1) << 16;
+        }
+        if (rest >= 1) {
+            word |= text.charAt(i);
+        }
+        return word;
     }
 }

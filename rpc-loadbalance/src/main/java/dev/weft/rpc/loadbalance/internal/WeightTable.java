@@ -90,10 +90,13 @@ public final class WeightTable {
         return refreshAtMillis;
     }
 
-    /** A weighted random index: O(1) when uniform, else a binary search of the cumulative sums. */
+    /**
+     * A weighted random index: O(1) when uniform ({@link UniformIndex#draw}), else a binary search
+     * of the cumulative sums.
+     */
     public int pick(RandomGenerator random) {
         if (uniform) {
-            return random.nextInt(weights.length);
+            return UniformIndex.draw(random, weights.length);
         }
         return indexOf(random.nextLong(total));
     }
