@@ -8,6 +8,7 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.internal.HashRing;
 import dev.weft.rpc.loadbalance.internal.KeyHash;
+import dev.weft.rpc.loadbalance.internal.ListSlots;
 import dev.weft.rpc.loadbalance.internal.SnapshotCache;
 import dev.weft.rpc.loadbalance.internal.TimeSource;
 
@@ -40,9 +41,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@value #MAX_RINGS} rings, dropped after 10 idle minutes). A list whose addresses are all on
  * the cached ring (a copy, a reselect subset, a provider gone) reuses it by skipping absent
  * providers, which gives exactly the ring of the smaller set; a new address rebuilds it. Per list
- * instance only the mapping ring slot → list index is computed (O(n)). The last (list, consumer
- * URL, method) is remembered with its ring and slot → invoker map, so repeated calls on one
- * directory snapshot skip both cache lookups. Thread-safe.
+ * instance only the mapping ring slot → list index is computed (O(n)). Each recent list remembers
+ * its first method's config (with the list's view): the newest list in one volatile field, the
+ * others in a {@link ListSlots} table, so repeated calls on one directory snapshot take one
+ * lookup, and many services sharing the balancer neither evict each other nor write anything. Thread-safe.
  */
 public class ConsistentHashLoadBalance extends AbstractLoadBalance {
 
@@ -62,8 +64,10 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
     private final Cache<String, HashRing> rings = CacheBuilder.newBuilder()
             .maximumSize(MAX_RINGS).expireAfterAccess(Duration.ofMinutes(10)).build();
     private final AtomicLong ringsBuilt = new AtomicLong();
-    /** The last (list, consumer URL, method) picked for and what it resolved to; see {@link Recent}. */
-    private volatile Recent recent;
+    /** Per recent list, the config of the first method called on it (which holds the list's view). */
+    private final ListSlots<MethodConfig> recents = new ListSlots<>();
+    /** The newest list seen and its remembered config: checked before {@link #recents}. */
+    private volatile Newest newest;
 
     public ConsistentHashLoadBalance() {
         this(TimeSource.SYSTEM);
@@ -74,22 +78,30 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
     }
 
     @Override
-    @SuppressWarnings("unchecked") // Recent.bySlot holds elements of this very list
+    @SuppressWarnings("unchecked") // Newest.bySlot holds elements of this very list
     protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
         String method = invocation.getMethodName();
-        Recent recent = this.recent;
-        if (recent == null || recent.list != invokers || recent.size != invokers.size()
-                || recent.url != url || !Objects.equals(recent.method, method)) {
-            recent = remember(invokers, url, method);
+        Newest first = newest;
+        if (first != null && first.list == invokers && first.size == invokers.size() && first.url == url
+                && Objects.equals(first.method, method)) {
+            long hash = KeyHash.ofArguments(invocation.getArguments(), first.argumentIndexes);
+            Invoker<?> direct = first.bySlot[first.ring.ownerOf(hash)];
+            if (direct != null) {
+                return (Invoker<T>) direct;
+            }
         }
-        long hash = KeyHash.ofArguments(invocation.getArguments(), recent.argumentIndexes);
-        RingView ring = recent.ring;
-        if (recent.loadFactor > 0) {
-            return invokers.get(boundedPick(recent.view, ring, ring.ring.ceiling(hash), recent.loadFactor));
+        MethodConfig config = recents.get(invokers);
+        if (config == null || config.url != url || !Objects.equals(config.method, method)) {
+            config = resolve(invokers, url, method, config);
         }
-        Invoker<?> direct = recent.bySlot[ring.ring.ownerOf(hash)];
-        if (direct != null) {
-            return (Invoker<T>) direct;
+        long hash = KeyHash.ofArguments(invocation.getArguments(), config.argumentIndexes);
+        RingView ring = config.ring;
+        if (config.loadFactor > 0) {
+            return invokers.get(boundedPick(config.view, ring, ring.ring.ceiling(hash), config.loadFactor));
+        }
+        int direct = ring.slotToIndex[ring.ring.ownerOf(hash)];
+        if (direct >= 0) {
+            return invokers.get(direct);
         }
         int position = ring.ring.ceiling(hash);
         int size = ring.ring.size();
@@ -103,11 +115,22 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         throw new IllegalStateException("consistent hash ring has no member of the invoker list");
     }
 
-    private Recent remember(List<? extends Invoker<?>> invokers, URL url, String method) {
-        ListView view = views.get(invokers);
-        Recent fresh = new Recent(invokers, url, method, view, view.config(url, method));
-        recent = fresh;
-        return fresh;
+    /**
+     * The config of {@code method} for a list whose remembered config is another (or none). The
+     * first method called on a list, or a changed consumer URL, becomes the remembered one; other
+     * methods use the list view's own table, so alternating methods write nothing.
+     */
+    private MethodConfig resolve(List<? extends Invoker<?>> invokers, URL url, String method, MethodConfig remembered) {
+        ListView view = remembered != null ? remembered.view : views.get(invokers);
+        MethodConfig config = view.config(url, method);
+        if (remembered == null || Objects.equals(remembered.method, method)) {
+            recents.put(invokers, config);
+            Newest first = newest;
+            if (remembered == null || first != null && first.list == invokers) {
+                newest = new Newest(invokers, config);
+            }
+        }
+        return config;
     }
 
     private static int boundedPick(ListView view, RingView ring, int position, double loadFactor) {
@@ -187,8 +210,9 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
             if (config == null || config.url != url) {
                 config = new MethodConfig(url, method, this);
                 byMethod.put(key, config);
+                // only a new config becomes the last one: alternating methods write nothing
+                last = config;
             }
-            last = config;
             return config;
         }
 
@@ -202,35 +226,31 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
     }
 
     /**
-     * The most recent call's list instance, consumer URL instance and method name with its list
-     * view and config, flattened, so a repeated call (the common case: one directory snapshot and
-     * one consumer URL) finds its ring with one volatile read and four compares instead of
-     * two cache lookups, and maps a ring slot straight to the invoker (one array read less than
-     * slot → index → list). Holds the list and its invokers strongly, like the most-recent slot of
-     * {@link SnapshotCache}: at most one list is kept alive.
+     * The list first seen most recently, with its remembered config flattened for the fast path
+     * and each ring slot mapped straight to its invoker: an application with one service finds
+     * its current snapshot with one volatile read and a few compares. Written only when a list is
+     * seen for the first time (or its remembered config changes), so services taking turns do not
+     * write it. Holds the list and its invokers strongly: at most one list.
      */
-    private static final class Recent {
+    private static final class Newest {
         final List<?> list;
         final int size;
         final URL url;
         final String method;
-        final ListView view;
         final int[] argumentIndexes;
-        final double loadFactor;
-        final RingView ring;
+        final HashRing ring;
         /** Per ring slot, the invoker of the list at that address, or null when it is not in the list. */
         final Invoker<?>[] bySlot;
 
-        Recent(List<? extends Invoker<?>> list, URL url, String method, ListView view, MethodConfig config) {
+        Newest(List<? extends Invoker<?>> list, MethodConfig config) {
             this.list = list;
             this.size = list.size();
-            this.url = url;
-            this.method = method;
-            this.view = view;
+            // bounded load needs the general path: this entry then never matches
+            this.url = config.loadFactor > 0 ? null : config.url;
+            this.method = config.method;
             this.argumentIndexes = config.argumentIndexes;
-            this.loadFactor = config.loadFactor;
-            this.ring = config.ring;
-            int[] slotToIndex = ring.slotToIndex;
+            this.ring = config.ring.ring;
+            int[] slotToIndex = config.ring.slotToIndex;
             this.bySlot = new Invoker<?>[slotToIndex.length];
             for (int slot = 0; slot < slotToIndex.length; slot++) {
                 bySlot[slot] = slotToIndex[slot] < 0 ? null : list.get(slotToIndex[slot]);
@@ -256,10 +276,11 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         }
     }
 
-    /** The keys read from one consumer URL for one method. */
+    /** The keys read from one consumer URL for one method, with the list view they apply to. */
     private static final class MethodConfig {
         final URL url;
         final String method;
+        final ListView view;
         final int[] argumentIndexes;
         final double loadFactor;
         final RingView ring;
@@ -267,6 +288,7 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         MethodConfig(URL url, String method, ListView view) {
             this.url = url;
             this.method = method;
+            this.view = view;
             this.argumentIndexes = parseIndexes(url, method);
             int nodes = url.getMethodParameter(method, NODES_KEY, DEFAULT_NODES);
             if (nodes < 1 || nodes > MAX_NODES) {

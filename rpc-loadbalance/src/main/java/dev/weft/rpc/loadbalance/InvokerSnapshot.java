@@ -35,6 +35,13 @@ final class InvokerSnapshot {
     private final boolean methodLevelWeights;
     private final ConcurrentMap<String, MethodWeights> byMethod = new ConcurrentHashMap<>(4);
     private volatile MethodWeights shared;
+    /**
+     * Set by {@code random} once it found the weights equal for every method and settled (no
+     * method-level weights, no provider warming up): a settled table is never recomputed, so every
+     * later pick on this list is one uniform draw. Plain on purpose: a stale {@code false} only
+     * takes the longer path.
+     */
+    boolean uniformSettled;
 
     /** Which statistics a balancer reads, so that the cluster records them from now on. */
     enum Reads {

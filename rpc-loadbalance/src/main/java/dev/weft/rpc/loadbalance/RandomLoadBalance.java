@@ -30,7 +30,6 @@ public class RandomLoadBalance extends AbstractLoadBalance {
 
     private final Supplier<? extends RandomGenerator> random;
     private final SnapshotCache<InvokerSnapshot> snapshots;
-    private volatile UniformList uniform;
 
     public RandomLoadBalance() {
         this(TimeSource.SYSTEM, ThreadLocalRandom::current);
@@ -44,32 +43,14 @@ public class RandomLoadBalance extends AbstractLoadBalance {
 
     @Override
     protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-        UniformList uniform = this.uniform;
-        if (uniform != null && uniform.list == invokers && uniform.size == invokers.size()) {
-            return invokers.get(UniformIndex.draw(random.get(), uniform.size));
-        }
         InvokerSnapshot snapshot = snapshots.get(invokers);
+        if (snapshot.uniformSettled) {
+            return invokers.get(UniformIndex.draw(random.get(), snapshot.size));
+        }
         WeightTable weights = snapshot.weights(invocation.getMethodName());
         if (weights.isUniform() && weights.refreshAtMillis() == Long.MAX_VALUE && !snapshot.weighsPerMethod()) {
-            this.uniform = new UniformList(invokers);
+            snapshot.uniformSettled = true;
         }
         return invokers.get(weights.pick(random.get()));
-    }
-
-    /**
-     * The last list seen whose weights are equal for every method and settled (no provider warming
-     * up), so a pick is one {@link UniformIndex#draw}, the same draw {@link WeightTable#pick} makes
-     * for a uniform table, without the snapshot and weight-table lookups. A settled table is never
-     * recomputed for its list, so this is exact for as long as the list instance is used. Holds
-     * the list strongly, like the most-recent slot of {@link SnapshotCache}: at most one list.
-     */
-    private static final class UniformList {
-        final List<?> list;
-        final int size;
-
-        UniformList(List<?> list) {
-            this.list = list;
-            this.size = list.size();
-        }
     }
 }

@@ -12,13 +12,17 @@ import java.util.function.Function;
  * Caches one derived value per invoker list, keyed by the identity of the {@code List} instance,
  * so a balancer computes weights, sums and rings once per directory snapshot instead of per call.
  *
- * <p>Lookup: the most recently used list is checked first (one volatile read, an identity compare
- * and a size check); otherwise a weak-keyed identity map is consulted, where a value is reused only
+ * <p>Lookup: the newest list (the last one a value was computed for: in an application with one
+ * service, its current directory snapshot) is checked first, one volatile read and two compares;
+ * then the recently used lists ({@link ListSlots}: one slot per list, so the many services
+ * sharing a balancer do not evict each other, and nothing is written while they keep their
+ * lists); otherwise a weak-keyed identity map is consulted, where a value is reused only
  * while the list still has the same size and the same first and last elements (compared by
  * identity hash, so the cache holds no invoker). These are cheap guards against a list mutated in
- * place; lists are expected to be immutable snapshots, as directories hand them out. Values must refer neither to the list nor to its invokers,
- * so an entry becomes garbage when its list does (the map purges it on later writes); the
- * most-recent slot keeps at most one list alive.
+ * place (the slots only compare the size); lists are expected to be immutable snapshots, as
+ * directories hand them out. Values must refer neither to the list nor to its invokers,
+ * so an entry becomes garbage when its list does (the map purges it on later writes); the newest
+ * slot keeps at most one list alive.
  *
  * <p>Thread-safe: racing misses may compute the value twice; one wins, both are correct.
  *
@@ -28,7 +32,8 @@ public final class SnapshotCache<V> {
 
     private final Function<List<? extends Invoker<?>>, V> factory;
     private final ConcurrentMap<List<?>, Entry<V>> byList = new MapMaker().weakKeys().concurrencyLevel(4).makeMap();
-    private volatile Recent<V> recent;
+    private final ListSlots<Entry<V>> recent = new ListSlots<>();
+    private volatile Newest<V> newest;
 
     public SnapshotCache(Function<List<? extends Invoker<?>>, V> factory) {
         this.factory = Objects.requireNonNull(factory, "factory");
@@ -36,16 +41,21 @@ public final class SnapshotCache<V> {
 
     /** The value for {@code invokers} (non-empty), computing it on the first use of this list instance. */
     public V get(List<? extends Invoker<?>> invokers) {
-        Recent<V> last = recent;
-        if (last != null && last.list == invokers && last.entry.size == invokers.size()) {
-            return last.entry.value;
+        Newest<V> first = newest;
+        if (first != null && first.list == invokers && first.entry.size == invokers.size()) {
+            return first.entry.value;
         }
-        Entry<V> entry = byList.get(invokers);
+        Entry<V> entry = recent.get(invokers);
+        if (entry != null) {
+            return entry.value;
+        }
+        entry = byList.get(invokers);
         if (entry == null || !entry.matches(invokers)) {
             entry = new Entry<>(invokers, factory.apply(invokers));
             byList.put(invokers, entry);
+            newest = new Newest<>(invokers, entry);
         }
-        recent = new Recent<>(invokers, entry);
+        recent.put(invokers, entry);
         return entry.value;
     }
 
@@ -74,11 +84,11 @@ public final class SnapshotCache<V> {
         }
     }
 
-    private static final class Recent<V> {
+    private static final class Newest<V> {
         final List<?> list;
         final Entry<V> entry;
 
-        Recent(List<?> list, Entry<V> entry) {
+        Newest(List<?> list, Entry<V> entry) {
             this.list = list;
             this.entry = entry;
         }

@@ -64,15 +64,26 @@ class SnapshotCacheTest {
     }
 
     @Test
-    void get_recomputes_whenAListIsMutatedInPlace() {
+    void get_recomputes_whenAListIsMutatedInPlaceToAnotherSize() {
         List<Invoker<Object>> mutable = new ArrayList<>(List.of(invoker(1), invoker(2)));
-        List<Invoker<Object>> other = List.of(invoker(9), invoker(8));
         assertThat(cache.get(mutable)).isEqualTo(2);
         mutable.add(invoker(3));
-        assertThat(cache.get(mutable)).as("size changed, most-recent slot").isEqualTo(3);
-        cache.get(other);
-        mutable.set(0, invoker(7));
-        cache.get(mutable);
-        assertThat(computed).as("first element changed, map lookup").hasValue(4);
+        assertThat(cache.get(mutable)).as("size changed: the slot misses and the map entry does not match").isEqualTo(3);
+        assertThat(cache.get(mutable)).isEqualTo(3);
+        assertThat(computed).hasValue(2);
+    }
+
+    @Test
+    void get_manyListsInTurn_computeOnceEach() {
+        List<List<Invoker<Object>>> lists = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            lists.add(List.of(invoker(i), invoker(100 + i)));
+        }
+        for (int round = 0; round < 5; round++) {
+            for (List<Invoker<Object>> list : lists) {
+                assertThat(cache.get(list)).isEqualTo(2);
+            }
+        }
+        assertThat(computed).hasValue(20);
     }
 }
