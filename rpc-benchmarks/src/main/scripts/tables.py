@@ -103,6 +103,8 @@ def main():
             out.append(f"| {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | >= {need}x | "
                        f"{verdict(None if r is None else r >= need)} | {ns(proxy)} | {fmt_ratio(ratio(proxy, weft))} |")
 
+    floor = [(n, get(rows, "WeftBreakdownBenchmark.invocationAndCall", invokers=n),
+              get(rows, "WeftBreakdownBenchmark.invocationBalancerAndCall", invokers=n)) for n in (10, 100)]
     brk = [(n, get(rows, "WeftBreakdownBenchmark.directoryList", invokers=n),
             get(rows, "WeftBreakdownBenchmark.directoryCandidates", invokers=n),
             get(rows, "WeftBreakdownBenchmark.statsUntracked", invokers=n),
@@ -115,6 +117,22 @@ def main():
         out.append("|---|---|---|---|---|---|")
         for n, lst, cand, untracked, counted, timed in brk:
             out.append(f"| {n} | {ns(lst)} | {ns(cand)} | {ns(untracked)} | {ns(counted)} | {ns(timed)} |")
+        out.append("\nThe floor under the cluster figure (no cluster): the benchmark's fresh invocation and one provider call, "
+                   "and the same with `random` choosing the provider:\n")
+        out.append("| invokers | invocation + call ns/op | invocation + `random` + call ns/op |")
+        out.append("|---|---|---|")
+        for n, call, balanced in floor:
+            out.append(f"| {n} | {ns(call)} | {ns(balanced)} |")
+
+    shared = [(b, n, get(rows, "SharedBalancerBenchmark.weft", balancer=b, services=n),
+               get(rows, "SharedBalancerBenchmark.dubbo", balancer=b, services=n))
+              for b in ["random", "roundrobin", "leastactive", "consistenthash"] for n in (1, 8)]
+    if any(w or d for _, _, w, d in shared):
+        out.append("\n### One balancer shared by several services (10 providers each, equal weights, lists in turn)\n")
+        out.append("| balancer | services | Weft ns/op | Dubbo ns/op | Dubbo/Weft |")
+        out.append("|---|---|---|---|---|")
+        for b, n, weft, dubbo in shared:
+            out.append(f"| {b} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, weft))} |")
 
     out.append("\n### Proxy round trip (`getProxy(getInvoker(impl))`)\n")
     direct = get(rows, "ProxyBenchmark.direct")

@@ -80,6 +80,25 @@ class BenchmarkSanityTest {
     }
 
     @Test
+    void sharedBalancer_picksFromEachServiceInTurn_onBothSides() {
+        SharedBalancerBenchmark benchmark = new SharedBalancerBenchmark();
+        SharedBalancerBenchmark.WeftState weft = new SharedBalancerBenchmark.WeftState();
+        weft.balancer = "consistenthash";
+        weft.services = 8;
+        weft.setUp();
+        SharedBalancerBenchmark.DubboState dubbo = new SharedBalancerBenchmark.DubboState();
+        dubbo.balancer = "consistenthash";
+        dubbo.services = 8;
+        dubbo.setUp();
+        for (int call = 0; call < 16; call++) {
+            java.util.List<?> expectedWeft = weft.lists[call % 8];
+            assertThat(expectedWeft).contains(benchmark.weft(weft));
+            java.util.List<?> expectedDubbo = dubbo.lists[call % 8];
+            assertThat(expectedDubbo).contains(benchmark.dubbo(dubbo));
+        }
+    }
+
+    @Test
     void weftBreakdown_listsEveryProvider_andRecordsTheCall() {
         WeftBreakdownBenchmark benchmark = new WeftBreakdownBenchmark();
         benchmark.invokers = 10;

@@ -54,11 +54,16 @@ public abstract class AbstractLoadBalance implements LoadBalance {
             return invokers.get(0);
         }
         if (size == 0) {
-            throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available to call "
-                    + url.getServiceInterface() + "." + invocation.getMethodName() + " (load balance: "
-                    + getClass().getSimpleName() + ", the invoker list is empty; consumer: " + url + ")");
+            throw emptyList(url, invocation);
         }
         return doSelect(invokers, url, invocation);
+    }
+
+    /** Kept out of {@link #select} so that it stays small enough for the JIT to inline. */
+    private RpcException emptyList(URL url, Invocation invocation) {
+        return new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available to call "
+                + url.getServiceInterface() + "." + invocation.getMethodName() + " (load balance: "
+                + getClass().getSimpleName() + ", the invoker list is empty; consumer: " + url + ")");
     }
 
     /** Selects from a list of at least two invokers. */

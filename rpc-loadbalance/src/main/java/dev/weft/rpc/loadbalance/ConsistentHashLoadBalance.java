@@ -90,6 +90,11 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
                 return (Invoker<T>) direct;
             }
         }
+        return selectByConfig(invokers, url, method, invocation);
+    }
+
+    /** The general path (kept out of {@link #doSelect} so that the fast path stays small enough to inline). */
+    private <T> Invoker<T> selectByConfig(List<Invoker<T>> invokers, URL url, String method, Invocation invocation) {
         MethodConfig config = recents.get(invokers);
         if (config == null || config.url != url || !Objects.equals(config.method, method)) {
             config = resolve(invokers, url, method, config);
