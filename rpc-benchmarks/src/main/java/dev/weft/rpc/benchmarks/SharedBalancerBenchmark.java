@@ -41,7 +41,7 @@ public class SharedBalancerBenchmark {
         int service;
 
         @Setup
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         public void setUp() {
             loadBalance = ExtensionLoader.getExtensionLoader(dev.weft.rpc.loadbalance.LoadBalance.class).getExtension(balancer);
             lists = new List[services];
@@ -75,7 +75,7 @@ public class SharedBalancerBenchmark {
         int service;
 
         @Setup
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         public void setUp() {
             loadBalance = ApplicationModel.defaultModel()
                     .getExtensionLoader(org.apache.dubbo.rpc.cluster.LoadBalance.class).getExtension(balancer);
