@@ -92,9 +92,9 @@ class BenchmarkSanityTest {
         dubbo.setUp();
         for (int call = 0; call < 16; call++) {
             java.util.List<?> expectedWeft = weft.lists[call % 8];
-            assertThat(expectedWeft).contains(benchmark.weft(weft));
+            assertThat(benchmark.weft(weft)).isIn(expectedWeft);
             java.util.List<?> expectedDubbo = dubbo.lists[call % 8];
-            assertThat(expectedDubbo).contains(benchmark.dubbo(dubbo));
+            assertThat(benchmark.dubbo(dubbo)).isIn(expectedDubbo);
         }
     }
 
