@@ -79,6 +79,11 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         if (mock.isEmpty()) {
             return invoker.invoke(invocation);
         }
+        return invokeWithMock(mock, invocation);
+    }
+
+    /** A call while some mock is configured (kept out of {@link #invoke} so the pass-through stays small enough to inline). */
+    private Result invokeWithMock(MockInvoker<T> mock, Invocation invocation) {
         MethodMock methodMock = mock.find(invocation);
         if (methodMock == null) {
             return invoker.invoke(invocation);
