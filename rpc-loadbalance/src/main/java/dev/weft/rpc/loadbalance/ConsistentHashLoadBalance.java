@@ -84,7 +84,11 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         Newest first = newest;
         if (first != null && first.list == invokers && first.size == invokers.size() && first.url == url
                 && Objects.equals(first.method, method)) {
-            long hash = KeyHash.ofArguments(invocation.getArguments(), first.argumentIndexes);
+            Object[] arguments = invocation.getArguments();
+            int index = first.singleArgument;
+            long hash = index >= 0 && arguments != null && index < arguments.length && arguments[index] instanceof String
+                    ? KeyHash.ofKey((String) arguments[index])
+                    : KeyHash.ofArguments(arguments, first.argumentIndexes);
             Invoker<?> direct = first.bySlot[first.ring.ownerOf(hash)];
             if (direct != null) {
                 return (Invoker<T>) direct;
@@ -243,6 +247,8 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         final URL url;
         final String method;
         final int[] argumentIndexes;
+        /** The key's only argument index, or -1 when the key has several. */
+        final int singleArgument;
         final HashRing ring;
         /** Per ring slot, the invoker of the list at that address, or null when it is not in the list. */
         final Invoker<?>[] bySlot;
@@ -254,6 +260,7 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
             this.url = config.loadFactor > 0 ? null : config.url;
             this.method = config.method;
             this.argumentIndexes = config.argumentIndexes;
+            this.singleArgument = argumentIndexes.length == 1 ? argumentIndexes[0] : -1;
             this.ring = config.ring.ring;
             int[] slotToIndex = config.ring.slotToIndex;
             this.bySlot = new Invoker<?>[slotToIndex.length];
