@@ -89,7 +89,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
      */
     @Override
     public final List<Invoker<T>> list(Invocation invocation) throws RpcException {
-        return select(invocation, false);
+        return invokersFor(invocation, true);
     }
 
     /**
@@ -100,10 +100,11 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
      */
     @Override
     public final List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
-        return select(invocation, true);
+        return invokersFor(invocation, false);
     }
 
-    private List<Invoker<T>> select(Invocation invocation, boolean lazy) {
+    /** The listed invokers, each checked available now when {@code exact}, else those not known to be down. */
+    private List<Invoker<T>> invokersFor(Invocation invocation, boolean exact) {
         Objects.requireNonNull(invocation, "invocation");
         Members<T> current = members;
         if (destroyed) {
@@ -116,7 +117,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
             return source;
         }
         AvailableInvokers<T> available = mock ? availableMock : availableNormal;
-        return lazy ? available.candidates(source) : available.of(source);
+        return exact ? available.of(source) : available.candidates(source);
     }
 
     /** Whether {@code invocation} asks for the mock invokers. */
