@@ -10,6 +10,7 @@ import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -55,22 +56,9 @@ public class WeftBreakdownBenchmark {
         random = ExtensionLoader.getExtensionLoader(LoadBalance.class).getExtension("random");
         arguments = Arguments.all();
         invocations = WeftFixtures.invocations();
-        untracked = new InvokerStats[invokers];
-        for (int i = 0; i < invokers; i++) {
-            untracked[i] = InvokerStats.of(providers.get(i));
-        }
-        counted = new InvokerStats[invokers];
-        List<Invoker<Greeter>> countedProviders = WeftFixtures.constantInvokers(invokers, "equal");
-        for (int i = 0; i < invokers; i++) {
-            counted[i] = InvokerStats.of(countedProviders.get(i));
-            counted[i].trackInFlight();
-        }
-        timed = new InvokerStats[invokers];
-        List<Invoker<Greeter>> tracked = WeftFixtures.constantInvokers(invokers, "equal");
-        for (int i = 0; i < invokers; i++) {
-            timed[i] = InvokerStats.of(tracked.get(i));
-            timed[i].trackLatency();
-        }
+        untracked = statsOf(providers, stats -> { });
+        counted = statsOf(WeftFixtures.constantInvokers(invokers, "equal"), InvokerStats::trackInFlight);
+        timed = statsOf(WeftFixtures.constantInvokers(invokers, "equal"), InvokerStats::trackLatency);
     }
 
     /** The floor of {@code ClusterBenchmark.weft}: its fresh invocation and one provider call, no cluster. */
@@ -95,6 +83,16 @@ public class WeftBreakdownBenchmark {
     @Benchmark
     public Object directoryCandidates() {
         return directory.candidates(invocations[next++ & (Workload.ARGUMENT_COUNT - 1)]);
+    }
+
+    /** The statistics of each of {@code providers}, with {@code tracking} turned on. */
+    private static InvokerStats[] statsOf(List<Invoker<Greeter>> providers, Consumer<InvokerStats> tracking) {
+        InvokerStats[] stats = new InvokerStats[providers.size()];
+        for (int i = 0; i < stats.length; i++) {
+            stats[i] = InvokerStats.of(providers.get(i));
+            tracking.accept(stats[i]);
+        }
+        return stats;
     }
 
     /** The next provider index, cycling (a plain {@code next++ % n} would overflow on a fast benchmark). */

@@ -8,7 +8,6 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.internal.HashRing;
 import dev.weft.rpc.loadbalance.internal.KeyHash;
-import dev.weft.rpc.loadbalance.internal.ListSlots;
 import dev.weft.rpc.loadbalance.internal.SnapshotCache;
 import dev.weft.rpc.loadbalance.internal.TimeSource;
 
@@ -41,10 +40,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@value #MAX_RINGS} rings, dropped after 10 idle minutes). A list whose addresses are all on
  * the cached ring (a copy, a reselect subset, a provider gone) reuses it by skipping absent
  * providers, which gives exactly the ring of the smaller set; a new address rebuilds it. Per list
- * instance only the mapping ring slot → list index is computed (O(n)). Each recent list remembers
- * its first method's config (with the list's view): the newest list in one volatile field, the
- * others in a {@link ListSlots} table, so repeated calls on one directory snapshot take one
- * lookup, and many services sharing the balancer neither evict each other nor write anything. Thread-safe.
+ * instance only the mapping ring slot → list index is computed (O(n)). The newest list
+ * remembers its first method's config and slot -> invoker map in one volatile field, so repeated
+ * calls on one directory snapshot take one read; other lists find their view through
+ * {@link SnapshotCache} (which many services sharing the balancer do not thrash) and its per-method
+ * config. Thread-safe.
  */
 public class ConsistentHashLoadBalance extends AbstractLoadBalance {
 
@@ -64,9 +64,7 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
     private final Cache<String, HashRing> rings = CacheBuilder.newBuilder()
             .maximumSize(MAX_RINGS).expireAfterAccess(Duration.ofMinutes(10)).build();
     private final AtomicLong ringsBuilt = new AtomicLong();
-    /** Per recent list, the config of the first method called on it (which holds the list's view). */
-    private final ListSlots<MethodConfig> recents = new ListSlots<>();
-    /** The newest list seen and its remembered config: checked before {@link #recents}. */
+    /** The newest list seen with the config of its first method: the fast path of {@link #doSelect}. */
     private volatile Newest newest;
 
     public ConsistentHashLoadBalance() {
@@ -84,11 +82,7 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         Newest first = newest;
         if (first != null && first.list == invokers && first.size == invokers.size() && first.url == url
                 && Objects.equals(first.method, method)) {
-            Object[] arguments = invocation.getArguments();
-            int index = first.singleArgument;
-            long hash = index >= 0 && arguments != null && index < arguments.length && arguments[index] instanceof String
-                    ? KeyHash.ofKey((String) arguments[index])
-                    : KeyHash.ofArguments(arguments, first.argumentIndexes);
+            long hash = KeyHash.ofArguments(invocation.getArguments(), first.argumentIndexes);
             Invoker<?> direct = first.bySlot[first.ring.ownerOf(hash)];
             if (direct != null) {
                 return (Invoker<T>) direct;
@@ -99,14 +93,13 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
 
     /** The general path (kept out of {@link #doSelect} so that the fast path stays small enough to inline). */
     private <T> Invoker<T> selectByConfig(List<Invoker<T>> invokers, URL url, String method, Invocation invocation) {
-        MethodConfig config = recents.get(invokers);
-        if (config == null || config.url != url || !Objects.equals(config.method, method)) {
-            config = resolve(invokers, url, method, config);
-        }
+        ListView view = views.get(invokers);
+        MethodConfig config = view.config(url, method);
+        rememberIfNewest(invokers, view, config);
         long hash = KeyHash.ofArguments(invocation.getArguments(), config.argumentIndexes);
         RingView ring = config.ring;
         if (config.loadFactor > 0) {
-            return invokers.get(boundedPick(config.view, ring, ring.ring.ceiling(hash), config.loadFactor));
+            return invokers.get(boundedPick(view, ring, ring.ring.ceiling(hash), config.loadFactor));
         }
         int direct = ring.slotToIndex[ring.ring.ownerOf(hash)];
         if (direct >= 0) {
@@ -125,21 +118,17 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
     }
 
     /**
-     * The config of {@code method} for a list whose remembered config is another (or none). The
-     * first method called on a list, or a changed consumer URL, becomes the remembered one; other
-     * methods use the list view's own table, so alternating methods write nothing.
+     * Makes {@code invokers} the {@link Newest} list the first time it is used, or again when the
+     * config of its remembered method changed (a new consumer URL). Nothing is written otherwise,
+     * so services and methods taking turns do not write it.
      */
-    private MethodConfig resolve(List<? extends Invoker<?>> invokers, URL url, String method, MethodConfig remembered) {
-        ListView view = remembered != null ? remembered.view : views.get(invokers);
-        MethodConfig config = view.config(url, method);
-        if (remembered == null || Objects.equals(remembered.method, method)) {
-            recents.put(invokers, config);
-            Newest first = newest;
-            if (remembered == null || first != null && first.list == invokers) {
-                newest = new Newest(invokers, config);
-            }
+    private void rememberIfNewest(List<? extends Invoker<?>> invokers, ListView view, MethodConfig config) {
+        Newest first = newest;
+        boolean changed = first != null && first.list == invokers && first.config != config
+                && Objects.equals(first.config.method, config.method);
+        if (view.firstUse() || changed) {
+            newest = new Newest(invokers, config);
         }
-        return config;
     }
 
     private static int boundedPick(ListView view, RingView ring, int position, double loadFactor) {
@@ -198,6 +187,7 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         /** Config per method, valid while the consumer URL is the same instance. */
         private final ConcurrentMap<String, MethodConfig> byMethod = new ConcurrentHashMap<>(4);
         private volatile MethodConfig last;
+        private volatile boolean used;
 
         ListView(List<? extends Invoker<?>> invokers) {
             int n = invokers.size();
@@ -207,6 +197,15 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
                 addresses[i] = invokers.get(i).getUrl().getAddress();
                 stats[i] = InvokerStats.of(invokers.get(i));
             }
+        }
+
+        /** True on the first call only (racing first calls may both see true; harmless). */
+        boolean firstUse() {
+            if (used) {
+                return false;
+            }
+            used = true;
+            return true;
         }
 
         MethodConfig config(URL url, String method) {
@@ -244,11 +243,10 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
     private static final class Newest {
         final List<?> list;
         final int size;
+        final MethodConfig config;
         final URL url;
         final String method;
         final int[] argumentIndexes;
-        /** The key's only argument index, or -1 when the key has several. */
-        final int singleArgument;
         final HashRing ring;
         /** Per ring slot, the invoker of the list at that address, or null when it is not in the list. */
         final Invoker<?>[] bySlot;
@@ -256,11 +254,11 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         Newest(List<? extends Invoker<?>> list, MethodConfig config) {
             this.list = list;
             this.size = list.size();
+            this.config = config;
             // bounded load needs the general path: this entry then never matches
             this.url = config.loadFactor > 0 ? null : config.url;
             this.method = config.method;
             this.argumentIndexes = config.argumentIndexes;
-            this.singleArgument = argumentIndexes.length == 1 ? argumentIndexes[0] : -1;
             this.ring = config.ring.ring;
             int[] slotToIndex = config.ring.slotToIndex;
             this.bySlot = new Invoker<?>[slotToIndex.length];
@@ -288,11 +286,10 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         }
     }
 
-    /** The keys read from one consumer URL for one method, with the list view they apply to. */
+    /** The keys read from one consumer URL for one method. */
     private static final class MethodConfig {
         final URL url;
         final String method;
-        final ListView view;
         final int[] argumentIndexes;
         final double loadFactor;
         final RingView ring;
@@ -300,7 +297,6 @@ public class ConsistentHashLoadBalance extends AbstractLoadBalance {
         MethodConfig(URL url, String method, ListView view) {
             this.url = url;
             this.method = method;
-            this.view = view;
             this.argumentIndexes = parseIndexes(url, method);
             int nodes = url.getMethodParameter(method, NODES_KEY, DEFAULT_NODES);
             if (nodes < 1 || nodes > MAX_NODES) {

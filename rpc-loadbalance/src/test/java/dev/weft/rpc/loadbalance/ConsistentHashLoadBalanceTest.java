@@ -59,7 +59,6 @@ class ConsistentHashLoadBalanceTest {
             String s = text.toString();
             assertThat(KeyHash.of(s)).as("length %d", length).isEqualTo(ReferenceKeyHash.of(s));
             assertThat(KeyHash.ofArguments(new Object[] {s}, new int[] {0})).as("argument, length %d", length).isEqualTo(ReferenceKeyHash.of(s));
-            assertThat(KeyHash.ofKey(s)).as("key, length %d", length).isEqualTo(ReferenceKeyHash.of(s));
             assertThat(KeyHash.ofArguments(new Object[] {s, length, null}, new int[] {2, 0, 1, 3}))
                     .as("arguments, length %d", length)
                     .isEqualTo(ReferenceKeyHash.ofValues(null, s, String.valueOf(length), ReferenceKeyHash.ABSENT));

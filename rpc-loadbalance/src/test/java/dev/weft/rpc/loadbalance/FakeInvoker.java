@@ -9,7 +9,7 @@ import dev.weft.rpc.common.URL;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A provider invoker that only has a URL and counts how often it is asked for it. */
-final class FakeInvoker implements Invoker<Object> {
+public final class FakeInvoker implements Invoker<Object> {
 
     private final String name;
     private final URL url;
@@ -21,7 +21,7 @@ final class FakeInvoker implements Invoker<Object> {
     }
 
     /** {@code name} served at {@code 10.0.0.<n>:20880} with extra query {@code params} (may be empty). */
-    static FakeInvoker of(String name, int host, String params) {
+    public static FakeInvoker of(String name, int host, String params) {
         String query = params.isEmpty() ? "" : "?" + params;
         return new FakeInvoker(name, URL.valueOf("weft://10.0.0." + host + ":20880/dev.weft.Demo" + query));
     }

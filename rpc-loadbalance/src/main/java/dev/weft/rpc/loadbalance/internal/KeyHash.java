@@ -45,14 +45,6 @@ public final class KeyHash {
     }
 
     /**
-     * The hash of a call key that is one {@code String} argument: the same value as
-     * {@link #ofArguments} with that single index, on the short path callers inline.
-     */
-    public static long ofKey(String key) {
-        return absorb(SEED, key);
-    }
-
-    /**
      * The hash of the arguments at {@code indexes} ({@code String.valueOf} of each; a missing index
      * counts as absent, {@code null} as null).
      */

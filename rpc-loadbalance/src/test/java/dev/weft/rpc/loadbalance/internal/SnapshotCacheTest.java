@@ -1,10 +1,7 @@
 package dev.weft.rpc.loadbalance.internal;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.Result;
-import dev.weft.rpc.common.RpcResult;
-import dev.weft.rpc.common.URL;
+import dev.weft.rpc.loadbalance.FakeInvoker;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -22,32 +19,7 @@ class SnapshotCacheTest {
     });
 
     private static Invoker<Object> invoker(int i) {
-        URL url = URL.valueOf("weft://10.0.0." + i + ":20880/Demo");
-        return new Invoker<>() {
-            @Override
-            public URL getUrl() {
-                return url;
-            }
-
-            @Override
-            public boolean isAvailable() {
-                return true;
-            }
-
-            @Override
-            public void destroy() {
-            }
-
-            @Override
-            public Class<Object> getInterface() {
-                return Object.class;
-            }
-
-            @Override
-            public Result invoke(Invocation invocation) {
-                return RpcResult.of(null);
-            }
-        };
+        return FakeInvoker.of("i" + i, i, "");
     }
 
     @Test
