@@ -12,15 +12,18 @@ import java.util.Map;
  * <p>Lookup is O(1) expected: a table indexed by the top bits of the hash, with at least four
  * entries per point (at most 2^{@value #MAX_TABLE_BITS}), stores for each range without a point
  * the owner of the next point directly (one array read for most keys), and for the other ranges
- * where their first point is, followed by a scan of the few points in it.
- * Immutable and thread-safe.
+ * where their first point is; the first two points of such a range are stepped over without
+ * branching on the hash (a mispredicted branch costs more than the compares), and only the rare
+ * range with three or more points is scanned. Immutable and thread-safe.
  */
 public final class HashRing {
 
     private final String[] members;
     private final Map<String, Integer> slotOf;
     private final int nodes;
+    /** The points in unsigned order, then a sentinel (the largest unsigned value) that ends every scan. */
     private final long[] points;
+    private final int size;
     private final int[] owners;
     private final int shift;
     /** Per range of the top bits: >= 0 the owner slot for every hash in it; else ~(its first point). */
@@ -44,12 +47,15 @@ public final class HashRing {
             }
         }
         Arrays.sort(pairs, (x, y) -> x[0] != y[0] ? Long.compareUnsigned(x[0], y[0]) : Long.compare(x[1], y[1]));
-        this.points = new long[size];
-        this.owners = new int[size];
+        this.size = size;
+        this.points = new long[size + 1];
+        points[size] = -1L;
+        this.owners = new int[size + 1];
         for (int i = 0; i < size; i++) {
             points[i] = pairs[i][0];
             owners[i] = (int) pairs[i][1];
         }
+        owners[size] = owners[0]; // past the last point the ring wraps to the first
         int bits = Math.min(MAX_TABLE_BITS, Math.max(2, 66 - Long.numberOfLeadingZeros(Math.max(1, size - 1))));
         this.shift = 64 - bits;
         this.table = new int[1 << bits];
@@ -76,7 +82,7 @@ public final class HashRing {
 
     /** Number of points. */
     public int size() {
-        return points.length;
+        return size;
     }
 
     public int nodes() {
@@ -96,17 +102,52 @@ public final class HashRing {
     /** The member slot owning {@code hash}: the owner of the first point at or after it, wrapping. */
     public int ownerOf(long hash) {
         int entry = table[(int) (hash >>> shift)];
-        return entry >= 0 ? entry : owners[scan(~entry, hash)];
+        if (entry >= 0) {
+            return entry;
+        }
+        // the range holds points: step over up to two without a data-dependent branch (most
+        // such ranges hold one or two), scan on only in the rare crowded range
+        long[] p = points;
+        int i = ~entry;
+        i += Long.compareUnsigned(p[i], hash) < 0 ? 1 : 0;
+        i += Long.compareUnsigned(p[i], hash) < 0 ? 1 : 0;
+        if (Long.compareUnsigned(p[i], hash) < 0) {
+            i = scan(i + 1, hash);
+        }
+        return owners[i];
+    }
+
+    /**
+     * Per range of the lookup table (hashes with the same top {@link #rangeBits()} bits):
+     * {@code bySlot[owner]} when one member owns every hash of the range, else {@code null} (the
+     * range holds a point: ask {@link #ownerOf}). Lets a caller with a per-slot mapping resolve
+     * most hashes with one array read.
+     */
+    public <E> E[] perRange(E[] bySlot) {
+        if (bySlot.length != members.length) {
+            throw new IllegalArgumentException("per-slot mapping: " + bySlot.length + " entries (expected: " + members.length + ")");
+        }
+        E[] byRange = Arrays.copyOf(bySlot, table.length);
+        for (int range = 0; range < table.length; range++) {
+            byRange[range] = table[range] >= 0 ? bySlot[table[range]] : null;
+        }
+        return byRange;
+    }
+
+    /** Number of top hash bits that index the lookup table. */
+    public int rangeBits() {
+        return 64 - shift;
     }
 
     /** The position of the first point at or after {@code hash} (unsigned), wrapping to 0. */
     public int ceiling(long hash) {
         int entry = table[(int) (hash >>> shift)];
         if (entry < 0) {
-            return scan(~entry, hash);
+            int position = scan(~entry, hash);
+            return position == size ? 0 : position;
         }
         int low = 0;
-        int high = points.length;
+        int high = size;
         while (low < high) {
             int mid = (low + high) >>> 1;
             if (Long.compareUnsigned(points[mid], hash) < 0) {
@@ -115,16 +156,20 @@ public final class HashRing {
                 high = mid;
             }
         }
-        return low == points.length ? 0 : low;
+        return low == size ? 0 : low;
     }
 
+    /**
+     * The first position from {@code from} whose point is at or after {@code hash}; {@code size}
+     * when there is none (the sentinel stops the loop there, without a bounds test).
+     */
     private int scan(int from, long hash) {
         long[] p = points;
         int i = from;
-        while (i < p.length && Long.compareUnsigned(p[i], hash) < 0) {
+        while (Long.compareUnsigned(p[i], hash) < 0) {
             i++;
         }
-        return i == p.length ? 0 : i;
+        return i;
     }
 
     /** The member slot owning the point at {@code position}. */

@@ -72,20 +72,36 @@ public final class KeyHash {
 
     /**
      * Absorbs one string: triples (length, units 0-3, units 4-7), (units 8-11, 12-15, 16-19), ...
-     * Keys of up to 8 units, the common case, take a short straight path that stays small enough
-     * to be inlined into the balancer; longer ones continue in {@link #absorbTail}. Ring points
-     * (longer strings, hashed in bulk when a ring is built) use {@link #absorbAny} instead, so
-     * their profile does not make this path look big to the JIT.
+     * Keys of up to 8 units, the common case, take one straight path per length that reads every
+     * unit at a constant index: merging partial words across lengths costs the JIT about as much
+     * as the hashing itself. Longer keys continue in {@link #absorbTail}. Ring points (longer
+     * strings, hashed in bulk when a ring is built) use {@link #absorbAny} instead, so their
+     * profile does not make this path look big to the JIT.
      */
     private static long absorb(long h, String text) {
         int length = text.length();
-        if (length <= 4) {
-            return step(h, length, wordFrom(text, 0, length), 0);
+        switch (length) {
+            case 0:
+                return step(h, 0, 0, 0);
+            case 1:
+                return step(h, 1, text.charAt(0), 0);
+            case 2:
+                return step(h, 2, twoUnits(text, 0), 0);
+            case 3:
+                return step(h, 3, threeUnits(text, 0), 0);
+            case 4:
+                return step(h, 4, fullWord(text, 0), 0);
+            case 5:
+                return step(h, 5, fullWord(text, 0), text.charAt(4));
+            case 6:
+                return step(h, 6, fullWord(text, 0), twoUnits(text, 4));
+            case 7:
+                return step(h, 7, fullWord(text, 0), threeUnits(text, 4));
+            case 8:
+                return step(h, 8, fullWord(text, 0), fullWord(text, 4));
+            default:
+                return absorbTail(step(h, length, fullWord(text, 0), fullWord(text, 4)), text, length);
         }
-        if (length <= 8) {
-            return step(h, length, fullWord(text, 0), wordFrom(text, 4, length));
-        }
-        return absorbTail(step(h, length, fullWord(text, 0), fullWord(text, 4)), text, length);
     }
 
     /** As {@link #absorb}, for any length in one loop. */
@@ -123,6 +139,14 @@ public final class KeyHash {
                 | (long) text.charAt(i + 1) << 16
                 | (long) text.charAt(i + 2) << 32
                 | (long) text.charAt(i + 3) << 48;
+    }
+
+    private static long twoUnits(String text, int i) {
+        return text.charAt(i) | (long) text.charAt(i + 1) << 16;
+    }
+
+    private static long threeUnits(String text, int i) {
+        return twoUnits(text, i) | (long) text.charAt(i + 2) << 32;
     }
 
     /** Up to four units starting at {@code i} ({@code i <= length}), zero-padded. */

@@ -1,0 +1,149 @@
+package dev.weft.rpc.loadbalance.internal;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class HashRingTest {
+
+    /** The ring by its definition: every point sorted unsigned, a hash owned by the first point at or after it. */
+    private static final class Reference {
+        final long[] points;
+        final int[] owners;
+
+        Reference(HashRing ring, String[] members) {
+            List<long[]> pairs = new ArrayList<>();
+            for (String member : members) {
+                for (int i = 0; i < ring.nodes(); i++) {
+                    pairs.add(new long[] {KeyHash.of(member + "#" + i), ring.slotOf(member)});
+                }
+            }
+            pairs.sort((x, y) -> x[0] != y[0] ? Long.compareUnsigned(x[0], y[0]) : Long.compare(x[1], y[1]));
+            points = pairs.stream().mapToLong(p -> p[0]).toArray();
+            owners = pairs.stream().mapToInt(p -> (int) p[1]).toArray();
+        }
+
+        /** Binary search for the first point at or after {@code hash}, 0 past the last. */
+        int ceiling(long hash) {
+            int low = 0;
+            int high = points.length;
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (Long.compareUnsigned(points[mid], hash) < 0) {
+                    low = mid + 1;
+                } else {
+                    high = mid;
+                }
+            }
+            return low == points.length ? 0 : low;
+        }
+
+        int ownerOf(long hash) {
+            return owners[ceiling(hash)];
+        }
+    }
+
+    private static String[] members(int count) {
+        String[] members = new String[count];
+        for (int i = 0; i < count; i++) {
+            members[i] = "10.0." + i / 250 + "." + (i % 250 + 1) + ":20880";
+        }
+        return members;
+    }
+
+    /** Hashes at, just before and just after every point, the extremes, and seeded random ones. */
+    private static long[] probes(Reference reference, int random) {
+        SplittableRandom seeded = new SplittableRandom(42);
+        long[] probes = new long[reference.points.length * 3 + 2 + random];
+        int n = 0;
+        for (long point : reference.points) {
+            probes[n++] = point - 1;
+            probes[n++] = point;
+            probes[n++] = point + 1;
+        }
+        probes[n++] = 0;
+        probes[n++] = -1L;
+        while (n < probes.length) {
+            probes[n++] = seeded.nextLong();
+        }
+        return probes;
+    }
+
+    @Test
+    void ownerOfAndCeiling_matchTheDefinition_forSmallAndLargeRings() {
+        int[][] shapes = {{1, 1}, {2, 1}, {3, 5}, {10, 160}, {100, 160}};
+        for (int[] shape : shapes) {
+            String[] members = members(shape[0]);
+            HashRing ring = HashRing.of(members, shape[1]);
+            Reference reference = new Reference(ring, members);
+            assertThat(ring.size()).isEqualTo(reference.points.length);
+            for (long hash : probes(reference, 20_000)) {
+                int expected = reference.ceiling(hash);
+                assertThat(ring.ceiling(hash)).as("ceiling of %x, %s", hash, Arrays.toString(shape)).isEqualTo(expected);
+                assertThat(ring.ownerOf(hash)).as("owner of %x, %s", hash, Arrays.toString(shape)).isEqualTo(reference.owners[expected]);
+            }
+        }
+    }
+
+    @Test
+    void ownerOf_crowdedRanges_scanPastTheFirstTwoPoints() {
+        String[] members = members(100);
+        HashRing ring = HashRing.of(members, 160);
+        Reference reference = new Reference(ring, members);
+        int shift = 64 - ring.rangeBits();
+        int crowded = 0;
+        for (int i = 2; i < reference.points.length; i++) {
+            long point = reference.points[i];
+            if (reference.points[i - 2] >>> shift == point >>> shift) {
+                crowded++;
+                // the third (or later) point of a range: owner found only by scanning on
+                assertThat(ring.ownerOf(point)).isEqualTo(reference.owners[i]);
+                assertThat(ring.ownerOf(point - 1)).isEqualTo(reference.ownerOf(point - 1));
+            }
+        }
+        assertThat(crowded).as("ranges holding three or more points in a 16,000 point ring").isGreaterThan(10);
+    }
+
+    @Test
+    void perRange_givesTheOwnerOfRangesWithoutAPoint_andNullForTheOthers() {
+        String[] members = members(10);
+        HashRing ring = HashRing.of(members, 160);
+        Reference reference = new Reference(ring, members);
+        Integer[] bySlot = {100, 101, 102, 103, 104, 105, 106, 107, 108, 109};
+        Integer[] byRange = ring.perRange(bySlot);
+        int shift = 64 - ring.rangeBits();
+        assertThat(byRange).hasSize(1 << ring.rangeBits());
+        boolean[] holdsPoint = new boolean[byRange.length];
+        for (long point : reference.points) {
+            holdsPoint[(int) (point >>> shift)] = true;
+        }
+        int direct = 0;
+        for (int range = 0; range < byRange.length; range++) {
+            long first = (long) range << shift;
+            long last = first | (-1L >>> (64 - shift));
+            if (holdsPoint[range]) {
+                assertThat(byRange[range]).as("range %d holds a point", range).isNull();
+            } else {
+                direct++;
+                assertThat(byRange[range]).as("range %d", range)
+                        .isEqualTo(bySlot[reference.ownerOf(first)])
+                        .isEqualTo(bySlot[reference.ownerOf(last)]);
+            }
+        }
+        assertThat(direct).as("most ranges resolve directly").isGreaterThan(byRange.length * 3 / 4);
+    }
+
+    @Test
+    void perRange_rejectsAMappingOfTheWrongSize() {
+        HashRing ring = HashRing.of(members(3), 4);
+        assertThatThrownBy(() -> ring.perRange(new String[2]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2 entries (expected: 3)");
+    }
+}
