@@ -89,6 +89,19 @@ def main():
                 out.append(f"| {balancer} | {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | {bar} | "
                            f"{verdict(ok)} | {growth_cell} | {flat_cell} |")
 
+    floors = [(n, get(rows, "PickFloorBenchmark.bareRandomPick", invokers=n),
+               get(rows, "LoadBalanceBenchmark.dubbo", balancer="random", invokers=n, weights="equal"),
+               get(rows, "LoadBalanceBenchmark.weft", balancer="random", invokers=n, weights="equal")) for n in (10, 100)]
+    if any(f for _, f, _, _ in floors):
+        out.append("\nThe floor of this harness: a balancer that only returns "
+                   "`invokers.get(ThreadLocalRandom.current().nextInt(size))`, called the same way. With equal weights "
+                   "and no `weight`/`timestamp` on the provider URLs, Dubbo's `random` also skips weighing, so its "
+                   "figure there is this floor plus its URL lookups:\n")
+        out.append("| invokers | floor ns/op | Weft `random` (equal) ns/op | Dubbo `random` (equal) ns/op | Dubbo / floor |")
+        out.append("|---|---|---|---|---|")
+        for n, f, dubbo, weft in floors:
+            out.append(f"| {n} | {ns(f)} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, f))} |")
+
     out.append("\n### Cluster invoke (`failover` + `random`, invokers answer at once)\n")
     out.append("| weights | invokers | Weft ns/op | Dubbo cluster invoker ns/op | Dubbo/Weft | bar | result | Dubbo through its proxy ns/op | Dubbo-proxy/Weft |")
     out.append("|---|---|---|---|---|---|---|---|---|")
