@@ -68,7 +68,7 @@ def main():
     out.append("\n### Load balancers (`select`, in-JVM invokers, no call in flight)\n")
     out.append("| balancer | weights | invokers | Weft ns/op | Dubbo ns/op | Dubbo/Weft | bar | result | Weft 100/10 | O(1)/O(log n) bar |")
     out.append("|---|---|---|---|---|---|---|---|---|---|")
-    for weights in ["equal", "mixed", "warming"]:
+    for weights in ["equal", "mixed", "warming", "settled"]:
         for balancer in ["random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"]:
             w10 = get(rows, "LoadBalanceBenchmark.weft", balancer=balancer, invokers=10, weights=weights)
             w100 = get(rows, "LoadBalanceBenchmark.weft", balancer=balancer, invokers=100, weights=weights)

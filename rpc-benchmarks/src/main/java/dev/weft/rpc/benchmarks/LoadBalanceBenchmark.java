@@ -29,7 +29,7 @@ public class LoadBalanceBenchmark {
         public String balancer;
         @Param({"10", "100"})
         public int invokers;
-        @Param({"equal", "mixed", "warming"})
+        @Param({"equal", "mixed", "warming", "settled"})
         public String weights;
 
         dev.weft.rpc.loadbalance.LoadBalance loadBalance;
@@ -59,7 +59,7 @@ public class LoadBalanceBenchmark {
         public String balancer;
         @Param({"10", "100"})
         public int invokers;
-        @Param({"equal", "mixed", "warming"})
+        @Param({"equal", "mixed", "warming", "settled"})
         public String weights;
 
         org.apache.dubbo.rpc.cluster.LoadBalance loadBalance;

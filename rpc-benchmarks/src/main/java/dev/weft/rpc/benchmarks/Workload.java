@@ -21,13 +21,17 @@ public final class Workload {
 
     /** Providers of the {@code warming} profile started this long ago (of a 10 minute warm-up). */
     static final long WARMING_UPTIME_MILLIS = 60_000;
+    /** Providers of the {@code settled} profile started this long ago (past the 10 minute warm-up). */
+    static final long SETTLED_UPTIME_MILLIS = 3_600_000;
 
     /**
      * Provider URL text for provider {@code index}: a distinct address and a weight profile:
      * {@code equal} leaves the default weight; {@code mixed} sets a weight from {50, 100, 150,
      * 200, 250}; {@code warming} keeps the default weight but marks each provider as started
      * about a minute ago ({@code timestamp}, one second apart), so all are inside the default
-     * 10 minute warm-up and get different effective weights.
+     * 10 minute warm-up and get different effective weights; {@code settled} keeps the default
+     * weight and marks each provider as started about an hour ago, past the warm-up, as provider
+     * URLs from a registry look (they carry the provider's start {@code timestamp}).
      */
     public static String providerUrl(int index, String weights) {
         String base = String.format(Locale.ROOT, "dubbo://10.0.%d.%d:20880/%s?interface=%s",
@@ -39,8 +43,10 @@ public final class Workload {
                 return base + "&weight=" + (50 * (index % 5 + 1));
             case "warming":
                 return base + "&timestamp=" + (System.currentTimeMillis() - WARMING_UPTIME_MILLIS - 1_000L * index);
+            case "settled":
+                return base + "&timestamp=" + (System.currentTimeMillis() - SETTLED_UPTIME_MILLIS - 1_000L * index);
             default:
-                throw new IllegalArgumentException("weights: " + weights + " (expected: equal, mixed or warming)");
+                throw new IllegalArgumentException("weights: " + weights + " (expected: equal, mixed, warming or settled)");
         }
     }
 
