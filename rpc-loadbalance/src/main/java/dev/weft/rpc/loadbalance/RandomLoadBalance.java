@@ -45,7 +45,8 @@ public class RandomLoadBalance extends AbstractLoadBalance {
     protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
         InvokerSnapshot snapshot = snapshots.get(invokers);
         if (snapshot.uniformSettled) {
-            return invokers.get(UniformIndex.draw(random.get(), snapshot.size));
+            // the list's own size (the snapshot's, as the cache checked): the draw does not wait for the snapshot read
+            return invokers.get(UniformIndex.draw(random.get(), invokers.size()));
         }
         WeightTable weights = snapshot.weights(invocation.getMethodName());
         if (weights.isUniform() && weights.refreshAtMillis() == Long.MAX_VALUE && !snapshot.weighsPerMethod()) {

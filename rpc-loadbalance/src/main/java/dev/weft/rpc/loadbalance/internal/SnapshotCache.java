@@ -42,8 +42,8 @@ public final class SnapshotCache<V> {
     /** The value for {@code invokers} (non-empty), computing it on the first use of this list instance. */
     public V get(List<? extends Invoker<?>> invokers) {
         Newest<V> first = newest;
-        if (first != null && first.list == invokers && first.entry.size == invokers.size()) {
-            return first.entry.value;
+        if (first != null && first.list == invokers && first.size == invokers.size()) {
+            return first.value;
         }
         Entry<V> entry = recent.get(invokers);
         if (entry != null) {
@@ -84,13 +84,16 @@ public final class SnapshotCache<V> {
         }
     }
 
+    /** The newest list with its entry's size and value copied in, so the first check is one object read. */
     private static final class Newest<V> {
         final List<?> list;
-        final Entry<V> entry;
+        final int size;
+        final V value;
 
         Newest(List<?> list, Entry<V> entry) {
             this.list = list;
-            this.entry = entry;
+            this.size = entry.size;
+            this.value = entry.value;
         }
     }
 }
