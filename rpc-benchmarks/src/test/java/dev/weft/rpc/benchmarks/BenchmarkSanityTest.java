@@ -16,7 +16,8 @@ class BenchmarkSanityTest {
 
     @ParameterizedTest
     @CsvSource({"random,equal", "random,mixed", "random,warming", "roundrobin,equal", "roundrobin,mixed",
-            "roundrobin,warming", "leastactive,equal", "leastactive,warming", "shortestresponse,equal", "consistenthash,equal"})
+            "roundrobin,warming", "leastactive,equal", "leastactive,warming", "shortestresponse,equal", "consistenthash,equal",
+            "random,settled", "roundrobin,settled"})
     void dubboBalancer_picksAmongAllInvokers_andSpreadsTheLoad(String balancer, String weights) {
         LoadBalanceBenchmark benchmark = new LoadBalanceBenchmark();
         LoadBalanceBenchmark.DubboState state = new LoadBalanceBenchmark.DubboState();
@@ -38,7 +39,7 @@ class BenchmarkSanityTest {
     @ParameterizedTest
     @CsvSource({"random,equal", "random,mixed", "random,warming", "roundrobin,equal", "roundrobin,mixed",
             "roundrobin,warming", "leastactive,equal", "leastactive,warming", "shortestresponse,equal", "consistenthash,equal",
-            "p2c,equal", "p2c,mixed", "p2c,warming"})
+            "p2c,equal", "p2c,mixed", "p2c,warming", "random,settled", "consistenthash,settled"})
     void weftBalancer_picksAmongAllInvokers_andSpreadsTheLoad(String balancer, String weights) {
         LoadBalanceBenchmark benchmark = new LoadBalanceBenchmark();
         LoadBalanceBenchmark.WeftState state = new LoadBalanceBenchmark.WeftState();
@@ -54,6 +55,22 @@ class BenchmarkSanityTest {
             picks.merge(picked, 1, Integer::sum);
         }
         assertThat(picks.size()).as("providers picked by %s", balancer).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void pickFloor_picksAmongAllInvokers_andSpreadsTheLoad() {
+        PickFloorBenchmark benchmark = new PickFloorBenchmark();
+        PickFloorBenchmark.FloorState state = new PickFloorBenchmark.FloorState();
+        state.invokers = 10;
+        state.setUp();
+
+        Map<Object, Integer> picks = new HashMap<>();
+        for (int i = 0; i < 2_000; i++) {
+            Object picked = benchmark.bareRandomPick(state);
+            assertThat(state.list.contains(picked)).as("%s is one of the invokers", picked).isTrue();
+            picks.merge(picked, 1, Integer::sum);
+        }
+        assertThat(picks).hasSize(10);
     }
 
     @Test
