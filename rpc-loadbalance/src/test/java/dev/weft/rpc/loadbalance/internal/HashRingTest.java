@@ -16,6 +16,7 @@ class HashRingTest {
     private static final class Reference {
         final long[] points;
         final int[] owners;
+        private final long[] signFlipped;
 
         Reference(HashRing ring, String[] members) {
             List<long[]> pairs = new ArrayList<>();
@@ -27,21 +28,23 @@ class HashRingTest {
             pairs.sort((x, y) -> x[0] != y[0] ? Long.compareUnsigned(x[0], y[0]) : Long.compare(x[1], y[1]));
             points = pairs.stream().mapToLong(p -> p[0]).toArray();
             owners = pairs.stream().mapToInt(p -> (int) p[1]).toArray();
+            signFlipped = Arrays.stream(points).map(p -> p ^ Long.MIN_VALUE).toArray();
         }
 
-        /** Binary search for the first point at or after {@code hash}, 0 past the last. */
+        /** The first point at or after {@code hash}, 0 past the last: the JDK's search on sign-flipped values (same order as unsigned). */
         int ceiling(long hash) {
-            int low = 0;
-            int high = points.length;
-            while (low < high) {
-                int mid = (low + high) >>> 1;
-                if (Long.compareUnsigned(points[mid], hash) < 0) {
-                    low = mid + 1;
-                } else {
-                    high = mid;
-                }
+            long[] flipped = signFlipped;
+            int found = Arrays.binarySearch(flipped, hash ^ Long.MIN_VALUE);
+            int first = found >= 0 ? firstEqual(flipped, found) : -found - 1;
+            return first == flipped.length ? 0 : first;
+        }
+
+        private static int firstEqual(long[] values, int index) {
+            int i = index;
+            while (i > 0 && values[i - 1] == values[index]) {
+                i--;
             }
-            return low == points.length ? 0 : low;
+            return i;
         }
 
         int ownerOf(long hash) {
