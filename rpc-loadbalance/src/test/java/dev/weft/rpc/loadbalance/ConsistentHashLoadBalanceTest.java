@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -122,6 +123,21 @@ class ConsistentHashLoadBalanceTest {
         before.forEach((key, owner) -> assertThat(after.get(key)).isIn(owner, added));
         ConsistentHashLoadBalance fresh = new ConsistentHashLoadBalance();
         after.forEach((key, owner) -> assertThat(fresh.select(List.copyOf(eleven), CONSUMER, call("find", key))).isSameAs(owner));
+    }
+
+    @Test
+    void consistentHash_newestListFastPath_routesLikeTheGeneralPath_smallAndHugeRings() {
+        // 10 providers: the newest list resolves most keys from its per-range table; 300 providers
+        // (48,000 ring points): the table would be too big, so it maps ring slots only
+        for (int providers : new int[] {10, 300}) {
+            List<Invoker<Object>> list = Fixtures.plain(providers);
+            Map<String, Invoker<Object>> viaNewest = route(list, CONSUMER, 3_000);
+            balance.select(new ArrayList<>(list), CONSUMER, call("find", "k")); // another list becomes the newest
+            Map<String, Invoker<Object>> viaCache = route(list, CONSUMER, 3_000);
+            assertThat(viaCache).as("%d providers", providers).isEqualTo(viaNewest);
+            assertThat(new HashSet<>(viaNewest.values())).as("%d providers", providers)
+                    .hasSizeGreaterThan(providers * 9 / 10);
+        }
     }
 
     @Test
