@@ -24,7 +24,8 @@ import java.util.function.Function;
  * so an entry becomes garbage when its list does (the map purges it on later writes); the newest
  * slot keeps at most one list alive.
  *
- * <p>Thread-safe: racing misses may compute the value twice; one wins, both are correct.
+ * <p>Thread-safe: racing misses may compute the value twice, but the first one stored wins and
+ * every caller gets that one.
  *
  * @param <V> the derived value
  */
@@ -51,12 +52,32 @@ public final class SnapshotCache<V> {
         }
         entry = byList.get(invokers);
         if (entry == null || !entry.matches(invokers)) {
-            entry = new Entry<>(invokers, factory.apply(invokers));
-            byList.put(invokers, entry);
-            newest = new Newest<>(invokers, entry);
+            entry = store(invokers, new Entry<>(invokers, factory.apply(invokers)));
         }
         recent.put(invokers, entry);
         return entry.value;
+    }
+
+    /**
+     * Stores {@code fresh} for {@code invokers} unless a racing thread stored a valid value first,
+     * in which case that one is returned: every caller uses one value per list, so per-list state
+     * such as a round-robin position is never split between copies.
+     */
+    private Entry<V> store(List<? extends Invoker<?>> invokers, Entry<V> fresh) {
+        while (true) {
+            Entry<V> current = byList.putIfAbsent(invokers, fresh);
+            if (current == null) {
+                break;
+            }
+            if (current.matches(invokers)) {
+                return current;
+            }
+            if (byList.replace(invokers, current, fresh)) {
+                break;
+            }
+        }
+        newest = new Newest<>(invokers, fresh);
+        return fresh;
     }
 
     /** Number of lists with a cached value (entries of collected lists may linger until cleanup). */

@@ -5,7 +5,15 @@ import dev.weft.rpc.loadbalance.FakeInvoker;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,5 +65,37 @@ class SnapshotCacheTest {
             }
         }
         assertThat(computed).hasValue(20);
+    }
+
+    @Test
+    void get_racingFirstCalls_allGetTheValueStoredFirst() throws Exception {
+        int threads = 4;
+        CountDownLatch allComputing = new CountDownLatch(threads);
+        SnapshotCache<Object> racing = new SnapshotCache<>(list -> {
+            allComputing.countDown();
+            try {
+                // every thread computes its own value before any of them stores one
+                assertThat(allComputing.await(10, TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new Object();
+        });
+        List<Invoker<Object>> list = List.of(invoker(1), invoker(2));
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Object>> values = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                values.add(pool.submit(() -> racing.get(list)));
+            }
+            Set<Object> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Future<Object> value : values) {
+                distinct.add(value.get(10, TimeUnit.SECONDS));
+            }
+            assertThat(distinct).as("values handed out for one list").hasSize(1);
+            assertThat(racing.get(list)).isSameAs(distinct.iterator().next());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
