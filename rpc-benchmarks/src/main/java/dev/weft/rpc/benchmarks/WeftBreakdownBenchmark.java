@@ -95,6 +95,13 @@ public class WeftBreakdownBenchmark {
         return stats;
     }
 
+    /** One successful call's bookkeeping on the next provider's statistics, as the cluster records it. */
+    private InvokerStats recordOneCall(InvokerStats[] providers) {
+        InvokerStats stats = providers[nextProvider()];
+        stats.endCall(stats.startCall(), true);
+        return stats;
+    }
+
     /** The next provider index, cycling (a plain {@code next++ % n} would overflow on a fast benchmark). */
     private int nextProvider() {
         int index = provider;
@@ -104,22 +111,16 @@ public class WeftBreakdownBenchmark {
 
     @Benchmark
     public Object statsUntracked() {
-        InvokerStats stats = untracked[nextProvider()];
-        stats.endCall(stats.startCall(), true);
-        return stats;
+        return recordOneCall(untracked);
     }
 
     @Benchmark
     public Object statsCounted() {
-        InvokerStats stats = counted[nextProvider()];
-        stats.endCall(stats.startCall(), true);
-        return stats;
+        return recordOneCall(counted);
     }
 
     @Benchmark
     public Object statsTimed() {
-        InvokerStats stats = timed[nextProvider()];
-        stats.endCall(stats.startCall(), true);
-        return stats;
+        return recordOneCall(timed);
     }
 }

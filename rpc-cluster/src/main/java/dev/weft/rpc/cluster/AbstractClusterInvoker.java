@@ -311,8 +311,9 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * in {@code tried}. Otherwise the balancer chooses; when its choice was already tried, the
      * balancer chooses again among the untried available ones, and when its choice is unavailable
      * under the availability check, among the untried ones of the directory's exact
-     * {@link Directory#list} (asking for it also lets the directory stop offering the invoker); and when every invoker was tried the least recently tried available one is
-     * used, so repeated attempts rotate instead of hammering one provider.
+     * {@link Directory#list} (asking for it also lets the directory stop offering the invoker).
+     * When every invoker was tried, the least recently tried available one is used, so repeated
+     * attempts rotate instead of hammering one provider.
      *
      * @param tried invokers already tried in this call, least recent first; {@code null} for none
      */

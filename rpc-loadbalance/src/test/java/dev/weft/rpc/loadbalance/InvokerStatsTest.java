@@ -22,6 +22,14 @@ class InvokerStatsTest {
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
     private final FakeTime time = new FakeTime();
 
+    /** Statistics on the fake clock that count every clock read in {@code reads}. */
+    private InvokerStats countingClockReads(AtomicInteger reads) {
+        return InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
+            reads.incrementAndGet();
+            return time.nanoTime();
+        });
+    }
+
     private InvokerStats fresh() {
         return InvokerStats.of(FakeInvoker.of("x", 1, ""), time::nanoTime);
     }
@@ -48,10 +56,7 @@ class InvokerStatsTest {
     @Test
     void startEndCall_untracked_recordNothing_noAtomicNoClock() {
         AtomicInteger clockReads = new AtomicInteger();
-        InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
-            clockReads.incrementAndGet();
-            return time.nanoTime();
-        });
+        InvokerStats stats = countingClockReads(clockReads);
         long started = stats.startCall();
         assertThat(started).isEqualTo(InvokerStats.UNCOUNTED);
         assertThat(stats.inFlightCount()).as("nothing counted while nothing reads it").isZero();
@@ -68,10 +73,7 @@ class InvokerStatsTest {
     @Test
     void startEndCall_inFlightTracked_countInFlightOnly_withoutReadingTheClock() {
         AtomicInteger clockReads = new AtomicInteger();
-        InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
-            clockReads.incrementAndGet();
-            return time.nanoTime();
-        });
+        InvokerStats stats = countingClockReads(clockReads);
         stats.trackInFlight();
         stats.trackInFlight();
         long started = stats.startCall();
@@ -121,10 +123,7 @@ class InvokerStatsTest {
     @Test
     void startEndCall_tracked_readTheClockOncePerSide_andRecordLatencyFailuresAndEwma() {
         AtomicInteger clockReads = new AtomicInteger();
-        InvokerStats stats = InvokerStats.of(FakeInvoker.of("x", 1, ""), () -> {
-            clockReads.incrementAndGet();
-            return time.nanoTime();
-        });
+        InvokerStats stats = countingClockReads(clockReads);
         stats.trackLatency();
         stats.trackLatency();
         assertThat(stats.isLatencyTracked()).isTrue();

@@ -140,36 +140,31 @@ public final class KeyHash {
      * on the stack and every unit waited for a store and a reload (about 1 ns per pick).
      */
     private static long fullWord(String text, int i) {
-        int high = text.charAt(i + 2) | text.charAt(i + 3) << 16;
-        int low = text.charAt(i) | text.charAt(i + 1) << 16;
-        return (long) high << 32 | (low & 0xFFFFFFFFL);
+        return twoUnits(text, i + 2) << 32 | twoUnits(text, i);
     }
 
+    /** Units {@code i} and {@code i + 1} in the low 32 bits (computed as an {@code int}, see {@link #fullWord}). */
     private static long twoUnits(String text, int i) {
         return (text.charAt(i) | text.charAt(i + 1) << 16) & 0xFFFFFFFFL;
     }
 
     private static long threeUnits(String text, int i) {
-        long third = (long) text.charAt(i + 2) << 32;
-        return third | twoUnits(text, i);
+        return (long) text.charAt(i + 2) << 32 | twoUnits(text, i);
     }
 
     /** Up to four units starting at {@code i} ({@code i <= length}), zero-padded. */
     private static long wordFrom(String text, int i, int length) {
-        int rest = length - i;
-        if (rest >= 4) {
-            return fullWord(text, i);
+        switch (length - i) {
+            case 0:
+                return 0;
+            case 1:
+                return text.charAt(i);
+            case 2:
+                return twoUnits(text, i);
+            case 3:
+                return threeUnits(text, i);
+            default:
+                return fullWord(text, i);
         }
-        long word = 0;
-        if (rest == 3) {
-            word = (long) text.charAt(i + 2) << 32;
-        }
-        if (rest >= 2) {
-            word |= (long) text.charAt(i + 1) << 16;
-        }
-        if (rest >= 1) {
-            word |= text.charAt(i);
-        }
-        return word;
     }
 }
