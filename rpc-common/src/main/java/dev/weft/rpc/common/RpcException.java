@@ -17,6 +17,11 @@ public class RpcException extends RuntimeException {
     public static final int FORBIDDEN_EXCEPTION = 4;
     public static final int SERIALIZATION_EXCEPTION = 5;
     public static final int NO_INVOKER_AVAILABLE = 6;
+    /**
+     * The request was not run (the provider was shutting down, or its queue was full before the
+     * call started): safe to retry on another provider, even for a strategy that never retries.
+     */
+    public static final int NOT_PROCESSED = 7;
 
     private final int code;
 
@@ -59,6 +64,11 @@ public class RpcException extends RuntimeException {
     /** The call timed out. */
     public boolean isTimeout() {
         return code == TIMEOUT_EXCEPTION;
+    }
+
+    /** Whether the provider never ran the call, so another provider may be tried safely. */
+    public boolean isNotProcessed() {
+        return code == NOT_PROCESSED;
     }
 
     /** Whether the call failed with no provider to try. */

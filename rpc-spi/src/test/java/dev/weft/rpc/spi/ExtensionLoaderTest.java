@@ -6,6 +6,7 @@ import dev.weft.rpc.spi.fixtures.Greeter;
 import dev.weft.rpc.spi.fixtures.HelloGreeter;
 import dev.weft.rpc.spi.fixtures.HolaGreeter;
 import dev.weft.rpc.spi.fixtures.PlainGreeter;
+import dev.weft.rpc.spi.fixtures.Transport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -153,6 +154,15 @@ class ExtensionLoaderTest {
         assertThat(adaptive.greet(URL.valueOf("t://h?greeter=hola&fallback.greeter=plain"), "x")).isEqualTo("(hola x)");
         assertThat(adaptive.greet(URL.valueOf("t://h?greeter="), "x")).isEqualTo("[(hello x)]");
         assertThat(adaptive).isSameAs(loader.getAdaptiveExtension());
+    }
+
+    @Test
+    void adaptive_keyProtocol_readsTheUrlScheme_notAParameter() {
+        Transport adaptive = director.getExtensionLoader(Transport.class).getAdaptiveExtension();
+        assertThat(adaptive.open(URL.valueOf("udp://127.0.0.1:9000"))).isEqualTo("udp:127.0.0.1:9000");
+        assertThat(adaptive.open(URL.valueOf("tcp://127.0.0.1:9000?protocol=udp"))).isEqualTo("tcp:127.0.0.1:9000");
+        assertThatThrownBy(() -> adaptive.open(URL.valueOf("sctp://127.0.0.1:9000")))
+                .hasMessageContaining("sctp");
     }
 
     @Test

@@ -11,12 +11,20 @@ import java.util.function.Function;
  * and calls it with the method index, so no string from an annotation is ever embedded in
  * generated code, and the dispatch logic is plain, debuggable Java.
  *
- * <p>Per call: read the keys from the URL (method level when an {@link Invocation} is passed),
+ * <p>Per call: read the keys from the URL (method level when an {@link Invocation} is passed;
+ * the key {@value #PROTOCOL_KEY} reads the URL's scheme),
  * fall back to the default name, and return the extension, remembering the last name per
  * method so the common case is one identity comparison. Thread-safe: the memo is an immutable
  * pair published through a plain array slot (a stale read only costs one loader lookup).
  */
 public final class AdaptiveSupport {
+
+    /**
+     * The adaptive key that means the URL's scheme rather than a parameter, as in Dubbo: a
+     * {@code Protocol} or {@code RegistryFactory} is chosen by {@code weft://} or
+     * {@code zookeeper://}, never by a {@code protocol=} parameter.
+     */
+    public static final String PROTOCOL_KEY = "protocol";
 
     private final Class<?> type;
     private final String defaultName;
@@ -53,9 +61,15 @@ public final class AdaptiveSupport {
         List<String> keys = method.keys();
         String methodName = invocation == null ? null : invocation.getMethodName();
         for (int i = 0, n = keys.size(); i < n && name == null; i++) {
-            name = methodName == null
-                    ? url.getParameter(keys.get(i), (String) null)
-                    : url.getMethodParameter(methodName, keys.get(i), (String) null);
+            String key = keys.get(i);
+            if (PROTOCOL_KEY.equals(key)) {
+                String protocol = url.getProtocol();
+                name = protocol == null || protocol.isEmpty() ? null : protocol;
+            } else {
+                name = methodName == null
+                        ? url.getParameter(key, (String) null)
+                        : url.getMethodParameter(methodName, key, (String) null);
+            }
         }
         if (name == null) {
             name = defaultName;

@@ -1,0 +1,2 @@
+/** The weft network protocol on Netty. */
+package dev.weft.rpc.protocol.weft;

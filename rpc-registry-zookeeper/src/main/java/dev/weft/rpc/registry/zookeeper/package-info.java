@@ -1,0 +1,2 @@
+/** The zookeeper registry on Apache Curator. */
+package dev.weft.rpc.registry.zookeeper;
