@@ -62,8 +62,8 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
         long timeoutMillis = url.getMethodParameter(method, TIMEOUT_KEY, (long) DEFAULT_TIMEOUT_MILLIS);
         Permits methodPermits = permits.getUnchecked(next).computeIfAbsent(method, m -> new Permits());
         if (!methodPermits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
-            throw new RpcException(RpcException.NOT_PROCESSED, "Too many calls in flight: " + limit + " of method "
-                    + method + " to " + url.getAddress() + " for " + timeoutMillis + " ms (expected: at most "
+            throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
+                    + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
                     + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
         }
         try {

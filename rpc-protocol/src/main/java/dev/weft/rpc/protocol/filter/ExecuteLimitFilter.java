@@ -55,9 +55,9 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter {
         do {
             current = count.get();
             if (current >= limit) {
-                throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: " + current + " executions of method "
-                        + method + " of " + next.getInterface().getName() + " running (expected: at most "
-                        + EXECUTES_KEY + "=" + limit + "; not run, safe to retry) at " + url.getAddress());
+                throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "
+                        + next.getInterface().getName() + " at " + url.getAddress() + ": " + current + " (expected: below "
+                        + EXECUTES_KEY + "=" + limit + "; not run, safe to retry)");
             }
         } while (!count.compareAndSet(current, current + 1));
         try {
