@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -150,5 +152,34 @@ class ActiveLimitFilterTest {
             threads.awaitAll();
         }
         assertThat(provider.maxInFlight()).isEqualTo(8);
+    }
+
+    @Test
+    void actives_interruptedWhileWaiting_failsNotProcessed_andKeepsTheInterrupt() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=30000").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(2)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(provider.awaitEntered(1)).isTrue();
+            AtomicReference<Thread> waiter = new AtomicReference<>();
+            Future<Boolean> interrupted = threads.submit(() -> {
+                waiter.set(Thread.currentThread());
+                try {
+                    chain.invoke(Calls.greet("ada"));
+                    return false;
+                } catch (RpcException e) {
+                    return e.isNotProcessed() && Thread.currentThread().isInterrupted();
+                }
+            });
+            while (waiter.get() == null) {
+                Thread.onSpinWait();
+            }
+            Thread.sleep(50);
+            waiter.get().interrupt();
+            assertThat(interrupted.get(10, TimeUnit.SECONDS)).isTrue();
+            provider.release();
+            threads.awaitAll();
+        }
+        assertThat(provider.calls()).isEqualTo(1);
     }
 }
