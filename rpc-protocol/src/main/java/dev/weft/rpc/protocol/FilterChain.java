@@ -1,0 +1,142 @@
+package dev.weft.rpc.protocol;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.spi.Activate;
+import dev.weft.rpc.spi.ExtensionDirector;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Builds the consumer or provider filter chain around an invoker, as {@link ProtocolFilterWrapper}
+ * does for every referred and exported invoker; public for users whose providers are in-memory
+ * invokers and who want the same filters without a protocol.
+ *
+ * <p>The chain holds the {@link Filter}s that
+ * {@code getActivateExtensions(url, "filter", side)} selects for the invoker's URL: every
+ * {@code @Activate} filter of that side, ordered by {@link Activate#order()} then name (the first
+ * one is outermost: it sees the call first and the result last), edited by the URL key
+ * {@value #FILTER_KEY}: {@code a} adds filter {@code a}, {@code -b} removes {@code b},
+ * {@code -default} removes every automatic one, {@code default} marks where the automatic ones go
+ * among the named ones (at the front when absent). A named filter whose {@code @Activate} lists
+ * groups without this side is left out, so a provider's {@code filter} key that reaches a consumer
+ * through the registry does not run provider filters there. A filter implementing
+ * {@link UrlCheckingFilter} checks its keys while the chain is built.
+ *
+ * <p>The returned invoker answers {@code getUrl()}, {@code getInterface()}, {@code isAvailable()}
+ * and {@code destroy()} from the invoker inside. Thread-safe: a chain is immutable.
+ */
+public final class FilterChain {
+
+    /** URL key: edits of a filter chain, {@code a,-b,-default}; absent means the automatic filters. */
+    public static final String FILTER_KEY = "filter";
+    /** The {@code @Activate} group of consumer filters. */
+    public static final String CONSUMER = "consumer";
+    /** The {@code @Activate} group of provider filters. */
+    public static final String PROVIDER = "provider";
+
+    private FilterChain() {
+    }
+
+    /** {@code invoker} inside the consumer chain its URL selects. */
+    public static <T> Invoker<T> consumer(Invoker<T> invoker, ExtensionDirector director) {
+        Objects.requireNonNull(invoker, "invoker");
+        return wrap(invoker, filters(invoker.getUrl(), CONSUMER, director));
+    }
+
+    /** {@code invoker} inside the provider chain its URL selects. */
+    public static <T> Invoker<T> provider(Invoker<T> invoker, ExtensionDirector director) {
+        Objects.requireNonNull(invoker, "invoker");
+        return wrap(invoker, filters(invoker.getUrl(), PROVIDER, director));
+    }
+
+    /**
+     * The filters of side {@code group} ({@value #CONSUMER} or {@value #PROVIDER}) that {@code url}
+     * selects, outermost first, each having checked its keys on {@code url}.
+     *
+     * @throws IllegalArgumentException when {@code group} is neither side or a filter rejects a key's value
+     * @throws IllegalStateException    when the {@code filter} key names an unknown filter (the message lists the known ones)
+     */
+    public static List<Filter> filters(URL url, String group, ExtensionDirector director) {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(director, "director");
+        if (!CONSUMER.equals(group) && !PROVIDER.equals(group)) {
+            throw new IllegalArgumentException("filter group: " + group + " (expected: " + CONSUMER + " or " + PROVIDER + ")");
+        }
+        List<Filter> selected = new ArrayList<>();
+        for (Filter filter : director.getExtensionLoader(Filter.class).getActivateExtensions(url, FILTER_KEY, group)) {
+            if (!belongsToOtherSide(filter, group)) {
+                if (filter instanceof UrlCheckingFilter) {
+                    ((UrlCheckingFilter) filter).checkUrl(url);
+                }
+                selected.add(filter);
+            }
+        }
+        return List.copyOf(selected);
+    }
+
+    /** {@code invoker} inside {@code filters}, the first outermost; {@code invoker} itself when there are none. */
+    public static <T> Invoker<T> wrap(Invoker<T> invoker, List<Filter> filters) {
+        Objects.requireNonNull(invoker, "invoker");
+        Invoker<T> next = invoker;
+        for (int i = filters.size() - 1; i >= 0; i--) {
+            next = new Link<>(invoker, Objects.requireNonNull(filters.get(i), "filter"), next);
+        }
+        return next;
+    }
+
+    private static boolean belongsToOtherSide(Filter filter, String group) {
+        Activate activate = filter.getClass().getAnnotation(Activate.class);
+        return activate != null && activate.group().length > 0 && !Arrays.asList(activate.group()).contains(group);
+    }
+
+    /** One filter and the rest of the chain after it. */
+    private static final class Link<T> implements Invoker<T> {
+
+        private final Invoker<T> inner;
+        private final Filter filter;
+        private final Invoker<T> next;
+
+        Link(Invoker<T> inner, Filter filter, Invoker<T> next) {
+            this.inner = inner;
+            this.filter = filter;
+            this.next = next;
+        }
+
+        @Override
+        public Class<T> getInterface() {
+            return inner.getInterface();
+        }
+
+        @Override
+        public Result invoke(Invocation invocation) throws RpcException {
+            return filter.invoke(next, invocation);
+        }
+
+        @Override
+        public URL getUrl() {
+            return inner.getUrl();
+        }
+
+        @Override
+        public boolean isAvailable() {
+            return inner.isAvailable();
+        }
+
+        @Override
+        public void destroy() {
+            inner.destroy();
+        }
+
+        @Override
+        public String toString() {
+            return filter.getClass().getSimpleName() + " -> " + next;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.weft.rpc.protocol.filter;
+
+import com.google.common.cache.CacheBuilder;
+import com.google.common.cache.CacheLoader;
+import com.google.common.cache.LoadingCache;
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.protocol.UrlCheckingFilter;
+import dev.weft.rpc.spi.Activate;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Consumer filter {@value #NAME}: at most {@value #ACTIVES_KEY}{@code =N} calls in flight per
+ * provider invoker and method ({@code method.actives} overrides {@code actives}; 0, the default,
+ * means no limit). A call beyond the limit waits for a permit up to the method's {@code timeout}
+ * (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), then fails with an {@link RpcException}
+ * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
+ * another provider.
+ *
+ * <p>Active only when the URL carries the key in some form. The permits are this filter's own:
+ * one counter per chain (that is, per referred invoker) and method, released on every path
+ * (result, business exception, thrown {@code RpcException}); counters go with their invoker.
+ * The limit is read at call time, so a changed URL applies to the next call. Thread-safe.
+ */
+@Activate(group = FilterChain.CONSUMER, value = ActiveLimitFilter.ACTIVES_KEY, order = 100)
+public final class ActiveLimitFilter implements UrlCheckingFilter {
+
+    /** The extension name. */
+    public static final String NAME = "actives";
+    /** URL key (consumer, method): calls in flight per provider and method; 0 means no limit. */
+    public static final String ACTIVES_KEY = "actives";
+    /** The call deadline key, declared by the network protocol ({@code rpc-protocol-weft}); read here as the longest wait. */
+    static final String TIMEOUT_KEY = "timeout";
+    /** The wait when {@code timeout} is absent, the same as the call deadline's default. */
+    static final int DEFAULT_TIMEOUT_MILLIS = 1000;
+
+    private final LoadingCache<Invoker<?>, ConcurrentMap<String, Permits>> permits =
+            CacheBuilder.newBuilder().weakKeys().build(CacheLoader.from(invoker -> new ConcurrentHashMap<>()));
+
+    @Override
+    public void checkUrl(URL url) {
+        UrlKeys.checkNonNegativeInts(url, ACTIVES_KEY);
+    }
+
+    @Override
+    public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
+        URL url = next.getUrl();
+        String method = invocation.getMethodName();
+        int limit = url.getMethodParameter(method, ACTIVES_KEY, 0);
+        if (limit <= 0) {
+            return next.invoke(invocation);
+        }
+        long timeoutMillis = url.getMethodParameter(method, TIMEOUT_KEY, (long) DEFAULT_TIMEOUT_MILLIS);
+        Permits methodPermits = permits.getUnchecked(next).computeIfAbsent(method, m -> new Permits());
+        if (!methodPermits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
+            throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
+                    + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
+                    + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
+        }
+        try {
+            return next.invoke(invocation);
+        } finally {
+            methodPermits.release();
+        }
+    }
+
+    /** The in-flight count of one method of one invoker; waiters queue on a condition. */
+    private static final class Permits {
+
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition released = lock.newCondition();
+        private int inFlight;
+
+        /** Takes a permit, waiting up to {@code timeoutNanos} while {@code limit} are taken. */
+        boolean acquire(int limit, long timeoutNanos) {
+            lock.lock();
+            try {
+                long remaining = timeoutNanos;
+                while (inFlight >= limit) {
+                    if (remaining <= 0) {
+                        return false;
+                    }
+                    remaining = released.awaitNanos(remaining);
+                }
+                inFlight++;
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RpcException(RpcException.NOT_PROCESSED, "Interrupted while waiting for a permit (not sent, safe to retry)", e);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void release() {
+            lock.lock();
+            try {
+                inFlight--;
+                released.signal();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

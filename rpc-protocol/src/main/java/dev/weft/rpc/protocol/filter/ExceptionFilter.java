@@ -1,0 +1,92 @@
+package dev.weft.rpc.protocol.filter;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcResult;
+import dev.weft.rpc.protocol.Filter;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.spi.Activate;
+
+import java.lang.reflect.Method;
+import java.security.CodeSource;
+import java.util.Objects;
+
+/**
+ * Provider filter {@value #NAME}: makes sure every exception a service answers with is one the
+ * consumer can re-create. Passed through unchanged: an {@link RpcException}; an exception the
+ * method declares in its {@code throws} clause (or a subclass); an unchecked exception or error
+ * of the JDK (loaded by the boot or platform class loader); an unchecked exception or error from
+ * the same jar (code source) as the service interface, which every consumer has. Anything else
+ * (an undeclared checked exception, an unchecked one from a library the consumer may lack) is
+ * replaced by an {@link RpcException} {@link RpcException#BIZ_EXCEPTION BIZ_EXCEPTION} whose
+ * message is {@code "<class name>: <message>"} and which keeps the original stack trace but not
+ * the original object (its class may not exist on the other side).
+ *
+ * <p>No URL keys; always on for providers (remove it with {@code filter=-exception}). Stateless
+ * and thread-safe.
+ */
+@Activate(group = FilterChain.PROVIDER, order = -5_000)
+public final class ExceptionFilter implements Filter {
+
+    /** The extension name. */
+    public static final String NAME = "exception";
+
+    @Override
+    public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
+        Result result = next.invoke(invocation);
+        if (!result.hasException()) {
+            return result;
+        }
+        Throwable exception = result.getException();
+        if (exception == null || consumerCanRecreate(exception, next.getInterface(), invocation)) {
+            return result;
+        }
+        RpcException replacement = new RpcException(RpcException.BIZ_EXCEPTION,
+                exception.getClass().getName() + ": " + exception.getMessage());
+        replacement.setStackTrace(exception.getStackTrace());
+        return RpcResult.ofException(replacement);
+    }
+
+    private static boolean consumerCanRecreate(Throwable exception, Class<?> serviceInterface, Invocation invocation) {
+        if (exception instanceof RpcException || isDeclared(exception, serviceInterface, invocation)) {
+            return true;
+        }
+        boolean unchecked = exception instanceof RuntimeException || exception instanceof Error;
+        return unchecked && (isJdkClass(exception.getClass()) || sameCodeSource(exception.getClass(), serviceInterface));
+    }
+
+    private static boolean isDeclared(Throwable exception, Class<?> serviceInterface, Invocation invocation) {
+        if (serviceInterface == null) {
+            return false;
+        }
+        Method method;
+        try {
+            method = serviceInterface.getMethod(invocation.getMethodName(), invocation.getParameterTypes());
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+        for (Class<?> declared : method.getExceptionTypes()) {
+            if (declared.isInstance(exception)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isJdkClass(Class<?> type) {
+        ClassLoader loader = type.getClassLoader();
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
+    }
+
+    private static boolean sameCodeSource(Class<?> type, Class<?> serviceInterface) {
+        if (serviceInterface == null) {
+            return false;
+        }
+        CodeSource own = type.getProtectionDomain().getCodeSource();
+        CodeSource service = serviceInterface.getProtectionDomain().getCodeSource();
+        return own != null && service != null && own.getLocation() != null
+                && Objects.equals(own.getLocation(), service.getLocation());
+    }
+}

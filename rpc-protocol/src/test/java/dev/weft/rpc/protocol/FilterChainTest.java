@@ -1,0 +1,186 @@
+package dev.weft.rpc.protocol;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcResult;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.filter.AccessLogFilter;
+import dev.weft.rpc.protocol.filter.ActiveLimitFilter;
+import dev.weft.rpc.protocol.filter.ContextFilter;
+import dev.weft.rpc.protocol.filter.ExceptionFilter;
+import dev.weft.rpc.protocol.filter.ExecuteLimitFilter;
+import dev.weft.rpc.protocol.filter.ServerContextFilter;
+import dev.weft.rpc.spi.ExtensionDirector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FilterChainTest {
+
+    private final ExtensionDirector director = new ExtensionDirector(FilterChainTest.class.getClassLoader());
+
+    @AfterEach
+    void close() {
+        director.close();
+    }
+
+    /** Calls greet through the consumer chain of {@code url} and answers the filters it passed. */
+    private String consumerVisits(String url) {
+        Invoker<Greeter> chain = FilterChain.consumer(visitedEcho(url), director);
+        return (String) chain.invoke(Calls.greet("ada")).getValue();
+    }
+
+    private static ServiceInvoker<Greeter> visitedEcho(String url) {
+        return new ServiceInvoker<>(Greeter.class, new EchoVisited(), URL.valueOf(url)) {
+            @Override
+            public Result invoke(Invocation invocation) {
+                return RpcResult.of(String.valueOf(invocation.getAttachment(RecordingFilters.VISITED)));
+            }
+        };
+    }
+
+    @Test
+    void consumerChain_runsActivatedFilters_inOrderThenName() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x?record=on")).isEqualTo("rec-first,rec-second,rec-third");
+    }
+
+    @Test
+    void consumerChain_withoutTheActivatingKey_leavesKeyedFiltersOut() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x")).isEqualTo("null");
+    }
+
+    @Test
+    void filterKey_addsNamedFilter_afterTheAutomaticOnes() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x?record=on&filter=rec-named"))
+                .isEqualTo("rec-first,rec-second,rec-third,rec-named");
+    }
+
+    @Test
+    void filterKey_defaultMarker_placesAutomaticOnesAmongNamedOnes() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x?record=on&filter=rec-named,default"))
+                .isEqualTo("rec-named,rec-first,rec-second,rec-third");
+    }
+
+    @Test
+    void filterKey_minusName_removesOneFilter() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x?record=on&filter=-rec-second"))
+                .isEqualTo("rec-first,rec-third");
+    }
+
+    @Test
+    void filterKey_minusDefault_removesEveryAutomaticFilter_keepsNamedOnes() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x?record=on&filter=-default,rec-third"))
+                .isEqualTo("rec-third");
+        Invoker<Greeter> chain = FilterChain.consumer(visitedEcho("injvm://127.0.0.1/x?filter=-default"), director);
+        assertThat(chain).isInstanceOf(ServiceInvoker.class);
+    }
+
+    @Test
+    void filterKey_namingAFilterOfTheOtherSide_isLeftOut() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x?filter=rec-provider,rec-named")).isEqualTo("rec-named");
+    }
+
+    @Test
+    void providerChain_runsOnlyProviderFilters() {
+        Invoker<Greeter> chain = FilterChain.provider(visitedEcho("injvm://127.0.0.1/x?record=on"), director);
+        assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("rec-provider,rec-third");
+    }
+
+    @Test
+    void builtInFilters_byDefault_areContextOnConsumers_andContextAndExceptionOnProviders() {
+        URL plain = URL.valueOf("injvm://127.0.0.1/x");
+        assertThat(FilterChain.filters(plain, FilterChain.CONSUMER, director))
+                .extracting(Object::getClass).containsExactly(ContextFilter.class);
+        assertThat(FilterChain.filters(plain, FilterChain.PROVIDER, director))
+                .extracting(Object::getClass).containsExactly(ServerContextFilter.class, ExceptionFilter.class);
+    }
+
+    @Test
+    void builtInFilters_keyedOnes_joinWhenTheirKeyIsSet_inDocumentedOrder() {
+        URL consumer = URL.valueOf("injvm://127.0.0.1/x?greet.actives=2");
+        assertThat(FilterChain.filters(consumer, FilterChain.CONSUMER, director))
+                .extracting(Object::getClass).containsExactly(ContextFilter.class, ActiveLimitFilter.class);
+        URL provider = URL.valueOf("injvm://127.0.0.1/x?accesslog=true&executes=4");
+        assertThat(FilterChain.filters(provider, FilterChain.PROVIDER, director))
+                .extracting(Object::getClass)
+                .containsExactly(AccessLogFilter.class, ServerContextFilter.class, ExceptionFilter.class, ExecuteLimitFilter.class);
+    }
+
+    @Test
+    void filterKey_unknownName_failsNamingTheAvailableFilters() {
+        assertThatThrownBy(() -> consumerVisits("injvm://127.0.0.1/x?filter=acitves"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No extension 'acitves'")
+                .hasMessageContaining("actives");
+    }
+
+    @Test
+    void badKeyValue_failsWhenTheChainIsBuilt() {
+        assertThatThrownBy(() -> FilterChain.consumer(visitedEcho("injvm://127.0.0.1/x?greet.actives=-1"), director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("greet.actives: -1 (expected: >= 0");
+        assertThatThrownBy(() -> FilterChain.provider(visitedEcho("injvm://127.0.0.1/x?executes=many"), director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("executes: many (expected: an integer");
+        assertThatThrownBy(() -> FilterChain.provider(visitedEcho("injvm://127.0.0.1/x?accesslog=yes"), director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("accesslog: yes (expected: true or false");
+    }
+
+    @Test
+    void filters_unknownSide_isRejected() {
+        assertThatThrownBy(() -> FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x"), "both", director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("filter group: both (expected: consumer or provider)");
+    }
+
+    @Test
+    void chain_answersNodeQueries_fromTheInvokerInside() {
+        ServiceInvoker<Greeter> inner = visitedEcho("injvm://127.0.0.1/x?record=on");
+        Invoker<Greeter> chain = FilterChain.consumer(inner, director);
+        assertThat(chain).isNotSameAs(inner);
+        assertThat(chain.getUrl()).isSameAs(inner.getUrl());
+        assertThat(chain.getInterface()).isEqualTo(Greeter.class);
+        assertThat(chain.isAvailable()).isTrue();
+        chain.destroy();
+        assertThat(inner.isDestroyed()).isTrue();
+        assertThat(chain.isAvailable()).isFalse();
+    }
+
+    @Test
+    void wrap_withNoFilters_returnsTheInvokerItself() {
+        ServiceInvoker<Greeter> inner = visitedEcho("injvm://127.0.0.1/x");
+        assertThat(FilterChain.wrap(inner, List.of())).isSameAs(inner);
+    }
+
+    @Test
+    void wrap_callsFiltersInListOrder() {
+        List<Filter> filters = List.of(new RecordingFilters.Second(), new RecordingFilters.First());
+        Invoker<Greeter> chain = FilterChain.wrap(visitedEcho("injvm://127.0.0.1/x"), filters);
+        RpcInvocation invocation = Calls.greet("ada");
+        assertThat(chain.invoke(invocation).getValue()).isEqualTo("rec-second,rec-first");
+    }
+
+    private static final class EchoVisited implements Greeter {
+        @Override
+        public String greet(String name) {
+            return name;
+        }
+
+        @Override
+        public String farewell(String name) {
+            return name;
+        }
+
+        @Override
+        public String read(String path) {
+            return path;
+        }
+    }
+}

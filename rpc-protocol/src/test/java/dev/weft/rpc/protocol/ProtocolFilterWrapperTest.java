@@ -1,0 +1,159 @@
+package dev.weft.rpc.protocol;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.filter.CallContext;
+import dev.weft.rpc.spi.ExtensionDirector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The filter chains applied by the loader's Protocol wrapper, end to end over injvm. */
+class ProtocolFilterWrapperTest {
+
+    private static final String GREETER = "injvm://127.0.0.1/dev.weft.rpc.protocol.Greeter";
+
+    private final ExtensionDirector director = new ExtensionDirector(ProtocolFilterWrapperTest.class.getClassLoader());
+    private final Protocol protocol = director.getExtensionLoader(Protocol.class).getAdaptiveExtension();
+
+    @AfterEach
+    void close() {
+        director.close();
+    }
+
+    @Test
+    void loader_wrapsInjvm_withTheFilterChains() {
+        assertThat(director.getExtensionLoader(Protocol.class).getExtension("injvm")).isInstanceOf(ProtocolFilterWrapper.class);
+        assertThat(director.getExtensionLoader(Protocol.class).getSupportedExtensions()).contains("injvm");
+    }
+
+    @Test
+    void attachments_travelFromConsumerContext_toProviderContext() {
+        CallContext context = CallContext.of(director);
+        AtomicReference<Map<String, String>> seen = new AtomicReference<>();
+        protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter() {
+            @Override
+            public String greet(String name) {
+                seen.set(context.attachments());
+                return "hello " + name;
+            }
+        }, GREETER));
+        Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER + "?application=shop"));
+        CallContext.Scope scope = context.with("trace-id", "t-1");
+        try {
+            assertThat(invoker.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+        } finally {
+            scope.close();
+        }
+        assertThat(seen.get()).containsOnly(Map.entry("trace-id", "t-1"), Map.entry("application", "shop"));
+    }
+
+    @Test
+    void providerChain_exceptionFilter_convertsUndeclaredCheckedExceptions() {
+        protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter() {
+            @Override
+            public String read(String path) throws IOException {
+                throw new IOException("declared");
+            }
+
+            @Override
+            public String farewell(String name) {
+                throw sneaky(new Exception("undeclared"));
+            }
+        }, GREETER));
+        Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER));
+        assertThat(invoker.invoke(Calls.read("/tmp")).getException()).isInstanceOf(IOException.class).hasMessage("declared");
+        assertThat(invoker.invoke(Calls.farewell("ada")).getException()).isInstanceOf(RpcException.class)
+                .hasMessage("java.lang.Exception: undeclared");
+    }
+
+    @Test
+    void providerChain_executes_andConsumerChain_actives_applyThroughTheLoader() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter() {
+            @Override
+            public String greet(String name) {
+                inside.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return "hello " + name;
+            }
+        }, GREETER + "?executes=1"));
+        Invoker<Greeter> unlimited = protocol.refer(Greeter.class, URL.valueOf(GREETER));
+        Invoker<Greeter> limited = protocol.refer(Greeter.class, URL.valueOf(GREETER + "?actives=1&timeout=50"));
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<Object> held = executor.submit(() -> limited.invoke(Calls.greet("held")).getValue());
+            assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThatThrownBy(() -> limited.invoke(Calls.greet("ada"))).hasMessageContaining("expected: below actives=1;");
+            assertThatThrownBy(() -> unlimited.invoke(Calls.greet("ada"))).hasMessageStartingWith("Server busy:");
+            release.countDown();
+            assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("hello held");
+        } finally {
+            executor.shutdownNow();
+            assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void badFilterConfiguration_failsExportAndRefer_beforeAnythingIsOpened() {
+        assertThatThrownBy(() -> protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter(), GREETER + "?executes=-2")))
+                .isInstanceOf(RpcException.class)
+                .hasMessageContaining("Cannot build the provider filter chain for " + GREETER + "?executes=-2")
+                .hasMessageContaining("executes: -2 (expected: >= 0");
+        Invoker<Greeter> probe = protocol.refer(Greeter.class, URL.valueOf(GREETER));
+        assertThat(probe.isAvailable()).isFalse();
+        assertThatThrownBy(() -> protocol.refer(Greeter.class, URL.valueOf(GREETER + "?filter=nosuch")))
+                .isInstanceOf(RpcException.class)
+                .hasMessageContaining("Cannot build the consumer filter chain")
+                .hasMessageContaining("No extension 'nosuch'");
+    }
+
+    @Test
+    void closingTheDirector_destroysTheProtocol() {
+        ServiceInvoker<Greeter> exported = new ServiceInvoker<>(Greeter.class, new SimpleGreeter(), GREETER);
+        protocol.export(exported);
+        Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER));
+        director.close();
+        assertThat(exported.isDestroyed()).isTrue();
+        assertThat(invoker.isAvailable()).isFalse();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> RuntimeException sneaky(Throwable e) throws E {
+        throw (E) e;
+    }
+
+    private static class SimpleGreeter implements Greeter {
+        @Override
+        public String greet(String name) {
+            return "hello " + name;
+        }
+
+        @Override
+        public String farewell(String name) {
+            return "bye " + name;
+        }
+
+        @Override
+        public String read(String path) throws IOException {
+            return path;
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package dev.weft.rpc.protocol.filter;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.protocol.Calls;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.protocol.Greeter;
+import dev.weft.rpc.spi.ExtensionDirector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ActiveLimitFilterTest {
+
+    private final ExtensionDirector director = new ExtensionDirector(ActiveLimitFilterTest.class.getClassLoader());
+
+    @AfterEach
+    void close() {
+        director.close();
+    }
+
+    private Invoker<Greeter> chain(HeldInvoker provider) {
+        return FilterChain.consumer(provider, director);
+    }
+
+    @Test
+    void actives_stress_neverMoreThanLimitInFlight_andEveryCallCompletes() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=3&timeout=30000").working(1);
+        Invoker<Greeter> chain = chain(provider);
+        AtomicInteger answered = new AtomicInteger();
+        try (Concurrently threads = new Concurrently(16)) {
+            for (int t = 0; t < 16; t++) {
+                threads.submit(() -> {
+                    for (int i = 0; i < 40; i++) {
+                        assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+                        answered.incrementAndGet();
+                    }
+                    return null;
+                });
+            }
+            threads.awaitAll();
+        }
+        assertThat(answered).hasValue(640);
+        assertThat(provider.calls()).isEqualTo(640);
+        assertThat(provider.maxInFlight()).isBetween(1, 3);
+    }
+
+    @Test
+    void actives_letsExactlyLimitIn_othersWaitThenRunWhenPermitsReturn() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=3&timeout=30000").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(5)) {
+            List<Future<Object>> results = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                results.add(threads.submit(() -> chain.invoke(Calls.greet("ada")).getValue()));
+            }
+            assertThat(provider.awaitEntered(3)).isTrue();
+            Thread.sleep(100);
+            assertThat(provider.inFlight()).isEqualTo(3);
+            assertThat(provider.calls()).isEqualTo(3);
+            provider.release();
+            threads.awaitAll();
+            for (Future<Object> result : results) {
+                assertThat(result.get()).isEqualTo("hello ada");
+            }
+        }
+        assertThat(provider.calls()).isEqualTo(5);
+        assertThat(provider.maxInFlight()).isEqualTo(3);
+    }
+
+    @Test
+    void actives_waitPastTimeout_failsNotProcessed_withoutReachingTheProvider() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=100").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThatThrownBy(() -> chain.invoke(Calls.greet("ada")))
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
+                    .hasMessage("Calls in flight of method greet to 127.0.0.1: 1 still after waiting 100 ms "
+                            + "(expected: below actives=1; not sent, safe to retry) on injvm://127.0.0.1/x?actives=1&timeout=100");
+            assertThat(provider.calls()).isEqualTo(1);
+            provider.release();
+            threads.awaitAll();
+        }
+        assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+    }
+
+    @Test
+    void actives_permitsReturn_onThrownAndAnsweredExceptions() {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=200");
+        Invoker<Greeter> chain = chain(provider);
+        for (int i = 0; i < 5; i++) {
+            assertThatThrownBy(() -> chain.invoke(Calls.farewell("ada"))).isInstanceOf(RpcException.class)
+                    .hasMessage("connection reset");
+            assertThat(chain.invoke(Calls.read("/tmp")).hasException()).isTrue();
+        }
+        assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+    }
+
+    @Test
+    void actives_methodKeyOverridesServiceKey_andMethodsCountSeparately() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=5&greet.actives=1&timeout=100").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(3)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThatThrownBy(() -> chain.invoke(Calls.greet("ada")))
+                    .hasMessageContaining("expected: below actives=1;");
+            threads.submit(() -> chain.invoke(Calls.read("a")));
+            threads.submit(() -> chain.invoke(Calls.read("b")));
+            assertThat(provider.awaitEntered(2)).isTrue();
+            assertThat(provider.inFlight()).isEqualTo(3);
+            provider.release();
+            threads.awaitAll();
+        }
+    }
+
+    @Test
+    void actives_eachReferredInvokerHasItsOwnPermits() throws Exception {
+        HeldInvoker first = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=100").hold();
+        HeldInvoker second = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=100");
+        Invoker<Greeter> firstChain = chain(first);
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> firstChain.invoke(Calls.greet("held")));
+            assertThat(first.awaitEntered(1)).isTrue();
+            assertThat(chain(second).invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+            first.release();
+            threads.awaitAll();
+        }
+    }
+
+    @Test
+    void actives_zero_meansNoLimit() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=0&timeout=100").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(8)) {
+            for (int i = 0; i < 8; i++) {
+                threads.submit(() -> chain.invoke(Calls.greet("ada")));
+            }
+            assertThat(provider.awaitEntered(8)).isTrue();
+            provider.release();
+            threads.awaitAll();
+        }
+        assertThat(provider.maxInFlight()).isEqualTo(8);
+    }
+
+    @Test
+    void actives_interruptedWhileWaiting_failsNotProcessed_andKeepsTheInterrupt() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=30000").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(2)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(provider.awaitEntered(1)).isTrue();
+            AtomicReference<Thread> waiter = new AtomicReference<>();
+            Future<Boolean> interrupted = threads.submit(() -> {
+                waiter.set(Thread.currentThread());
+                try {
+                    chain.invoke(Calls.greet("ada"));
+                    return false;
+                } catch (RpcException e) {
+                    return e.isNotProcessed() && Thread.currentThread().isInterrupted();
+                }
+            });
+            while (waiter.get() == null) {
+                Thread.onSpinWait();
+            }
+            Thread.sleep(50);
+            waiter.get().interrupt();
+            assertThat(interrupted.get(10, TimeUnit.SECONDS)).isTrue();
+            provider.release();
+            threads.awaitAll();
+        }
+        assertThat(provider.calls()).isEqualTo(1);
+    }
+}

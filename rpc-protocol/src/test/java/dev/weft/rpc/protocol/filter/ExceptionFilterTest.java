@@ -1,0 +1,127 @@
+package dev.weft.rpc.protocol.filter;
+
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Calls;
+import dev.weft.rpc.protocol.Greeter;
+import org.junit.jupiter.api.Test;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.concurrent.TimeoutException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExceptionFilterTest {
+
+    private final ExceptionFilter filter = new ExceptionFilter();
+
+    /** What the consumer receives when {@code read} answers {@code thrown}. */
+    private static Throwable answerOf(Throwable thrown) {
+        return new ExceptionFilter().invoke(answering(RpcResult.ofException(thrown)), Calls.read("/tmp")).getException();
+    }
+
+    private static Invoker<Greeter> answering(Result result) {
+        return new Invoker<>() {
+            @Override
+            public Class<Greeter> getInterface() {
+                return Greeter.class;
+            }
+
+            @Override
+            public Result invoke(Invocation invocation) {
+                return result;
+            }
+
+            @Override
+            public URL getUrl() {
+                return URL.valueOf("injvm://127.0.0.1/dev.weft.rpc.protocol.Greeter");
+            }
+
+            @Override
+            public boolean isAvailable() {
+                return true;
+            }
+
+            @Override
+            public void destroy() {
+            }
+        };
+    }
+
+    @Test
+    void declaredCheckedException_andItsSubclasses_passThrough() {
+        IOException declared = new IOException("disk");
+        assertThat(answerOf(declared)).isSameAs(declared);
+        FileNotFoundException subclass = new FileNotFoundException("/tmp");
+        assertThat(answerOf(subclass)).isSameAs(subclass);
+    }
+
+    @Test
+    void undeclaredCheckedException_becomesBizRpcException_withClassNameMessageAndStack() {
+        TimeoutException undeclared = new TimeoutException("slow disk");
+        Throwable answer = answerOf(undeclared);
+        assertThat(answer).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
+                .hasMessage("java.util.concurrent.TimeoutException: slow disk")
+                .hasNoCause();
+        assertThat(answer.getStackTrace()).isEqualTo(undeclared.getStackTrace());
+    }
+
+    @Test
+    void jdkUncheckedExceptionsAndErrors_passThrough() {
+        IllegalStateException unchecked = new IllegalStateException("closed");
+        assertThat(answerOf(unchecked)).isSameAs(unchecked);
+        StackOverflowError error = new StackOverflowError();
+        assertThat(answerOf(error)).isSameAs(error);
+    }
+
+    @Test
+    void uncheckedExceptionFromTheServiceInterfacesJar_passesThrough() {
+        GreeterUnavailableException own = new GreeterUnavailableException("maintenance");
+        assertThat(answerOf(own)).isSameAs(own);
+    }
+
+    @Test
+    void uncheckedExceptionFromALibraryTheConsumerMayLack_becomesBizRpcException() {
+        UncheckedExecutionException library = new UncheckedExecutionException("cache load failed", null);
+        assertThat(answerOf(library)).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
+                .hasMessage("com.google.common.util.concurrent.UncheckedExecutionException: cache load failed");
+    }
+
+    @Test
+    void rpcException_passesThrough() {
+        RpcException rpc = new RpcException(RpcException.FORBIDDEN_EXCEPTION, "no");
+        assertThat(answerOf(rpc)).isSameAs(rpc);
+    }
+
+    @Test
+    void normalResult_andThrownFailures_areUntouched() {
+        Result ok = RpcResult.of("hello");
+        assertThat(filter.invoke(answering(ok), Calls.greet("ada"))).isSameAs(ok);
+        Invoker<Greeter> throwing = new HeldInvoker("injvm://127.0.0.1/x");
+        assertThatThrownBy(() -> filter.invoke(throwing, Calls.farewell("ada"))).hasMessage("connection reset");
+    }
+
+    @Test
+    void methodUnknownToTheInterface_treatsCheckedExceptionsAsUndeclared() {
+        RpcInvocation unknown = new RpcInvocation("missing", new Class<?>[0], null);
+        Result result = filter.invoke(answering(RpcResult.ofException(new IOException("disk"))), unknown);
+        assertThat(result.getException()).isInstanceOf(RpcException.class).hasMessage("java.io.IOException: disk");
+    }
+
+    /** An unchecked exception shipped with the service interface (same code source). */
+    static final class GreeterUnavailableException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        GreeterUnavailableException(String message) {
+            super(message);
+        }
+    }
+}

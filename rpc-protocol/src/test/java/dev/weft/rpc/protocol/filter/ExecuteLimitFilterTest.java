@@ -1,0 +1,105 @@
+package dev.weft.rpc.protocol.filter;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.protocol.Calls;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.protocol.Greeter;
+import dev.weft.rpc.spi.ExtensionDirector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExecuteLimitFilterTest {
+
+    private final ExtensionDirector director = new ExtensionDirector(ExecuteLimitFilterTest.class.getClassLoader());
+
+    @AfterEach
+    void close() {
+        director.close();
+    }
+
+    private Invoker<Greeter> chain(HeldInvoker provider) {
+        return FilterChain.provider(provider, director);
+    }
+
+    @Test
+    void executes_beyondLimit_answersServerBusyAtOnce_withoutRunningTheService() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/com.example.Greeter?executes=2").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(2)) {
+            threads.submit(() -> chain.invoke(Calls.greet("a")));
+            threads.submit(() -> chain.invoke(Calls.greet("b")));
+            assertThat(provider.awaitEntered(2)).isTrue();
+            assertThatThrownBy(() -> chain.invoke(Calls.greet("c")))
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
+                    .hasMessage("Server busy: executions of method greet of dev.weft.rpc.protocol.Greeter at 127.0.0.1: 2 "
+                            + "(expected: below executes=2; not run, safe to retry)");
+            assertThat(provider.calls()).isEqualTo(2);
+            provider.release();
+            threads.awaitAll();
+        }
+        assertThat(chain.invoke(Calls.greet("d")).getValue()).isEqualTo("hello d");
+    }
+
+    @Test
+    void executes_stress_busyCallsNeverRun_andNoMoreThanLimitRunAtOnce() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?executes=4").working(1);
+        Invoker<Greeter> chain = chain(provider);
+        AtomicInteger answered = new AtomicInteger();
+        AtomicInteger busy = new AtomicInteger();
+        try (Concurrently threads = new Concurrently(16)) {
+            for (int t = 0; t < 16; t++) {
+                threads.submit(() -> {
+                    for (int i = 0; i < 40; i++) {
+                        try {
+                            assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+                            answered.incrementAndGet();
+                        } catch (RpcException e) {
+                            assertThat(e.isNotProcessed()).isTrue();
+                            busy.incrementAndGet();
+                        }
+                    }
+                    return null;
+                });
+            }
+            threads.awaitAll();
+        }
+        assertThat(answered.get() + busy.get()).isEqualTo(640);
+        assertThat(provider.calls()).isEqualTo(answered.get());
+        assertThat(provider.maxInFlight()).isBetween(1, 4);
+        assertThat(provider.inFlight()).isZero();
+        assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+    }
+
+    @Test
+    void executes_methodKeyOverridesServiceKey() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?executes=10&greet.executes=1").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(3)) {
+            threads.submit(() -> chain.invoke(Calls.greet("a")));
+            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThatThrownBy(() -> chain.invoke(Calls.greet("b"))).hasMessageContaining("expected: below executes=1;");
+            threads.submit(() -> chain.invoke(Calls.read("a")));
+            threads.submit(() -> chain.invoke(Calls.read("b")));
+            assertThat(provider.awaitEntered(2)).isTrue();
+            provider.release();
+            threads.awaitAll();
+        }
+    }
+
+    @Test
+    void executes_countReturns_onThrownAndAnsweredExceptions() {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?executes=1");
+        Invoker<Greeter> chain = chain(provider);
+        for (int i = 0; i < 5; i++) {
+            assertThatThrownBy(() -> chain.invoke(Calls.farewell("ada"))).hasMessage("connection reset");
+            assertThat(chain.invoke(Calls.read("/tmp")).getException()).hasMessage("disk");
+        }
+        assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+    }
+}
