@@ -1,0 +1,60 @@
+package dev.weft.rpc.bootstrap;
+
+import dev.weft.rpc.common.URL;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Builds the provider and consumer URLs of a service from what the user wrote. */
+final class ServiceUrls {
+
+    static final String INTERFACE_KEY = "interface";
+    static final String APPLICATION_KEY = "application";
+    static final String SIDE_KEY = "side";
+    static final String TIMESTAMP_KEY = "timestamp";
+
+    private ServiceUrls() {
+    }
+
+    /**
+     * {@code url} with the path defaulting to the interface name and {@code interface},
+     * {@code application}, {@code side=provider} and the start {@code timestamp} (for warm-up)
+     * added unless the user set them.
+     *
+     * @throws IllegalArgumentException when {@code interface} names another type
+     */
+    static URL provider(URL url, Class<?> type, String application, long nowMillis) {
+        String declared = url.getParameter(INTERFACE_KEY);
+        if (declared != null && !declared.equals(type.getName())) {
+            throw new IllegalArgumentException("export " + type.getName() + ": interface=" + declared + " in " + url
+                    + " (expected: " + type.getName() + " or no interface key)");
+        }
+        URL result = url.getPath() == null || url.getPath().isEmpty() ? url.withPath(type.getName()) : url;
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put(INTERFACE_KEY, type.getName());
+        defaults.put(APPLICATION_KEY, application);
+        defaults.put(SIDE_KEY, "provider");
+        defaults.put(TIMESTAMP_KEY, Long.toString(nowMillis));
+        return withDefaults(result, defaults);
+    }
+
+    /** The consumer URL {@code consumer://host/<interface>?interface=..&application=..&side=consumer&<parameters>}. */
+    static URL consumer(String host, Class<?> type, String application, Map<String, String> parameters) {
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put(INTERFACE_KEY, type.getName());
+        all.put(APPLICATION_KEY, application);
+        all.put(SIDE_KEY, "consumer");
+        all.putAll(parameters);
+        return new URL("consumer", host, 0, type.getName()).addParameters(all);
+    }
+
+    private static URL withDefaults(URL url, Map<String, String> defaults) {
+        Map<String, String> missing = new LinkedHashMap<>();
+        defaults.forEach((key, value) -> {
+            if (!url.hasParameter(key)) {
+                missing.put(key, value);
+            }
+        });
+        return missing.isEmpty() ? url : url.addParameters(missing);
+    }
+}

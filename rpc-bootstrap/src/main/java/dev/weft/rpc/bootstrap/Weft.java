@@ -1,0 +1,244 @@
+package dev.weft.rpc.bootstrap;
+
+import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.cluster.DynamicDirectory;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Exporter;
+import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.proxy.ProxyFactory;
+import dev.weft.rpc.spi.ExtensionDirector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Exports and refers services in a few lines, wiring the extension loader, protocols, registry,
+ * cluster, mock and proxy modules together:
+ *
+ * <pre>{@code
+ * try (Weft weft = Weft.builder().registry("zookeeper://127.0.0.1:2181").application("shop").build()) {
+ *     weft.export(GreetingService.class, new GreetingServiceImpl(), "weft://127.0.0.1:20880?weight=200");
+ *     GreetingService greetings = weft.refer(GreetingService.class, "loadbalance=p2c&timeout=300");
+ *     greetings.greet("ada");
+ * }
+ * }</pre>
+ *
+ * <p>Every URL and key is checked when {@code export} or {@code refer} is called, never at the
+ * first call: unknown extension names, malformed numbers and mocks that cannot fit a method throw
+ * {@link IllegalArgumentException} (or {@link RpcException} from the module that rejects them);
+ * a key that no module on the class path declares is logged once with the closest known key.
+ *
+ * <p>{@link #close()} releases, newest first, only what this instance created: it unregisters
+ * and unexports its services (gracefully: the protocol drains calls in flight), destroys its
+ * referred invokers and closes the director if it created it. Thread-safe.
+ */
+public final class Weft implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Weft.class);
+
+    private final ExtensionDirector director;
+    private final boolean ownsDirector;
+    private final String application;
+    private final String host;
+    private final KnownKeys knownKeys;
+    private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+    private final Thread shutdownHook;
+    private boolean closed;
+
+    private Weft(Builder builder) {
+        this.ownsDirector = builder.director == null;
+        this.director = ownsDirector ? new ExtensionDirector(Weft.class.getClassLoader()) : builder.director;
+        this.application = builder.application;
+        this.host = builder.host;
+        this.knownKeys = KnownKeys.load(director.getClassLoader());
+        if (builder.shutdownHook) {
+            shutdownHook = new Thread(this::close, "weft-shutdown");
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        } else {
+            shutdownHook = null;
+        }
+    }
+
+    /** A builder with no registry, application {@code weft}, consumer host 127.0.0.1. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The director every extension of this instance comes from. */
+    public ExtensionDirector director() {
+        return director;
+    }
+
+    /**
+     * Exports {@code implementation} at {@code providerUrl} (e.g. {@code weft://127.0.0.1:20880?weight=200};
+     * port 0 binds a free port). The URL's path defaults to the interface name.
+     *
+     * @throws IllegalArgumentException when the URL or one of its keys is invalid
+     * @throws RpcException             when the protocol cannot export it (e.g. the port is taken)
+     */
+    public <T> Exporter<T> export(Class<T> type, T implementation, String providerUrl) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(implementation, "implementation");
+        Objects.requireNonNull(providerUrl, "providerUrl");
+        requireInterface(type);
+        URL url = ServiceUrls.provider(URL.valueOf(providerUrl), type, application, System.currentTimeMillis());
+        requireProtocol(url, "export " + type.getName());
+        warnUnknownKeys(url, "export " + type.getName());
+        Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
+                .getInvoker(implementation, type, url);
+        Exporter<T> exporter = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
+        remember(exporter::unexport);
+        return exporter;
+    }
+
+    /** {@link #refer(Class, Map)} with parameters written as a URL query string ({@code k=v&k2=v2}). */
+    public <T> T refer(Class<T> type, String consumerParameters) {
+        Objects.requireNonNull(consumerParameters, "consumerParameters");
+        URL parsed = URL.valueOf("consumer://" + host + "/" + type.getName()
+                + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters));
+        return refer(type, parsed.getParameters());
+    }
+
+    /**
+     * A proxy of {@code type} calling the providers named by the key {@code url} (comma-separated
+     * provider URLs). With {@code check=true} (the default) it waits up to {@code timeout} for a
+     * first available provider and fails naming the service if none appears.
+     *
+     * @throws IllegalArgumentException when a key is invalid or no provider source is given
+     * @throws IllegalStateException    when {@code check=true} and no provider is available in time
+     */
+    public <T> T refer(Class<T> type, Map<String, String> consumerParameters) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(consumerParameters, "consumerParameters");
+        requireInterface(type);
+        URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
+        warnUnknownKeys(consumerUrl, "refer " + type.getName());
+        DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
+        remember(providers::destroy);
+        DynamicDirectory<T> directory = new DynamicDirectory<>(type, consumerUrl);
+        directory.setInvokers(providers.invokers());
+        remember(directory::destroy);
+        Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
+        remember(clusterInvoker::destroy);
+        providers.awaitFirstAvailable(consumerUrl);
+        return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(clusterInvoker);
+    }
+
+    /** Releases what this instance created, newest first; idempotent. */
+    @Override
+    public void close() {
+        Deque<AutoCloseable> toClose;
+        synchronized (owned) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = new ArrayDeque<>(owned);
+            owned.clear();
+        }
+        for (AutoCloseable closeable : toClose) {
+            try {
+                closeable.close();
+            } catch (Exception | LinkageError e) {
+                LOG.warn("Weft close: releasing {} failed: {}", closeable, e.toString(), e);
+            }
+        }
+        if (ownsDirector) {
+            director.close();
+        }
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or about to: nothing left to remove
+            }
+        }
+    }
+
+    private void remember(AutoCloseable closeable) {
+        synchronized (owned) {
+            if (closed) {
+                throw new IllegalStateException("Weft: closed (expected: an open instance)");
+            }
+            owned.push(closeable);
+        }
+    }
+
+    private void requireProtocol(URL url, String what) {
+        String protocol = url.getProtocol();
+        var loader = director.getExtensionLoader(Protocol.class);
+        if (protocol == null || !loader.hasExtension(protocol)) {
+            throw new IllegalArgumentException(what + ": protocol " + protocol + " in " + url
+                    + " (expected: one of " + loader.getSupportedExtensions() + ")");
+        }
+    }
+
+    private void warnUnknownKeys(URL url, String what) {
+        for (String unknown : knownKeys.unknownParameters(url)) {
+            LOG.warn("{}: unknown URL key {} in {}; no module on the class path reads it", what, unknown, url);
+        }
+    }
+
+    private static void requireInterface(Class<?> type) {
+        if (!type.isInterface()) {
+            throw new IllegalArgumentException("service type: " + type.getName() + " (expected: an interface)");
+        }
+    }
+
+    /** Configures a {@link Weft}; not thread-safe, used once. */
+    public static final class Builder {
+
+        private String application = "weft";
+        private String host = "127.0.0.1";
+        private ExtensionDirector director;
+        private boolean shutdownHook;
+
+        private Builder() {
+        }
+
+        /** The application name registered with every service (key {@code application}). */
+        public Builder application(String application) {
+            this.application = requireText(application, "application");
+            return this;
+        }
+
+        /**
+         * The host a consumer registers as its own address (default 127.0.0.1; addresses are never
+         * guessed from the machine's network cards).
+         */
+        public Builder host(String host) {
+            this.host = requireText(host, "host");
+            return this;
+        }
+
+        /** Uses {@code director} (left open by {@link Weft#close()}) instead of creating one. */
+        public Builder director(ExtensionDirector director) {
+            this.director = Objects.requireNonNull(director, "director");
+            return this;
+        }
+
+        /** Closes the {@link Weft} from a JVM shutdown hook too. */
+        public Builder closeOnShutdown() {
+            this.shutdownHook = true;
+            return this;
+        }
+
+        public Weft build() {
+            return new Weft(this);
+        }
+
+        private static String requireText(String value, String what) {
+            Objects.requireNonNull(value, what);
+            if (value.isBlank()) {
+                throw new IllegalArgumentException(what + ": '" + value + "' (expected: a non-blank value)");
+            }
+            return value;
+        }
+    }
+}
