@@ -1,6 +1,5 @@
 package dev.weft.rpc.testing;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.RpcInvocation;
 
 import java.lang.reflect.Method;
@@ -9,7 +8,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
 
-/** Invocations for tests, built from a service method so that signature and return type are real. Stateless. */
+/**
+ * Invocations for tests, built from a service method so that signature and return type are real.
+ * They are {@link RpcInvocation}s, so a test can add attachments ({@code setAttachment}). Stateless.
+ */
 public final class Invocations {
 
     private Invocations() {
@@ -21,7 +23,7 @@ public final class Invocations {
      * @throws IllegalArgumentException when {@code service} has no public method of that name taking
      *         that many arguments, or several (naming the methods it has)
      */
-    public static Invocation of(Class<?> service, String method, Object... args) {
+    public static RpcInvocation of(Class<?> service, String method, Object... args) {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(method, "method");
         Object[] arguments = args == null ? new Object[] {null} : args;
@@ -42,7 +44,7 @@ public final class Invocations {
     }
 
     /** A call of a method named {@code method} with no parameters, when only the name matters. */
-    public static Invocation named(String method) {
+    public static RpcInvocation named(String method) {
         Objects.requireNonNull(method, "method");
         return new RpcInvocation(method, new Class<?>[0], new Object[0]);
     }
