@@ -66,6 +66,7 @@ public final class FakeProvider<T> implements Invoker<T> {
     private final ConcurrentLinkedQueue<Reply> script = new ConcurrentLinkedQueue<>();
     private volatile Reply standing = Reply.providerName();
     private final ConcurrentLinkedQueue<Invocation> invocations = new ConcurrentLinkedQueue<>();
+    private volatile Invocation lastInvocation;
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger availabilityChecks = new AtomicInteger();
@@ -296,12 +297,14 @@ public final class FakeProvider<T> implements Invoker<T> {
 
     /**
      * Records the call, then: fails if destroyed, waits while held, advances the ticker by the
-     * latency, and replies with the next queued reply or the standing one.
+     * latency, and returns what the next queued reply or the standing one returns (even
+     * {@code null}, to test code that must survive an invoker breaking its contract).
      */
     @Override
     public Result invoke(Invocation invocation) throws RpcException {
         Objects.requireNonNull(invocation, "invocation");
         invocations.add(invocation);
+        lastInvocation = invocation;
         calls.incrementAndGet();
         CallLog shared = log;
         if (shared != null) {
@@ -323,11 +326,7 @@ public final class FakeProvider<T> implements Invoker<T> {
                 clock.advance(took);
             }
             Reply next = script.poll();
-            Result result = (next != null ? next : standing).reply(invocation, this);
-            if (result == null) {
-                throw new IllegalStateException("reply of fake provider " + name + " returned null (expected: a Result)");
-            }
-            return result;
+            return (next != null ? next : standing).reply(invocation, this);
         } finally {
             inFlight.decrementAndGet();
         }
@@ -336,6 +335,19 @@ public final class FakeProvider<T> implements Invoker<T> {
     /** Every call received so far, in arrival order. */
     public List<Invocation> invocations() {
         return List.copyOf(invocations);
+    }
+
+    /**
+     * The most recent call received.
+     *
+     * @throws IllegalStateException when no call arrived yet
+     */
+    public Invocation lastInvocation() {
+        Invocation last = lastInvocation;
+        if (last == null) {
+            throw new IllegalStateException("calls of fake provider " + name + ": 0 (expected: at least one)");
+        }
+        return last;
     }
 
     /** The method name of every call received so far, in arrival order. */

@@ -207,12 +207,23 @@ class FakeProviderTest {
     }
 
     @Test
-    void aReplyReturningNull_isAClearError() {
-        FakeProvider<Greeting> broken = FakeProvider.of(Greeting.class, "broken").answering((Reply) (inv, p) -> null);
+    void aReplyReturningNull_makesInvokeReturnNull_toTestCallersOfBrokenInvokers() {
+        FakeProvider<Greeting> broken = FakeProvider.of(Greeting.class, "broken").answering((inv, p) -> null);
 
-        assertThatThrownBy(() -> broken.invoke(GREET))
+        assertThat(broken.invoke(GREET)).isNull();
+        assertThat(broken.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void lastInvocation_isTheMostRecentCall_orAClearError() {
+        FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "a");
+
+        assertThatThrownBy(a::lastInvocation)
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("reply of fake provider broken returned null (expected: a Result)");
+                .hasMessage("calls of fake provider a: 0 (expected: at least one)");
+        a.invoke(GREET);
+        a.invoke(COUNT);
+        assertThat(a.lastInvocation()).isSameAs(COUNT);
     }
 
     @Test
