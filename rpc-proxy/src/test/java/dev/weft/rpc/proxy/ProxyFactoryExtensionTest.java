@@ -2,7 +2,6 @@ package dev.weft.rpc.proxy;
 
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionLoader;
