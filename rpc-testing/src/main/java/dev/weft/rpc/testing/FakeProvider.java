@@ -72,6 +72,7 @@ public final class FakeProvider<T> implements Invoker<T> {
     private final AtomicInteger availabilityChecks = new AtomicInteger();
     private volatile boolean available = true;
     private volatile boolean destroyed;
+    private final Object holdLock = new Object();
     private volatile HeldCalls hold;
     private volatile Duration latency = Duration.ZERO;
     private volatile FakeTicker ticker;
@@ -237,7 +238,7 @@ public final class FakeProvider<T> implements Invoker<T> {
     public HeldCalls holdCalls(Duration bound) {
         HeldCalls fresh = new HeldCalls(this, bound);
         HeldCalls previous;
-        synchronized (this) {
+        synchronized (holdLock) {
             previous = hold;
             hold = fresh;
         }
@@ -247,9 +248,11 @@ public final class FakeProvider<T> implements Invoker<T> {
         return fresh;
     }
 
-    synchronized void endHold(HeldCalls ended) {
-        if (hold == ended) {
-            hold = null;
+    void endHold(HeldCalls ended) {
+        synchronized (holdLock) {
+            if (hold == ended) {
+                hold = null;
+            }
         }
     }
 

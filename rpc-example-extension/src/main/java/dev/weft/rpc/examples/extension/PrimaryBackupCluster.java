@@ -11,7 +11,7 @@ import java.util.Objects;
  * {@code primarybackup}: a fault-tolerance strategy that sends every call to the primary provider
  * and moves down an ordered list of backups only when a provider could not answer.
  *
- * <p>Providers are tried in the order of their {@value PrimaryBackupInvoker#RANK_KEY} key (provider
+ * <p>Providers are tried in the order of their {@value #RANK_KEY} key (provider
  * URL, lower first, default 0; ties keep the directory's order). A network failure, a timeout or a
  * call the provider did not process sends the call to the next provider; any other outcome (an
  * answer, the service's own exception, a business {@code RpcException}) is returned at once. When
@@ -25,6 +25,8 @@ public class PrimaryBackupCluster implements Cluster {
 
     /** The name this strategy is registered under. */
     public static final String NAME = "primarybackup";
+    /** Provider key: position in the primary/backup order, lower first (default 0). */
+    public static final String RANK_KEY = "rank";
 
     /** The instance the extension loader creates. */
     public PrimaryBackupCluster() {

@@ -15,15 +15,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The invoker {@link PrimaryBackupCluster} joins over a directory: lists the providers for each
- * call, orders them by {@value #RANK_KEY}, and calls them in turn until one answers.
+ * call, orders them by {@value PrimaryBackupCluster#RANK_KEY}, and calls them in turn until one answers.
  *
  * <p>It owns the directory: {@link #destroy()} destroys it. Thread-safe: it keeps no per-call
  * state in fields.
  */
 final class PrimaryBackupInvoker<T> implements Invoker<T> {
-
-    /** Provider key: position in the primary/backup order, lower first (default 0). */
-    static final String RANK_KEY = "rank";
 
     private final Directory<T> directory;
     private final AtomicBoolean destroyed = new AtomicBoolean();
@@ -70,7 +67,7 @@ final class PrimaryBackupInvoker<T> implements Invoker<T> {
 
     private static int rank(Invoker<?> provider) {
         URL url = provider.getUrl();
-        return url.getParameter(RANK_KEY, 0);
+        return url.getParameter(PrimaryBackupCluster.RANK_KEY, 0);
     }
 
     /** The directory's current consumer URL. */

@@ -71,8 +71,8 @@ class PrimaryBackupClusterTest {
 
     @Test
     void rank_ordersProviders_lowerFirst_tiesKeepingListOrder() {
-        a.parameter("rank", "2");
-        b.parameter("rank", "1");
+        a.parameter(PrimaryBackupCluster.RANK_KEY, "2");
+        b.parameter(PrimaryBackupCluster.RANK_KEY, "1");
         a.failingWith(Reply.networkError());
         b.failingWith(Reply.networkError());
         c.failingWith(Reply.networkError());
