@@ -70,6 +70,8 @@ public final class FakeProvider<T> implements Invoker<T> {
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger availabilityChecks = new AtomicInteger();
+    private final AtomicInteger urlReads = new AtomicInteger();
+    private volatile Runnable availabilityHook = () -> { };
     private volatile boolean available = true;
     private volatile boolean destroyed;
     private final Object holdLock = new Object();
@@ -147,9 +149,19 @@ public final class FakeProvider<T> implements Invoker<T> {
         return this;
     }
 
+    /** The current URL; each call is counted ({@link #urlReads()}). */
     @Override
     public URL getUrl() {
+        urlReads.incrementAndGet();
         return url;
+    }
+
+    /**
+     * How many times {@link #getUrl()} was called: to check that code reads a provider's
+     * settings once per change rather than on every call.
+     */
+    public int urlReads() {
+        return urlReads.get();
     }
 
     @Override
@@ -270,10 +282,21 @@ public final class FakeProvider<T> implements Invoker<T> {
         return this;
     }
 
-    /** Whether set available and not destroyed; each call is counted. */
+    /**
+     * Runs {@code hook} at every {@link #isAvailable()} call, before the answer is read: to change
+     * something exactly when a strategy checks availability (the provider goes down between the
+     * check and the call, say).
+     */
+    public FakeProvider<T> onAvailabilityCheck(Runnable hook) {
+        this.availabilityHook = Objects.requireNonNull(hook, "hook");
+        return this;
+    }
+
+    /** Whether set available and not destroyed; each call is counted and runs the hook, if any. */
     @Override
     public boolean isAvailable() {
         availabilityChecks.incrementAndGet();
+        availabilityHook.run();
         return available && !destroyed;
     }
 

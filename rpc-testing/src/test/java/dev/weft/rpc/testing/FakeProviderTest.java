@@ -192,6 +192,27 @@ class FakeProviderTest {
     }
 
     @Test
+    void availabilityHook_runsAtEachCheck_beforeTheAnswerIsRead() {
+        FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "a");
+        a.onAvailabilityCheck(() -> a.available(false));
+
+        assertThat(a.isAvailable()).isFalse();
+        assertThat(a.availabilityChecks()).isEqualTo(1);
+    }
+
+    @Test
+    void urlReads_countGetUrlCalls_only() {
+        FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "a").weight(5);
+        a.invoke(GREET);
+        a.toString();
+
+        assertThat(a.urlReads()).isZero();
+        a.getUrl();
+        a.getUrl();
+        assertThat(a.urlReads()).isEqualTo(2);
+    }
+
+    @Test
     void destroyed_isUnavailableForGood_andFailsCalls_asAClosedConnection() {
         FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "a");
 

@@ -77,6 +77,33 @@ class HeldCallsTest {
     }
 
     @Test
+    void manyHeldCallers_areAllReleased_andNoneIsLost() throws Exception {
+        int callers = 16;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try (HeldCalls held = a.holdCalls()) {
+            List<Future<Object>> futures = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                futures.add(pool.submit(() -> a.invoke(GREET).getValue()));
+            }
+            held.awaitHeld(callers);
+            assertThat(a.inFlight()).isEqualTo(callers);
+
+            for (int i = 0; i < callers; i++) {
+                held.release(1);
+            }
+
+            for (Future<Object> future : futures) {
+                assertThat(future.get(30, TimeUnit.SECONDS)).isEqualTo("a");
+            }
+            assertThat(held.held()).isZero();
+            assertThat(held.heldSoFar()).isEqualTo(callers);
+            assertThat(a.inFlight()).isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void permitsGivenEarly_letTheNextCallsPass() {
         HeldCalls held = a.holdCalls();
         held.release(2);
