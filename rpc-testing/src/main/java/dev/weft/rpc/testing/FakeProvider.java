@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 import static com.google.common.base.Preconditions.checkArgument;
@@ -35,8 +36,9 @@ import static com.google.common.base.Preconditions.checkArgument;
  * latency without the test sleeping.
  *
  * <p><b>URL.</b> {@code weft://<name>:20880/<service>}: the name is the host, so providers
- * differ by address; {@link #weight}, {@link #warmup} and {@link #parameter} add keys. Each
- * returns this provider with a new immutable URL; set them before the provider is handed out.
+ * differ by address; {@link #weight}, {@link #warmup} and {@link #parameter} add keys, each
+ * replacing the immutable URL atomically. Set them before handing the provider out, as a real
+ * provider's URL does not change under a directory.
  *
  * <p><b>Records.</b> Every call is recorded when it arrives, in arrival order
  * ({@link #invocations()}), also in a shared {@link CallLog} when one is attached, including calls
@@ -62,7 +64,7 @@ public final class FakeProvider<T> implements Invoker<T> {
 
     private final Class<T> type;
     private final String name;
-    private volatile URL url;
+    private final AtomicReference<URL> url;
     private final ConcurrentLinkedQueue<Reply> script = new ConcurrentLinkedQueue<>();
     private volatile Reply standing = Reply.providerName();
     private final ConcurrentLinkedQueue<Invocation> invocations = new ConcurrentLinkedQueue<>();
@@ -83,7 +85,7 @@ public final class FakeProvider<T> implements Invoker<T> {
     private FakeProvider(Class<T> type, String name, URL url) {
         this.type = type;
         this.name = name;
-        this.url = url;
+        this.url = new AtomicReference<>(url);
     }
 
     /**
@@ -128,7 +130,7 @@ public final class FakeProvider<T> implements Invoker<T> {
      * @throws IllegalArgumentException when {@code weight} is negative
      */
     public FakeProvider<T> weight(int weight) {
-        url = ProviderUrls.withWeight(url, weight);
+        url.updateAndGet(current -> ProviderUrls.withWeight(current, weight));
         return this;
     }
 
@@ -137,7 +139,7 @@ public final class FakeProvider<T> implements Invoker<T> {
      * provider that started at that wall-clock time and ramps its weight up over {@code period}.
      */
     public FakeProvider<T> warmup(Duration period, long startedAtMillis) {
-        url = ProviderUrls.withWarmup(url, period, startedAtMillis);
+        url.updateAndGet(current -> ProviderUrls.withWarmup(current, period, startedAtMillis));
         return this;
     }
 
@@ -145,7 +147,7 @@ public final class FakeProvider<T> implements Invoker<T> {
     public FakeProvider<T> parameter(String key, String value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        url = url.addParameter(key, value);
+        url.updateAndGet(current -> current.addParameter(key, value));
         return this;
     }
 
@@ -153,7 +155,7 @@ public final class FakeProvider<T> implements Invoker<T> {
     @Override
     public URL getUrl() {
         urlReads.incrementAndGet();
-        return url;
+        return url.get();
     }
 
     /**
@@ -402,7 +404,7 @@ public final class FakeProvider<T> implements Invoker<T> {
     @Override
     public String toString() {
         String state = destroyed ? "destroyed" : available ? "available" : "unavailable";
-        return "FakeProvider[" + name + ", " + url + ", calls=" + calls.get() + ", inFlight=" + inFlight.get()
+        return "FakeProvider[" + name + ", " + url.get() + ", calls=" + calls.get() + ", inFlight=" + inFlight.get()
                 + ", " + state + (script.isEmpty() ? "" : ", queued=" + script.size()) + "]";
     }
 }
