@@ -48,8 +48,8 @@ class ClassLoaderTest {
             Class<?> secondGreeter = second.loadClass(IsolatedLoader.GREETER);
             assertThat(firstGreeter).isNotSameAs(secondGreeter);
 
-            Object firstProxy = factories.factory.getProxy(new RecordingInvoker<>(firstGreeter, i -> RpcResult.of("first")));
-            Object secondProxy = factories.factory.getProxy(new RecordingInvoker<>(secondGreeter, i -> RpcResult.of("second")));
+            Object firstProxy = factories.factory.getProxy(ProxyTargets.of(firstGreeter).answering((i, provider) -> RpcResult.of("first")));
+            Object secondProxy = factories.factory.getProxy(ProxyTargets.of(secondGreeter).answering((i, provider) -> RpcResult.of("second")));
 
             assertThat(firstGreeter.isInstance(firstProxy)).isTrue();
             assertThat(secondGreeter.isInstance(secondProxy)).isTrue();
@@ -92,7 +92,7 @@ class ClassLoaderTest {
         Class<?> greeter = loader.loadClass(IsolatedLoader.GREETER);
         Object impl = loader.loadClass(IsolatedLoader.ENGLISH_GREETER).getConstructor().newInstance();
         Object roundTrip = factory.getProxy(invokerOf(factory, impl, greeter));
-        Object consumerOnly = factory.getProxy(new RecordingInvoker<>(greeter, i -> RpcResult.of("hi")));
+        Object consumerOnly = factory.getProxy(ProxyTargets.of(greeter).answering((i, provider) -> RpcResult.of("hi")));
         assertThat(greet(roundTrip, "ann")).isEqualTo("hello ann");
         assertThat(greet(consumerOnly, "ann")).isEqualTo("hi");
         assertThat(roundTrip.toString()).startsWith(IsolatedLoader.GREETER + " proxy -> ");
@@ -113,7 +113,7 @@ class ClassLoaderTest {
                     String answer = "answer " + i;
                     proxies.add(pool.submit(() -> {
                         start.await(10, TimeUnit.SECONDS);
-                        return factories.factory.getProxy(new RecordingInvoker<>(greeter, inv -> RpcResult.of(answer)));
+                        return factories.factory.getProxy(ProxyTargets.of(greeter).answering((inv, provider) -> RpcResult.of(answer)));
                     }));
                 }
                 Set<Class<?>> classes = ConcurrentHashMap.newKeySet();
@@ -135,7 +135,7 @@ class ClassLoaderTest {
         try (IsolatedLoader loader = new IsolatedLoader()) {
             Class<?> greeter = loader.loadClass(IsolatedLoader.GREETER);
 
-            Object proxy = new JavassistProxyFactory().getProxy(new RecordingInvoker<>(greeter, i -> RpcResult.of("x")));
+            Object proxy = new JavassistProxyFactory().getProxy(ProxyTargets.of(greeter).answering((i, provider) -> RpcResult.of("x")));
 
             assertThat(proxy.getClass().getName()).startsWith(IsolatedLoader.GREETER + "$$WeftProxy$");
             assertThat(proxy.getClass().getPackageName()).isEqualTo(greeter.getPackageName());

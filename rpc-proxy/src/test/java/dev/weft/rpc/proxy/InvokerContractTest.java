@@ -206,7 +206,7 @@ class InvokerContractTest {
         List<Object> results = new ArrayList<>();
         // A proxy of IntBinaryOperator whose calls are forwarded, unchanged, to the SampleService invoker:
         // the invocation names applyAsInt(int, int), which SampleService does not have.
-        IntBinaryOperator proxy = factories.factory.getProxy(new RecordingInvoker<>(IntBinaryOperator.class, invocation -> {
+        IntBinaryOperator proxy = factories.factory.getProxy(ProxyTargets.of(IntBinaryOperator.class).answering((invocation, provider) -> {
             results.add(catchThrowable(() -> target.invoke(invocation)));
             return RpcResult.of(0);
         }));

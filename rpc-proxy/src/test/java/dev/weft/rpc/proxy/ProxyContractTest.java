@@ -1,5 +1,6 @@
 package dev.weft.rpc.proxy;
 
+import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
@@ -18,19 +19,19 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /** Consumer-side semantics of {@code getProxy}, identical for both factories. */
 class ProxyContractTest {
 
-    private static SampleService proxy(Factories factories, RecordingInvoker<SampleService> invoker) {
+    private static SampleService proxy(Factories factories, FakeProvider<SampleService> invoker) {
         return factories.factory.getProxy(invoker);
     }
 
     @ForEachFactory
     void proxy_buildsInvocation_withMethodArgumentsAndReturnTypes(Factories factories) throws Exception {
-        RecordingInvoker<SampleService> invoker = RecordingInvoker.returning(SampleService.class, List.of("ann"));
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering(List.of("ann"));
         Map<String, Integer> ages = Map.of("ann", 31);
 
         List<String> names = proxy(factories, invoker).names(ages);
 
         assertThat(names).containsExactly("ann");
-        Invocation invocation = invoker.last();
+        Invocation invocation = invoker.lastInvocation();
         Method method = SampleService.class.getMethod("names", Map.class);
         assertThat(invocation).isInstanceOf(RpcInvocation.class);
         assertThat(invocation.getMethodName()).isEqualTo("names");
@@ -44,17 +45,17 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_noArgumentMethod_sendsEmptyArguments(Factories factories) {
-        RecordingInvoker<SampleService> invoker = RecordingInvoker.returning(SampleService.class, List.of());
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering(List.of());
 
         proxy(factories, invoker).recorded();
 
-        assertThat(invoker.last().getArguments()).isEmpty();
-        assertThat(invoker.last().getParameterTypes()).isEmpty();
+        assertThat(invoker.lastInvocation().getArguments()).isEmpty();
+        assertThat(invoker.lastInvocation().getParameterTypes()).isEmpty();
     }
 
     @ForEachFactory
     void proxy_primitives_areBoxedInAndUnboxedOut(Factories factories) {
-        RecordingInvoker<SampleService> invoker = new RecordingInvoker<>(SampleService.class, invocation -> {
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering((invocation, provider) -> {
             Object arg = invocation.getArguments()[0];
             switch (invocation.getMethodName()) {
                 case "add": return RpcResult.of((Integer) arg + (Integer) invocation.getArguments()[1]);
@@ -86,7 +87,7 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_nullForPrimitiveReturn_failsNamingTheMethod(Factories factories) {
-        SampleService proxy = proxy(factories, RecordingInvoker.returning(SampleService.class, null));
+        SampleService proxy = proxy(factories, ProxyTargets.of(SampleService.class).answering((Object) null));
 
         assertThatThrownBy(() -> proxy.add(1, 2))
                 .isExactlyInstanceOf(RpcException.class)
@@ -99,7 +100,7 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_valueOfWrongType_failsNamingTheMethodAndType(Factories factories) {
-        SampleService proxy = proxy(factories, RecordingInvoker.returning(SampleService.class, "forty-two"));
+        SampleService proxy = proxy(factories, ProxyTargets.of(SampleService.class).answering("forty-two"));
 
         assertThatThrownBy(() -> proxy.add(1, 2))
                 .isExactlyInstanceOf(RpcException.class)
@@ -112,25 +113,25 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_voidMethod_ignoresResultValue(Factories factories) {
-        RecordingInvoker<SampleService> invoker = RecordingInvoker.returning(SampleService.class, "ignored");
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering("ignored");
 
         proxy(factories, invoker).record("entry");
 
-        assertThat(invoker.last().getReturnType()).isEqualTo(void.class);
-        assertThat(invoker.last().getArguments()).containsExactly("entry");
+        assertThat(invoker.lastInvocation().getReturnType()).isEqualTo(void.class);
+        assertThat(invoker.lastInvocation().getArguments()).containsExactly("entry");
     }
 
     @ForEachFactory
     void proxy_arraysAndVarargs_arePassedAsArrays(Factories factories) {
         int[] reversed = {3, 2, 1};
-        RecordingInvoker<SampleService> invoker = new RecordingInvoker<>(SampleService.class,
-                invocation -> RpcResult.of(invocation.getMethodName().equals("reverse") ? reversed : 6));
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering(
+                (invocation, provider) -> RpcResult.of(invocation.getMethodName().equals("reverse") ? reversed : 6));
         SampleService proxy = proxy(factories, invoker);
 
         assertThat(proxy.reverse(new int[] {1, 2, 3})).isSameAs(reversed);
         assertThat(proxy.sum(1, 2, 3)).isEqualTo(6);
 
-        Invocation varargs = invoker.last();
+        Invocation varargs = invoker.lastInvocation();
         assertThat(varargs.getParameterTypes()).containsExactly(int[].class);
         assertThat(varargs.getArguments()).hasSize(1);
         assertThat((int[]) varargs.getArguments()[0]).containsExactly(1, 2, 3);
@@ -138,7 +139,7 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_overloads_sendTheirOwnParameterTypes(Factories factories) {
-        RecordingInvoker<SampleService> invoker = RecordingInvoker.returning(SampleService.class, "x");
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering("x");
         SampleService proxy = proxy(factories, invoker);
 
         proxy.describe(1);
@@ -153,18 +154,18 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_defaultMethod_goesToTheInvoker(Factories factories) {
-        RecordingInvoker<SampleService> invoker = RecordingInvoker.returning(SampleService.class, "remote greeting");
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering("remote greeting");
 
         String greeting = proxy(factories, invoker).greet("ann");
 
         assertThat(greeting).isEqualTo("remote greeting");
-        assertThat(invoker.last().getMethodName()).isEqualTo("greet");
-        assertThat(invoker.last().getArguments()).containsExactly("ann");
+        assertThat(invoker.lastInvocation().getMethodName()).isEqualTo("greet");
+        assertThat(invoker.lastInvocation().getArguments()).containsExactly("ann");
     }
 
     @ForEachFactory
     void proxy_objectMethods_areAnsweredLocally(Factories factories) {
-        RecordingInvoker<SampleService> invoker = RecordingInvoker.returning(SampleService.class, "x");
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering("x");
         SampleService proxy = proxy(factories, invoker);
         SampleService other = proxy(factories, invoker);
 
@@ -179,7 +180,7 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_objectMethodsRedeclaredByTheInterface_areStillLocal(Factories factories) {
-        RecordingInvoker<Named> invoker = RecordingInvoker.returning(Named.class, "remote");
+        FakeProvider<Named> invoker = ProxyTargets.of(Named.class).answering("remote");
         Named proxy = factories.factory.getProxy(invoker);
 
         assertThat(proxy.toString()).startsWith("dev.weft.rpc.proxy.ProxyContractTest$Named proxy -> weft://");
@@ -193,8 +194,8 @@ class ProxyContractTest {
     void proxy_declaredCheckedException_isRethrownAsIs(Factories factories) {
         CheckedFailure failure = new CheckedFailure("missing");
         IOException io = new IOException("disk");
-        SampleService proxy = proxy(factories, new RecordingInvoker<>(SampleService.class,
-                invocation -> RpcResult.ofException(invocation.getArguments()[0].equals("io") ? io : failure)));
+        SampleService proxy = proxy(factories, ProxyTargets.of(SampleService.class).answering(
+                (invocation, provider) -> RpcResult.ofException(invocation.getArguments()[0].equals("io") ? io : failure)));
 
         assertThat(catchThrowable(() -> proxy.load("missing"))).isSameAs(failure);
         assertThat(catchThrowable(() -> proxy.load("io"))).isSameAs(io);
@@ -204,8 +205,8 @@ class ProxyContractTest {
     void proxy_runtimeExceptionAndError_areRethrownAsIs(Factories factories) {
         IllegalStateException state = new IllegalStateException("state");
         AssertionError error = new AssertionError("error");
-        SampleService proxy = proxy(factories, new RecordingInvoker<>(SampleService.class,
-                invocation -> RpcResult.ofException(invocation.getArguments()[0].equals("state") ? state : error)));
+        SampleService proxy = proxy(factories, ProxyTargets.of(SampleService.class).answering(
+                (invocation, provider) -> RpcResult.ofException(invocation.getArguments()[0].equals("state") ? state : error)));
 
         assertThat(catchThrowable(() -> proxy.risky("state"))).isSameAs(state);
         assertThat(catchThrowable(() -> proxy.risky("error"))).isSameAs(error);
@@ -215,8 +216,8 @@ class ProxyContractTest {
     void proxy_undeclaredCheckedException_isWrappedInUndeclaredThrowableException(Factories factories) {
         Exception undeclared = new Exception("undeclared");
         CheckedFailure notDeclaredByRisky = new CheckedFailure("not declared by risky");
-        SampleService proxy = proxy(factories, new RecordingInvoker<>(SampleService.class,
-                invocation -> RpcResult.ofException(invocation.getArguments()[0].equals("a") ? undeclared : notDeclaredByRisky)));
+        SampleService proxy = proxy(factories, ProxyTargets.of(SampleService.class).answering(
+                (invocation, provider) -> RpcResult.ofException(invocation.getArguments()[0].equals("a") ? undeclared : notDeclaredByRisky)));
 
         Throwable thrown = catchThrowable(() -> proxy.risky("a"));
 
@@ -230,7 +231,7 @@ class ProxyContractTest {
     @ForEachFactory
     void proxy_rpcExceptionFromInvoker_reachesTheCaller(Factories factories) {
         RpcException timeout = new RpcException(RpcException.TIMEOUT_EXCEPTION, "too slow");
-        SampleService proxy = proxy(factories, new RecordingInvoker<>(SampleService.class, invocation -> {
+        SampleService proxy = proxy(factories, ProxyTargets.of(SampleService.class).answering((invocation, provider) -> {
             throw timeout;
         }));
 
@@ -239,7 +240,7 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_invokerReturningNoResult_failsNamingMethodAndInvoker(Factories factories) {
-        SampleService proxy = proxy(factories, new RecordingInvoker<>(SampleService.class, invocation -> null));
+        SampleService proxy = proxy(factories, ProxyTargets.of(SampleService.class).answering((invocation, provider) -> null));
 
         assertThatThrownBy(() -> proxy.greet("ann"))
                 .isExactlyInstanceOf(RpcException.class)
@@ -249,19 +250,19 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_genericMethod_sendsErasedTypes(Factories factories) {
-        RecordingInvoker<SampleService> invoker = RecordingInvoker.returning(SampleService.class, "b");
+        FakeProvider<SampleService> invoker = ProxyTargets.of(SampleService.class).answering("b");
 
         String max = proxy(factories, invoker).max("a", "b");
 
         assertThat(max).isEqualTo("b");
-        assertThat(invoker.last().getParameterTypes()).containsExactly(Comparable.class, Comparable.class);
-        assertThat(invoker.last().getReturnType()).isEqualTo(Comparable.class);
-        assertThat(invoker.last().getGenericReturnType().getTypeName()).isEqualTo("T");
+        assertThat(invoker.lastInvocation().getParameterTypes()).containsExactly(Comparable.class, Comparable.class);
+        assertThat(invoker.lastInvocation().getReturnType()).isEqualTo(Comparable.class);
+        assertThat(invoker.lastInvocation().getGenericReturnType().getTypeName()).isEqualTo("T");
     }
 
     @ForEachFactory
     void proxy_inheritedAndCovariantMethods_work(Factories factories) {
-        RecordingInvoker<Child> invoker = RecordingInvoker.returning(Child.class, "child");
+        FakeProvider<Child> invoker = ProxyTargets.of(Child.class).answering("child");
         Child proxy = factories.factory.getProxy(invoker);
         Parent asParent = proxy;
 
@@ -274,7 +275,7 @@ class ProxyContractTest {
 
     @ForEachFactory
     void getProxy_rejectsNonInterface(Factories factories) {
-        RecordingInvoker<String> invoker = RecordingInvoker.returning(String.class, "x");
+        FakeProvider<String> invoker = ProxyTargets.of(String.class).answering("x");
 
         assertThatThrownBy(() -> factories.factory.getProxy(invoker))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
@@ -286,7 +287,7 @@ class ProxyContractTest {
 
     @ForEachFactory
     void getProxy_rejectsSealedInterface(Factories factories) {
-        RecordingInvoker<Shape> invoker = RecordingInvoker.returning(Shape.class, 1.0);
+        FakeProvider<Shape> invoker = ProxyTargets.of(Shape.class).answering(1.0);
 
         assertThatThrownBy(() -> factories.factory.getProxy(invoker))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
@@ -296,9 +297,8 @@ class ProxyContractTest {
 
     @ForEachFactory
     void proxy_ofJdkInterface_works(Factories factories) {
-        RecordingInvoker<java.util.function.IntBinaryOperator> invoker = new RecordingInvoker<>(
-                java.util.function.IntBinaryOperator.class,
-                invocation -> RpcResult.of((Integer) invocation.getArguments()[0] * (Integer) invocation.getArguments()[1]));
+        FakeProvider<java.util.function.IntBinaryOperator> invoker = ProxyTargets.of(java.util.function.IntBinaryOperator.class).answering(
+                (invocation, provider) -> RpcResult.of((Integer) invocation.getArguments()[0] * (Integer) invocation.getArguments()[1]));
 
         java.util.function.IntBinaryOperator proxy = factories.factory.getProxy(invoker);
 

@@ -1,7 +1,7 @@
 package dev.weft.rpc.proxy;
 
+import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionLoader;
@@ -32,8 +32,8 @@ class ProxyFactoryExtensionTest {
         director.close();
     }
 
-    private static RecordingInvoker<SampleService> invokerAt(String url) {
-        return new RecordingInvoker<>(SampleService.class, URL.valueOf(url), invocation -> RpcResult.of("remote"));
+    private static FakeProvider<SampleService> invokerAt(String url) {
+        return FakeProvider.at(SampleService.class, URL.valueOf(url)).answering("remote");
     }
 
     @Test
@@ -77,7 +77,7 @@ class ProxyFactoryExtensionTest {
     @Test
     void adaptive_unknownProxyName_failsNamingTheAvailableFactories() {
         ProxyFactory adaptive = loader.getAdaptiveExtension();
-        RecordingInvoker<SampleService> invoker = invokerAt("weft://127.0.0.1:20880/sample?proxy=jdkk");
+        FakeProvider<SampleService> invoker = invokerAt("weft://127.0.0.1:20880/sample?proxy=jdkk");
 
         assertThatThrownBy(() -> adaptive.getProxy(invoker))
                 .hasMessageContaining("jdkk")

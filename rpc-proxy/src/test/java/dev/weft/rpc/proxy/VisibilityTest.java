@@ -1,5 +1,6 @@
 package dev.weft.rpc.proxy;
 
+import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcResult;
@@ -36,18 +37,18 @@ class VisibilityTest {
     @ForEachFactory
     void packagePrivateInterface_consumerProxy_passesPackagePrivateValues(Factories factories) {
         Object secret = HiddenFixtures.secret("from invoker");
-        RecordingInvoker<?> invoker = new RecordingInvoker<>(HiddenFixtures.vaultType(), i -> RpcResult.of(secret));
+        FakeProvider<?> invoker = ProxyTargets.of(HiddenFixtures.vaultType()).answering((i, provider) -> RpcResult.of(secret));
 
         Object proxy = factories.factory.getProxy(invoker);
 
         assertThat(HiddenFixtures.open(proxy, "k")).isEqualTo("from invoker");
-        assertThat(invoker.last().getReturnType().getName()).isEqualTo("dev.weft.rpc.proxy.fixtures.hidden.Secret");
+        assertThat(invoker.lastInvocation().getReturnType().getName()).isEqualTo("dev.weft.rpc.proxy.fixtures.hidden.Secret");
     }
 
     @org.junit.jupiter.api.Test
     void javassist_jdkInterface_getsItsClassesInWeftsPackage() {
         IntBinaryOperator proxy = new JavassistProxyFactory().getProxy(
-                RecordingInvoker.returning(IntBinaryOperator.class, 5));
+                ProxyTargets.of(IntBinaryOperator.class).answering(5));
 
         assertThat(proxy.applyAsInt(1, 2)).isEqualTo(5);
         assertThat(proxy.getClass().getName())
@@ -60,7 +61,7 @@ class VisibilityTest {
                 new java.net.URL[] {IsolatedLoader.class.getProtectionDomain().getCodeSource().getLocation()},
                 ClassLoader.getPlatformClassLoader())) {
             Class<?> greeter = blind.loadClass(IsolatedLoader.GREETER);
-            RecordingInvoker<?> invoker = new RecordingInvoker<>(greeter, i -> RpcResult.of("jdk works"));
+            FakeProvider<?> invoker = ProxyTargets.of(greeter).answering((i, provider) -> RpcResult.of("jdk works"));
 
             assertThatThrownBy(() -> new JavassistProxyFactory().getProxy(invoker))
                     .isExactlyInstanceOf(RpcException.class)

@@ -1,6 +1,8 @@
 package dev.weft.rpc.examples.extension;
 
+import dev.weft.rpc.cluster.Cluster;
 import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.protocol.Filter;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -10,30 +12,47 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** The descriptor files as shipped in the jar: one per extension point, each line binding a class of this jar. */
 class DescriptorTest {
 
-    private static final String DESCRIPTOR = "META-INF/rpc/" + LoadBalance.class.getName();
-
-    @Test
-    void descriptor_bindsLocalfirst_toTheBalancerClass() throws IOException {
-        List<String> lines;
-        try (InputStream in = LocalFirstLoadBalance.class.getClassLoader().getResourceAsStream(DESCRIPTOR)) {
-            assertThat(in).as(DESCRIPTOR).isNotNull();
-            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+    private static List<String> lines(Class<?> extensionPoint) throws IOException {
+        String descriptor = "META-INF/rpc/" + extensionPoint.getName();
+        try (InputStream in = DescriptorTest.class.getClassLoader().getResourceAsStream(descriptor)) {
+            assertThat(in).as(descriptor).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
                     .map(String::trim)
                     .filter(line -> !line.isEmpty() && !line.startsWith("#"))
                     .toList();
         }
-
-        assertThat(lines).containsExactly(LocalFirstLoadBalance.NAME + "=" + LocalFirstLoadBalance.class.getName());
     }
 
     @Test
-    void balancer_isALoadBalance_withAPublicNoArgConstructor() throws ReflectiveOperationException {
-        Object created = Class.forName(LocalFirstLoadBalance.class.getName(), false, getClass().getClassLoader())
-                .getConstructor()
-                .newInstance();
+    void loadBalanceDescriptor_bindsLocalfirst_andListsTheWrapper() throws IOException {
+        assertThat(lines(LoadBalance.class)).containsExactly(
+                LocalFirstLoadBalance.NAME + "=" + LocalFirstLoadBalance.class.getName(),
+                DrainingLoadBalanceWrapper.class.getName());
+    }
 
-        assertThat(created).isInstanceOf(LoadBalance.class);
+    @Test
+    void clusterDescriptor_bindsPrimarybackup() throws IOException {
+        assertThat(lines(Cluster.class)).containsExactly(PrimaryBackupCluster.NAME + "=" + PrimaryBackupCluster.class.getName());
+    }
+
+    @Test
+    void filterDescriptor_bindsTenant() throws IOException {
+        assertThat(lines(Filter.class)).containsExactly(TenantFilter.NAME + "=" + TenantFilter.class.getName());
+    }
+
+    @Test
+    void extensions_havePublicNoArgConstructors_andTheWrapperTakesTheSpiType() throws ReflectiveOperationException {
+        ClassLoader loader = getClass().getClassLoader();
+        assertThat(Class.forName(LocalFirstLoadBalance.class.getName(), false, loader).getConstructor().newInstance())
+                .isInstanceOf(LoadBalance.class);
+        assertThat(Class.forName(PrimaryBackupCluster.class.getName(), false, loader).getConstructor().newInstance())
+                .isInstanceOf(Cluster.class);
+        assertThat(Class.forName(TenantFilter.class.getName(), false, loader).getConstructor().newInstance())
+                .isInstanceOf(Filter.class);
+        assertThat(Class.forName(DrainingLoadBalanceWrapper.class.getName(), false, loader).getConstructor(LoadBalance.class))
+                .isNotNull();
     }
 }

@@ -3,8 +3,9 @@ package dev.weft.rpc.examples.extension;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Invocations;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
@@ -25,15 +26,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LocalFirstLoadBalanceTest {
 
-    private static final Invocation RUN = new RpcInvocation("run", new Class<?>[0], new Object[0]);
+    private static final Invocation RUN = Invocations.of(Runnable.class, "run");
     private static final URL CONSUMER_IN_US = URL.valueOf("consumer://10.0.0.9/java.lang.Runnable?localfirst.zone=us");
     private static final URL CONSUMER_WITHOUT_ZONE = URL.valueOf("consumer://10.0.0.9/java.lang.Runnable");
 
-    private final FakeInvoker euA = FakeInvoker.provider("eu-a", "zone=eu&weight=100");
-    private final FakeInvoker usB = FakeInvoker.provider("us-b", "zone=us&weight=300");
-    private final FakeInvoker usC = FakeInvoker.provider("us-c", "zone=US&weight=100");
-    private final FakeInvoker noZone = FakeInvoker.provider("plain", "weight=100");
+    private final FakeProvider<Runnable> euA = provider("eu-a", "eu").weight(100);
+    private final FakeProvider<Runnable> usB = provider("us-b", "us").weight(300);
+    private final FakeProvider<Runnable> usC = provider("us-c", "US").weight(100);
+    private final FakeProvider<Runnable> noZone = FakeProvider.of(Runnable.class, "plain").weight(100);
     private final List<Invoker<Runnable>> mixed = List.of(euA, usB, usC, noZone);
+
+    /** A provider named {@code host} in {@code zone}. */
+    private static FakeProvider<Runnable> provider(String host, String zone) {
+        return FakeProvider.of(Runnable.class, host).parameter(LocalFirstLoadBalance.PROVIDER_ZONE_KEY, zone);
+    }
 
     /** A random source that returns the given values in order and records the bounds it was asked for. */
     private static final class ScriptedRandom implements LongUnaryOperator {
@@ -104,7 +110,7 @@ class LocalFirstLoadBalanceTest {
 
     @Test
     void methodLevelWeight_overridesProviderWeight() {
-        FakeInvoker heavyForRun = FakeInvoker.provider("us-d", "zone=us&weight=1&run.weight=700");
+        FakeProvider<Runnable> heavyForRun = provider("us-d", "us").weight(1).parameter("run.weight", "700");
         ScriptedRandom random = new ScriptedRandom(299);
 
         Invoker<Runnable> picked = new LocalFirstLoadBalance(random).select(List.of(usB, heavyForRun), CONSUMER_IN_US, RUN);
@@ -115,7 +121,7 @@ class LocalFirstLoadBalanceTest {
 
     @Test
     void zeroWeightLocals_areNeverPicked_whileAnotherLocalHasWeight() {
-        FakeInvoker drained = FakeInvoker.provider("us-z", "zone=us&weight=0");
+        FakeProvider<Runnable> drained = provider("us-z", "us").weight(0);
         Random random = new Random(7);
         LocalFirstLoadBalance balancer = new LocalFirstLoadBalance(random::nextLong);
 
@@ -126,8 +132,8 @@ class LocalFirstLoadBalanceTest {
 
     @Test
     void allLocalsWeightZero_pickUniformlyAmongLocals() {
-        FakeInvoker z1 = FakeInvoker.provider("us-z1", "zone=us&weight=0");
-        FakeInvoker z2 = FakeInvoker.provider("us-z2", "zone=us&weight=0");
+        FakeProvider<Runnable> z1 = provider("us-z1", "us").weight(0);
+        FakeProvider<Runnable> z2 = provider("us-z2", "us").weight(0);
         ScriptedRandom random = new ScriptedRandom(0, 1);
         LocalFirstLoadBalance balancer = new LocalFirstLoadBalance(random);
         List<Invoker<Runnable>> invokers = List.of(euA, z1, z2);
@@ -173,7 +179,8 @@ class LocalFirstLoadBalanceTest {
 
     @Test
     void negativeWeight_isAClearError_namingTheProvider() {
-        FakeInvoker broken = FakeInvoker.provider("us-x", "zone=us&weight=-5");
+        // the kit refuses weight(-5); parameter() writes any value, to test the balancer's own check
+        FakeProvider<Runnable> broken = provider("us-x", "us").parameter("weight", "-5");
 
         assertThatThrownBy(() -> new LocalFirstLoadBalance().select(List.of(usB, broken), CONSUMER_IN_US, RUN))
                 .isInstanceOf(IllegalArgumentException.class)

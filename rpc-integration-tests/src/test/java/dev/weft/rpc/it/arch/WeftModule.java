@@ -21,8 +21,9 @@ enum WeftModule {
     PROXY("rpc-proxy", "proxy", true, List.of(SPI, COMMON), List.of("javassist..")),
     MOCK("rpc-mock", "mock", true, List.of(CLUSTER, PROXY, SPI, COMMON), List.of("com.fasterxml.jackson..")),
     PROTOCOL("rpc-protocol", "protocol", true, List.of(SPI, COMMON), List.of()),
+    TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
-    EXAMPLES("rpc-examples", "examples", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON), List.of()),
+    EXAMPLES("rpc-examples", "examples", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, SPI, COMMON), List.of()),
     BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON), List.of()),
     INTEGRATION_TESTS("rpc-integration-tests", "it", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON),
             List.of());

@@ -32,7 +32,9 @@ class PublishedModulePomTest {
                     "netty-transport", "netty-buffer", "netty-common", "jackson-databind", "jackson-core", "guava", "slf4j-api")),
             Map.entry("rpc-registry", Set.of("rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
             Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
-                    "curator-framework", "curator-recipes", "guava", "slf4j-api")));
+                    "curator-framework", "curator-recipes", "guava", "slf4j-api")),
+            Map.entry("rpc-bootstrap", Set.of("rpc-registry", "rpc-registry-zookeeper", "rpc-cluster", "rpc-protocol",
+                    "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")));
 
     private static final Set<String> LOGGING_BACKENDS = Set.of("slf4j-simple", "slf4j-nop", "slf4j-jdk14",
             "slf4j-reload4j", "slf4j-log4j12", "logback-classic", "logback-core", "log4j-core", "log4j-slf4j-impl",
