@@ -41,7 +41,7 @@ final class CategoryWatcher implements AutoCloseable {
     private final ReadListener readListener;
     private final Set<String> reportedBadNames;
     private final RateLimitedLog failures;
-    private final int sizeWarningBytes;
+    private final int juteMaxBuffer;
     private final PersistentWatcher watcher;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicBoolean dirty = new AtomicBoolean();
@@ -56,7 +56,7 @@ final class CategoryWatcher implements AutoCloseable {
     }
 
     CategoryWatcher(CuratorFramework client, String path, String category, Executor worker, ReadListener readListener,
-            Set<String> reportedBadNames, RateLimitedLog failures, int sizeWarningBytes) {
+            Set<String> reportedBadNames, RateLimitedLog failures, int juteMaxBuffer) {
         this.client = client;
         this.path = path;
         this.category = category;
@@ -64,7 +64,7 @@ final class CategoryWatcher implements AutoCloseable {
         this.readListener = readListener;
         this.reportedBadNames = reportedBadNames;
         this.failures = failures;
-        this.sizeWarningBytes = sizeWarningBytes;
+        this.juteMaxBuffer = juteMaxBuffer;
         this.watcher = new PersistentWatcher(client, path, false);
         watcher.getListenable().addListener(event -> {
             if (event.getType() != Watcher.Event.EventType.None) {
@@ -119,6 +119,12 @@ final class CategoryWatcher implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
+        } catch (KeeperException.ConnectionLossException e) {
+            failures.warn("read " + path, "Could not read " + path + "; subscribers keep their last lists. If this"
+                    + " repeats while ZooKeeper is up, the folder may be larger than the " + juteMaxBuffer + " bytes a"
+                    + " response may have (" + ZookeeperRegistry.JUTE_MAXBUFFER_KEY + "): the connection then breaks"
+                    + " on every read", e);
+            return;
         } catch (Exception e) {
             failures.warn("read " + path, "Could not read " + path + "; subscribers keep their last lists", e);
             return;
@@ -130,7 +136,7 @@ final class CategoryWatcher implements AutoCloseable {
         List<URL> urls = new ArrayList<>(sorted.size());
         long bytes = 0;
         for (String name : sorted) {
-            bytes += 4 + name.getBytes(StandardCharsets.UTF_8).length;
+            bytes += 4 + utf8Length(name);
             URL url = decoded.get(name);
             if (url == null) {
                 try {
@@ -146,11 +152,11 @@ final class CategoryWatcher implements AutoCloseable {
             next.put(name, url);
             urls.add(url);
         }
-        if (bytes > sizeWarningBytes) {
+        if (bytes > juteMaxBuffer / 4 * 3) {
             failures.warn("size " + path, "The children of " + path + " (" + sorted.size() + " nodes, about "
-                    + bytes + " bytes) approach ZooKeeper's jute.maxbuffer; a folder larger than it breaks the"
-                    + " connection on every read: raise " + ZookeeperRegistry.JUTE_MAXBUFFER_KEY
-                    + " on clients and jute.maxbuffer on servers", null);
+                    + bytes + " bytes) are over 3/4 of the " + juteMaxBuffer + " bytes a response may have; a folder"
+                    + " larger than that breaks the connection on every read: raise "
+                    + ZookeeperRegistry.JUTE_MAXBUFFER_KEY + " on every client", null);
         }
         decoded = next;
         CategorySnapshot snapshot = new CategorySnapshot(category, ++sequence, urls);
@@ -159,6 +165,16 @@ final class CategoryWatcher implements AutoCloseable {
         for (Subscription subscription : subscriptions) {
             subscription.offer(snapshot);
         }
+    }
+
+    /** UTF-8 size of a node name; names written by URLEncoder are ASCII, so this is usually its length. */
+    private static int utf8Length(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) >= 0x80) {
+                return name.getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        return name.length();
     }
 
     @Override

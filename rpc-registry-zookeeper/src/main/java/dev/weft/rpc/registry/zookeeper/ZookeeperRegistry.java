@@ -95,7 +95,7 @@ public final class ZookeeperRegistry implements Registry {
     private final Ticker ticker;
     private final NodeLayout layout;
     private final int timeoutMs;
-    private final int sizeWarningBytes;
+    private final int juteMaxBuffer;
     private final CuratorFramework client;
     private final ExecutorService worker;
     private final ExecutorService notifier;
@@ -137,7 +137,7 @@ public final class ZookeeperRegistry implements Registry {
                 Integer.getInteger(ZKClientConfig.JUTE_MAXBUFFER, ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER));
         checkArgument(juteMaxBuffer >= 1024, "%s: %s (expected: >= 1024 bytes) in %s",
                 JUTE_MAXBUFFER_KEY, juteMaxBuffer, url);
-        this.sizeWarningBytes = juteMaxBuffer / 4 * 3;
+        this.juteMaxBuffer = juteMaxBuffer;
         String connectString = connectString(url);
         DigestAcl acl = DigestAcl.of(url);
 
@@ -153,6 +153,8 @@ public final class ZookeeperRegistry implements Registry {
                 .connectionTimeoutMs(timeoutMs)
                 .retryPolicy(new ExponentialBackoffRetry(100, 3, 1_000))
                 .zkClientConfig(clientConfig)
+                // The ensemble tracker would replace the addresses given with those in the servers' configuration.
+                .ensembleTracker(false)
                 .threadFactory(threads("weft-zk-curator-%d"));
         if (acl != null) {
             builder.authorization(DigestAcl.SCHEME, acl.credentials()).aclProvider(acl);
@@ -254,7 +256,7 @@ public final class ZookeeperRegistry implements Registry {
 
     private CategoryWatcher startWatcher(String path, String category) {
         CategoryWatcher watcher = new CategoryWatcher(client, path, category, worker, this::onRead,
-                reportedBadNames, failures, sizeWarningBytes);
+                reportedBadNames, failures, juteMaxBuffer);
         worker.execute(() -> createFolder(path));
         watcher.start();
         return watcher;
@@ -359,8 +361,10 @@ public final class ZookeeperRegistry implements Registry {
         stopped.forEach(CategoryWatcher::close);
         List<Registration> registered = new ArrayList<>(registrations.values());
         registrations.clear();
-        Future<?> unregistered = worker.submit(() -> registered.forEach(r -> r.close(r.isEphemeral())));
-        await(unregistered, "close: unregister " + registered.size() + " URLs");
+        if (!registered.isEmpty()) {
+            Future<?> unregistered = worker.submit(() -> registered.forEach(r -> r.close(r.isEphemeral())));
+            await(unregistered, "close: unregister " + registered.size() + " URLs");
+        }
         worker.shutdownNow();
         notifier.shutdown();
         client.close();

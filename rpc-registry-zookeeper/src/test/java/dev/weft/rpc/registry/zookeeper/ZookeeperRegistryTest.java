@@ -185,6 +185,34 @@ class ZookeeperRegistryTest {
     }
 
     @Test
+    void eightThreadsRegisteringAndSubscribingAtOnce_everyListenerEndsWithEveryProvider() throws Exception {
+        ZookeeperRegistry providers = registry();
+        ZookeeperRegistry consumers = registry();
+        List<RecordingListener> listeners = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            RecordingListener listener = new RecordingListener();
+            listeners.add(listener);
+            int base = 31000 + t * 10;
+            threads.add(new Thread(() -> {
+                consumers.subscribe(consumer("thread=" + base), listener);
+                IntStream.range(0, 10).forEach(i -> providers.register(provider(base + i, "")));
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        }
+
+        for (RecordingListener listener : listeners) {
+            Await.until("80 providers", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 80,
+                    listener::toString);
+            assertThat(listener.overlapped()).isFalse();
+        }
+        assertThat(operator.getChildren().forPath("/weft/" + service + "/providers")).hasSize(80);
+    }
+
+    @Test
     void badNodeNames_areSkipped_otherProvidersKept_andCounted() throws Exception {
         ZookeeperRegistry providers = registry();
         ZookeeperRegistry consumers = registry();
