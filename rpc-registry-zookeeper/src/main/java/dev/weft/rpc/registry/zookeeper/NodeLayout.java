@@ -1,7 +1,6 @@
 package dev.weft.rpc.registry.zookeeper;
 
 import com.google.common.base.Splitter;
-import com.google.common.collect.ImmutableList;
 import dev.weft.rpc.common.URL;
 
 import java.net.URLEncoder;
@@ -59,12 +58,9 @@ final class NodeLayout {
     /** The categories a subscription URL names ({@code category}, comma list, default {@code providers}). */
     static List<String> subscribedCategories(URL url) {
         String value = url.getParameter(CATEGORY_KEY, PROVIDERS);
-        ImmutableList.Builder<String> categories = ImmutableList.builder();
-        for (String category : Splitter.on(',').trimResults().omitEmptyStrings().split(value)) {
-            checkCategory(category, url);
-            categories.add(category);
-        }
-        List<String> result = categories.build().stream().distinct().toList();
+        List<String> result = Splitter.on(',').trimResults().omitEmptyStrings().splitToStream(value)
+                .distinct().toList();
+        result.forEach(category -> checkCategory(category, url));
         checkArgument(!result.isEmpty(), "%s: %s (expected: one or more of %s) in %s",
                 CATEGORY_KEY, value, CATEGORIES, url);
         return result;

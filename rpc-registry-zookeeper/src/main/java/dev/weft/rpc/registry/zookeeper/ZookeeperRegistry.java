@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -179,7 +180,7 @@ public final class ZookeeperRegistry implements Registry {
         return sb.toString();
     }
 
-    private static java.util.concurrent.ThreadFactory threads(String format) {
+    private static ThreadFactory threads(String format) {
         return new ThreadFactoryBuilder().setNameFormat(format).setDaemon(true).build();
     }
 

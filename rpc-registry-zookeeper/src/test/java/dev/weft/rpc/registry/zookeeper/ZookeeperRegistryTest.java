@@ -106,6 +106,21 @@ class ZookeeperRegistryTest {
     }
 
     @Test
+    void consumerUrl_withCategoryConsumers_isRegisteredUnderConsumers_andSeenBySubscribersOfThatCategory() {
+        ZookeeperRegistry registry = registry();
+        URL self = consumer("category=consumers&check=false");
+        RecordingListener admin = new RecordingListener();
+
+        registry.register(self);
+        registry.subscribe(consumer("category=consumers"), admin);
+
+        Await.until("the consumer", () -> admin.last("consumers") != null && !admin.lastIsEmpty("consumers"),
+                admin::toString);
+        assertThat(admin.last("consumers")).containsExactly(self);
+        assertThat(exists("/weft/" + service + "/consumers/" + NodeNames.encode(self))).isTrue();
+    }
+
+    @Test
     void rootDubbo_readsProvidersADubboRegistryWrote() throws Exception {
         String name = "dubbo%3A%2F%2F127.0.0.1%3A20880%2F" + service + "%3Fanyhost%3Dtrue%26application%3Ddemo-provider"
                 + "%26interface%3D" + service + "%26methods%3DsayHello%26side%3Dprovider";
