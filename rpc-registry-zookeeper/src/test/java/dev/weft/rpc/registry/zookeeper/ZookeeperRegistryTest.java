@@ -267,6 +267,28 @@ class ZookeeperRegistryTest {
     }
 
     @Test
+    void folderLargerThanJuteMaxbuffer_deliversNothing_andRaisingTheKeyDeliversIt() throws Exception {
+        String padding = "x".repeat(400);
+        for (int i = 0; i < 20; i++) {
+            operator.create().creatingParentsIfNeeded().forPath("/weft/" + service + "/providers/"
+                    + NodeNames.encode(provider(21000 + i, "pad=" + padding)));
+        }
+        ZookeeperRegistry small = registry("jute-maxbuffer=4096");
+        ZookeeperRegistry raised = registry("jute-maxbuffer=65536");
+        RecordingListener tooBig = new RecordingListener();
+        RecordingListener fits = new RecordingListener();
+
+        small.subscribe(consumer(""), tooBig);
+        raised.subscribe(consumer(""), fits);
+
+        Await.until("20 providers with the raised limit",
+                () -> fits.lastAddresses() != null && fits.lastAddresses().size() == 20, fits::toString);
+        Thread.sleep(1_000);
+        assertThat(tooBig.count()).as("no list, not even an empty one, when the folder cannot be read").isZero();
+        assertThat(small.health().sinceLastRead()).isEmpty();
+    }
+
+    @Test
     void dynamicFalse_registersAPersistentNode_thatOutlivesTheRegistry() throws Exception {
         ZookeeperRegistry registry = registry();
         URL rule = URL.valueOf("override://0.0.0.0/" + service + "?category=configurators&dynamic=false&timeout=300");
@@ -376,6 +398,9 @@ class ZookeeperRegistryTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "root=a/b")))
                 .withMessageStartingWith("root: a/b (expected: one node name");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "jute-maxbuffer=100")))
+                .withMessageStartingWith("jute-maxbuffer: 100 (expected: >= 1024 bytes)");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "backup=nohost")))
                 .withMessageStartingWith("backup: nohost (expected: host:port");
