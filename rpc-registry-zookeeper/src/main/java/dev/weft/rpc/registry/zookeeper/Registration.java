@@ -1,0 +1,138 @@
+package dev.weft.rpc.registry.zookeeper;
+
+import dev.weft.rpc.common.URL;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.Executor;
+
+/**
+ * One registered URL's node, kept in place: created (ephemeral, or persistent for
+ * {@code dynamic=false}), watched, and created again when it is deleted or when the registry gets
+ * a new session.
+ *
+ * <p>After a session expiry ZooKeeper may still hold the node of the expired session until it
+ * reaps that session; creating it again then fails with "node exists" and the node would vanish a
+ * moment later. A node owned by one of this registry's expired sessions is therefore deleted (at
+ * its version) and created afresh at once. A node owned by another live session is left alone and
+ * watched: it is created again when that session lets it go.
+ *
+ * <p>{@link #ensure()} runs on the registry's single worker thread only; {@link #close()} from any.
+ */
+final class Registration {
+
+    private static final Logger log = LoggerFactory.getLogger(Registration.class);
+    private static final byte[] NO_DATA = new byte[0];
+    private static final int ATTEMPTS = 3;
+
+    private final CuratorFramework client;
+    private final URL url;
+    private final String path;
+    private final boolean ephemeral;
+    private final SessionHistory sessions;
+    private final RateLimitedLog failures;
+    private final CuratorWatcher watcher;
+    private volatile boolean closed;
+
+    Registration(CuratorFramework client, URL url, String path, boolean ephemeral, SessionHistory sessions,
+            RateLimitedLog failures, Executor worker) {
+        this.client = client;
+        this.url = url;
+        this.path = path;
+        this.ephemeral = ephemeral;
+        this.sessions = sessions;
+        this.failures = failures;
+        this.watcher = event -> {
+            if (event.getType() == Watcher.Event.EventType.NodeDeleted && !closed) {
+                worker.execute(this::ensure);
+            }
+        };
+    }
+
+    String path() {
+        return path;
+    }
+
+    boolean isEphemeral() {
+        return ephemeral;
+    }
+
+    /** Makes sure the node exists and is watched; failures are logged and retried on the next connection. */
+    void ensure() {
+        if (closed) {
+            return;
+        }
+        try {
+            for (int attempt = 0; attempt < ATTEMPTS && !closed; attempt++) {
+                if (createOrAdopt() && watch()) {
+                    failures.reset(path);
+                    return;
+                }
+            }
+            failures.warn(path, "Could not keep the registration of " + url + " at " + path
+                    + " (the node kept changing); retrying on the next change", null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            failures.warn(path, "Could not register " + url + " at " + path + "; retrying when connected", e);
+        }
+    }
+
+    /** Whether the node is in place as ours (or another live session's, which we wait for). */
+    private boolean createOrAdopt() throws Exception {
+        try {
+            client.create().creatingParentsIfNeeded()
+                    .withMode(ephemeral ? CreateMode.EPHEMERAL : CreateMode.PERSISTENT)
+                    .forPath(path, NO_DATA);
+            log.debug("Registered {} at {}", url, path);
+            return true;
+        } catch (KeeperException.NodeExistsException e) {
+            Stat stat = client.checkExists().forPath(path);
+            if (stat == null) {
+                return false;
+            }
+            long owner = stat.getEphemeralOwner();
+            if (ephemeral && sessions.isExpiredOwn(owner)) {
+                try {
+                    client.delete().withVersion(stat.getVersion()).forPath(path);
+                    log.info("Replaced the node of expired session 0x{} at {}", Long.toHexString(owner), path);
+                } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+                    log.debug("Stale node at {} changed before it was replaced", path);
+                }
+                return false;
+            }
+            if (ephemeral && owner != sessions.current()) {
+                log.info("Node {} is held by session 0x{}; it will be created again when that session lets it go",
+                        path, Long.toHexString(owner));
+            }
+            return true;
+        }
+    }
+
+    private boolean watch() throws Exception {
+        return client.checkExists().usingWatcher(watcher).forPath(path) != null;
+    }
+
+    /** Stops keeping the node and deletes it; errors are logged (an ephemeral node goes with the session). */
+    void close(boolean delete) {
+        closed = true;
+        if (!delete) {
+            return;
+        }
+        try {
+            client.delete().guaranteed().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            log.debug("Node {} was already gone", path);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("Could not delete {} for {}: {}", path, url, RateLimitedLog.describe(e));
+        }
+    }
+}

@@ -1,0 +1,458 @@
+package dev.weft.rpc.registry.zookeeper;
+
+import com.google.common.base.Splitter;
+import com.google.common.base.Ticker;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.registry.NotifyListener;
+import dev.weft.rpc.registry.Registry;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+/**
+ * The {@code zookeeper} registry, on Curator. Nodes follow Dubbo's layout,
+ * {@code /<root>/<encoded interface>/<category>/<encoded full URL>}, so {@code root=dubbo} reads
+ * (and writes) a Dubbo 2.x registry.
+ *
+ * <p><b>Registering.</b> A URL is registered under its {@code category} (default
+ * {@code providers}) as an ephemeral node, or a persistent one with {@code dynamic=false}. The node
+ * is kept: it is created again when it is deleted and when the registry gets a new session, and a
+ * node left by this registry's own expired session is replaced at once (see {@link Registration}).
+ *
+ * <p><b>Subscribing.</b> Each folder named by the subscription's {@code category} (comma list,
+ * default {@code providers}) has one persistent watch shared by all subscriptions of this
+ * registry; ZooKeeper's event thread only queues a read on this registry's worker thread. Each
+ * listener gets the full current list of each category, serially, latest list first-class: an
+ * older list never follows a newer one, and an empty category is one {@code empty://} URL. While
+ * ZooKeeper is unreachable or the session is lost nothing is delivered, so listeners keep their
+ * last lists; after reconnecting the folders are read again. Providers and consumers are kept only
+ * when their {@code group} and {@code version} match the subscriber's.
+ *
+ * <p><b>Security.</b> With {@code zookeeper://user:password@host:port} the client authenticates
+ * with ZooKeeper's digest scheme and creates nodes readable by anyone and writable only by that
+ * identity. The password is never logged ({@link URL#toString()} hides it).
+ *
+ * <p>Registry URL keys: {@value #ROOT_KEY} (default {@value #DEFAULT_ROOT}), {@value #SESSION_KEY}
+ * (ms, default {@value #DEFAULT_SESSION_MS}), {@value #TIMEOUT_KEY} (connection timeout, ms,
+ * default {@value #DEFAULT_TIMEOUT_MS}), {@value #BACKUP_KEY} (more {@code host:port} of the
+ * ensemble, comma list), {@value #JUTE_MAXBUFFER_KEY} (largest response in bytes, default
+ * ZooKeeper's {@code jute.maxbuffer}, 1 MiB).
+ *
+ * <p>Thread-safe. It owns a Curator client, one worker thread and a small notification pool;
+ * {@link #close()} unregisters its dynamic URLs, stops every watch and releases all of them.
+ */
+public final class ZookeeperRegistry implements Registry {
+
+    private static final Logger log = LoggerFactory.getLogger(ZookeeperRegistry.class);
+
+    /** Registry URL key: the root node, one node name; {@code dubbo} reads a Dubbo 2.x registry. */
+    public static final String ROOT_KEY = "root";
+    public static final String DEFAULT_ROOT = "weft";
+    /** Registry URL key: the session timeout asked for, ms (the server clamps it to 2-20 ticks). */
+    public static final String SESSION_KEY = "session";
+    public static final int DEFAULT_SESSION_MS = 60_000;
+    /** Registry URL key: how long an operation waits for a connection, ms. */
+    public static final String TIMEOUT_KEY = "timeout";
+    public static final int DEFAULT_TIMEOUT_MS = 5_000;
+    /** Registry URL key: further ensemble members, {@code host:port} comma list. */
+    public static final String BACKUP_KEY = "backup";
+    /** Registry URL key: the largest response the client accepts, bytes (ZooKeeper's {@code jute.maxbuffer}). */
+    public static final String JUTE_MAXBUFFER_KEY = "jute-maxbuffer";
+    /** Registered URL key: {@code true} (default) registers an ephemeral node, {@code false} a persistent one. */
+    public static final String DYNAMIC_KEY = "dynamic";
+
+    private static final int DEFAULT_ZK_PORT = 2181;
+    private static final int ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER = 0xfffff;
+    private static final int NOTIFY_THREADS = 2;
+
+    private final URL url;
+    private final Ticker ticker;
+    private final NodeLayout layout;
+    private final int timeoutMs;
+    private final int juteMaxBuffer;
+    private final CuratorFramework client;
+    private final ExecutorService worker;
+    private final ExecutorService notifier;
+    private final SessionHistory sessions = new SessionHistory();
+    private final RateLimitedLog failures;
+    private final Set<String> reportedBadNames = ConcurrentHashMap.newKeySet();
+    private final ConcurrentMap<String, Registration> registrations = new ConcurrentHashMap<>();
+    private final Map<SubscriptionKey, Subscription> subscriptions = new HashMap<>();
+    private final Map<String, CategoryWatcher> watchers = new HashMap<>();
+    private volatile ZookeeperHealth.State state = ZookeeperHealth.State.CONNECTING;
+    private volatile long lastReadNanos;
+    private volatile boolean everRead;
+    private volatile boolean closed;
+
+    /** A registry on {@code url} ({@code zookeeper://[user:password@]host:port?...}) with the system clock. */
+    public ZookeeperRegistry(URL url) {
+        this(url, Ticker.systemTicker());
+    }
+
+    /**
+     * A registry on {@code url}; {@code ticker} measures the time since the last read.
+     * Connects in the background: ZooKeeper need not be reachable yet.
+     *
+     * @throws IllegalArgumentException if a key of {@code url} has a bad value
+     */
+    public ZookeeperRegistry(URL url, Ticker ticker) {
+        this.url = Objects.requireNonNull(url, "url");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        String root = url.getParameter(ROOT_KEY, DEFAULT_ROOT);
+        checkArgument(root.matches("[A-Za-z0-9._-]+") && !root.equals(".") && !root.equals(".."),
+                "%s: %s (expected: one node name of letters, digits, '.', '-' or '_', such as weft or dubbo) in %s",
+                ROOT_KEY, root, url);
+        this.layout = new NodeLayout(root);
+        int sessionMs = url.getParameter(SESSION_KEY, DEFAULT_SESSION_MS);
+        checkArgument(sessionMs > 0, "%s: %s (expected: > 0 ms) in %s", SESSION_KEY, sessionMs, url);
+        this.timeoutMs = url.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MS);
+        checkArgument(timeoutMs > 0, "%s: %s (expected: > 0 ms) in %s", TIMEOUT_KEY, timeoutMs, url);
+        int juteMaxBuffer = url.getParameter(JUTE_MAXBUFFER_KEY,
+                Integer.getInteger(ZKClientConfig.JUTE_MAXBUFFER, ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER));
+        checkArgument(juteMaxBuffer >= 1024, "%s: %s (expected: >= 1024 bytes) in %s",
+                JUTE_MAXBUFFER_KEY, juteMaxBuffer, url);
+        this.juteMaxBuffer = juteMaxBuffer;
+        String connectString = connectString(url);
+        DigestAcl acl = DigestAcl.of(url);
+
+        this.failures = new RateLimitedLog(log, ticker, 30, TimeUnit.SECONDS);
+        this.worker = Executors.newSingleThreadExecutor(threads("weft-zk-registry-%d"));
+        this.notifier = Executors.newFixedThreadPool(NOTIFY_THREADS, threads("weft-zk-notify-%d"));
+
+        ZKClientConfig clientConfig = new ZKClientConfig();
+        clientConfig.setProperty(ZKClientConfig.JUTE_MAXBUFFER, Integer.toString(juteMaxBuffer));
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+                .connectString(connectString)
+                .sessionTimeoutMs(sessionMs)
+                .connectionTimeoutMs(timeoutMs)
+                .retryPolicy(new ExponentialBackoffRetry(100, 3, 1_000))
+                .zkClientConfig(clientConfig)
+                // The ensemble tracker would replace the addresses given with those in the servers' configuration.
+                .ensembleTracker(false)
+                .threadFactory(threads("weft-zk-curator-%d"));
+        if (acl != null) {
+            builder.authorization(DigestAcl.SCHEME, acl.credentials()).aclProvider(acl);
+        }
+        this.client = builder.build();
+        client.getConnectionStateListenable().addListener((c, newState) -> onStateChanged(newState));
+        client.start();
+        log.info("ZooKeeper registry {} connecting to {} (session {} ms asked, root {}{})", url, connectString,
+                sessionMs, layout.rootPath(), acl == null ? "" : ", digest identity " + acl.user());
+    }
+
+    private static String connectString(URL url) {
+        String host = url.getHost();
+        checkArgument(host != null && !host.isEmpty(), "registry address: %s (expected: zookeeper://host:port)", url);
+        StringBuilder sb = new StringBuilder(url.getPort() > 0 ? url.getAddress()
+                : new URL(null, host, DEFAULT_ZK_PORT, null).getAddress());
+        for (String backup : Splitter.on(',').trimResults().omitEmptyStrings().split(url.getParameter(BACKUP_KEY, ""))) {
+            checkArgument(backup.matches("[A-Za-z0-9._\\-\\[\\]:]+:[0-9]{1,5}"),
+                    "%s: %s (expected: host:port, comma-separated) in %s", BACKUP_KEY, backup, url);
+            sb.append(',').append(backup);
+        }
+        return sb.toString();
+    }
+
+    private static ThreadFactory threads(String format) {
+        return new ThreadFactoryBuilder().setNameFormat(format).setDaemon(true).build();
+    }
+
+    // ------------------------------------------------------------------ Registry
+
+    @Override
+    public URL getUrl() {
+        return url;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return !closed && state == ZookeeperHealth.State.CONNECTED;
+    }
+
+    /** The Curator client this registry owns (package-private: tests expire its session). */
+    CuratorFramework curator() {
+        return client;
+    }
+
+    /** The connection state, session and time since the last successful read. */
+    public ZookeeperHealth health() {
+        Optional<Duration> sinceLastRead = everRead
+                ? Optional.of(Duration.ofNanos(Math.max(0, ticker.read() - lastReadNanos)))
+                : Optional.empty();
+        return new ZookeeperHealth(closed ? ZookeeperHealth.State.CLOSED : state, sessions.current(), sinceLastRead,
+                reportedBadNames.size());
+    }
+
+    /**
+     * Registers {@code url} and waits up to the connection timeout for its node; if ZooKeeper is
+     * unreachable the node is created once it is back.
+     */
+    @Override
+    public void register(URL url) {
+        Objects.requireNonNull(url, "url");
+        checkOpen();
+        String path = layout.nodePath(url);
+        Registration registration = new Registration(client, url, path, url.getParameter(DYNAMIC_KEY, true),
+                sessions, failures, worker);
+        if (registrations.putIfAbsent(path, registration) == null) {
+            await(worker.submit(registration::ensure), "register " + url);
+        }
+    }
+
+    /** Deletes the node of {@code url} (waits up to the connection timeout); unknown URLs are ignored. */
+    @Override
+    public void unregister(URL url) {
+        Objects.requireNonNull(url, "url");
+        checkOpen();
+        Registration registration = registrations.remove(layout.nodePath(url));
+        if (registration != null) {
+            await(worker.submit(() -> registration.close(true)), "unregister " + url);
+        }
+    }
+
+    @Override
+    public void subscribe(URL url, NotifyListener listener) {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(listener, "listener");
+        Subscription subscription = new Subscription(url, listener, notifier, failures);
+        layout.servicePath(url);
+        synchronized (this) {
+            checkOpen();
+            if (subscriptions.putIfAbsent(new SubscriptionKey(url, listener), subscription) != null) {
+                return;
+            }
+            for (String category : subscription.categories()) {
+                String path = layout.categoryPath(url, category);
+                watchers.computeIfAbsent(path, p -> startWatcher(p, category)).add(subscription);
+            }
+        }
+    }
+
+    private CategoryWatcher startWatcher(String path, String category) {
+        CategoryWatcher watcher = new CategoryWatcher(client, path, category, worker, this::onRead,
+                reportedBadNames, failures, juteMaxBuffer);
+        worker.execute(() -> createFolder(path));
+        watcher.start();
+        return watcher;
+    }
+
+    /** Creates a category folder as a persistent node (as Dubbo does), so operators can add nodes under it. */
+    private void createFolder(String path) {
+        try {
+            if (client.checkExists().forPath(path) == null) {
+                client.create().creatingParentsIfNeeded().forPath(path, new byte[0]);
+            }
+        } catch (KeeperException.NodeExistsException e) {
+            log.trace("Folder {} exists", path);
+        } catch (KeeperException.NoAuthException e) {
+            log.info("Not allowed to create {} (its parent's ACL); reading it when it exists", path);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            failures.warn("create " + path, "Could not create " + path + "; reading it when it exists", e);
+        }
+    }
+
+    @Override
+    public void unsubscribe(URL url, NotifyListener listener) {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            Subscription subscription = subscriptions.remove(new SubscriptionKey(url, listener));
+            if (subscription == null) {
+                return;
+            }
+            subscription.close();
+            for (String category : subscription.categories()) {
+                String path = layout.categoryPath(url, category);
+                CategoryWatcher watcher = watchers.get(path);
+                if (watcher != null && watcher.remove(subscription)) {
+                    watchers.remove(path);
+                    watcher.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads the categories {@code url} names once, now, and returns the URLs it would be notified
+     * of (without {@code empty://} markers).
+     *
+     * @throws IllegalStateException if ZooKeeper cannot be read within the connection timeout and retries
+     */
+    @Override
+    public List<URL> lookup(URL url) {
+        Objects.requireNonNull(url, "url");
+        checkOpen();
+        ServiceKeyFilter filter = new ServiceKeyFilter(url);
+        List<URL> result = new ArrayList<>();
+        for (String category : NodeLayout.subscribedCategories(url)) {
+            String path = layout.categoryPath(url, category);
+            List<String> names;
+            try {
+                names = client.getChildren().forPath(path);
+            } catch (KeeperException.NoNodeException e) {
+                names = List.of();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("lookup " + url + ": interrupted", e);
+            } catch (Exception e) {
+                throw new IllegalStateException("lookup " + url + ": could not read " + path + " from " + this.url
+                        + " (" + RateLimitedLog.describe(e) + ")", e);
+            }
+            List<URL> urls = new ArrayList<>(names.size());
+            for (String name : names.stream().sorted().toList()) {
+                try {
+                    urls.add(NodeNames.decode(name));
+                } catch (IllegalArgumentException e) {
+                    if (reportedBadNames.add(path + "/" + name)) {
+                        log.warn("Skipping node {}/{}: {}", path, name, e.getMessage());
+                    }
+                }
+            }
+            result.addAll(filter.keep(category, urls));
+        }
+        return List.copyOf(result);
+    }
+
+    /**
+     * Unregisters every dynamic URL (persistent ones, {@code dynamic=false}, stay), stops every
+     * watch and closes the Curator client and the threads. Idempotent.
+     */
+    @Override
+    public void close() {
+        List<CategoryWatcher> stopped;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            subscriptions.values().forEach(Subscription::close);
+            subscriptions.clear();
+            stopped = new ArrayList<>(watchers.values());
+            watchers.clear();
+        }
+        stopped.forEach(CategoryWatcher::close);
+        List<Registration> registered = new ArrayList<>(registrations.values());
+        registrations.clear();
+        if (!registered.isEmpty()) {
+            Future<?> unregistered = worker.submit(() -> registered.forEach(r -> r.close(r.isEphemeral())));
+            await(unregistered, "close: unregister " + registered.size() + " URLs");
+        }
+        worker.shutdownNow();
+        notifier.shutdown();
+        client.close();
+        try {
+            if (!worker.awaitTermination(timeoutMs, TimeUnit.MILLISECONDS)
+                    || !notifier.awaitTermination(timeoutMs, TimeUnit.MILLISECONDS)) {
+                log.warn("Registry {} threads still busy {} ms after close", url, timeoutMs);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.info("ZooKeeper registry {} closed", url);
+    }
+
+    @Override
+    public void destroy() {
+        close();
+    }
+
+    @Override
+    public String toString() {
+        return "ZookeeperRegistry[" + url + "]";
+    }
+
+    // ------------------------------------------------------------------ connection
+
+    private void onStateChanged(ConnectionState newState) {
+        ZookeeperHealth.State before = state;
+        state = switch (newState) {
+            case CONNECTED, RECONNECTED -> ZookeeperHealth.State.CONNECTED;
+            case SUSPENDED, READ_ONLY -> ZookeeperHealth.State.SUSPENDED;
+            case LOST -> ZookeeperHealth.State.LOST;
+        };
+        if (before != state) {
+            log.info("ZooKeeper registry {}: {}", url, newState);
+        }
+        if (newState.isConnected() && !closed) {
+            worker.execute(this::onConnected);
+        }
+    }
+
+    /** Worker thread: notes the session and brings registrations and lists up to date. */
+    private void onConnected() {
+        if (closed) {
+            return;
+        }
+        try {
+            ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+            if (sessions.update(zooKeeper.getSessionId())) {
+                log.info("ZooKeeper registry {}: session 0x{} (negotiated timeout {} ms)", url,
+                        Long.toHexString(zooKeeper.getSessionId()), zooKeeper.getSessionTimeout());
+            }
+        } catch (Exception e) {
+            failures.warn("session", "Could not read the ZooKeeper session of " + url, e);
+            return;
+        }
+        registrations.values().forEach(Registration::ensure);
+        List<CategoryWatcher> current;
+        synchronized (this) {
+            current = new ArrayList<>(watchers.values());
+        }
+        current.forEach(CategoryWatcher::requestRead);
+    }
+
+    private void onRead(String path) {
+        lastReadNanos = ticker.read();
+        everRead = true;
+    }
+
+    private void await(Future<?> future, String what) {
+        try {
+            future.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            log.warn("{} on {}: not done within {} ms; it continues in the background", what, url, timeoutMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            log.warn("{} on {} failed: {}", what, url, RateLimitedLog.describe(e.getCause()));
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("registry closed: " + url);
+        }
+    }
+
+    private record SubscriptionKey(URL url, NotifyListener listener) {
+    }
+}

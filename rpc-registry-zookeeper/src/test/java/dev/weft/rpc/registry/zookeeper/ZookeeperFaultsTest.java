@@ -1,0 +1,188 @@
+package dev.weft.rpc.registry.zookeeper;
+
+import dev.weft.rpc.common.URL;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.KillSession;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Session expiry and ZooKeeper restarts, each test on its own embedded server: subscribers keep
+ * their last lists through trouble, then get fresh ones; registrations come back.
+ */
+class ZookeeperFaultsTest {
+
+    private static final String SERVICE = "com.example.DemoService";
+    private static final URL A = URL.valueOf("weft://127.0.0.1:20880/" + SERVICE + "?application=demo");
+    private static final URL B = URL.valueOf("weft://127.0.0.1:20881/" + SERVICE + "?application=demo");
+    private static final URL C = URL.valueOf("weft://127.0.0.1:20882/" + SERVICE + "?application=demo");
+    private static final URL CONSUMER = URL.valueOf("consumer://127.0.0.1/" + SERVICE + "?application=app");
+
+    private TestingServer server;
+    private CuratorFramework operator;
+    private final List<ZookeeperRegistry> registries = new ArrayList<>();
+
+    @BeforeEach
+    void startZooKeeper() throws Exception {
+        server = EmbeddedZooKeeper.server();
+        operator = EmbeddedZooKeeper.operator(server.getConnectString());
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        registries.forEach(ZookeeperRegistry::close);
+        operator.close();
+        server.close();
+    }
+
+    private ZookeeperRegistry registry(int sessionMs) {
+        ZookeeperRegistry registry = new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(server.getConnectString(),
+                "").addParameter(ZookeeperRegistry.SESSION_KEY, sessionMs));
+        registries.add(registry);
+        return registry;
+    }
+
+    private static String path(URL url) {
+        return "/weft/" + SERVICE + "/providers/" + NodeNames.encode(url);
+    }
+
+    private long owner(URL url) throws Exception {
+        Stat stat = operator.checkExists().forPath(path(url));
+        return stat == null ? -1 : stat.getEphemeralOwner();
+    }
+
+    private static long emptyLists(RecordingListener listener) {
+        return listener.lists("providers").stream().filter(l -> l.get(0).getProtocol().equals("empty")).count();
+    }
+
+    @Test
+    void consumerSessionExpiry_listKeptThenConverges_neverEmpty() throws Exception {
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        provider.register(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+        long before = consumer.health().sessionId();
+
+        KillSession.kill(consumer.curator().getZookeeperClient().getZooKeeper());
+        provider.register(B);
+        provider.register(C);
+        provider.unregister(A);
+
+        Await.until("B and C after the new session",
+                () -> List.of("127.0.0.1:20881", "127.0.0.1:20882").equals(listener.lastAddresses()),
+                listener::toString);
+        Await.until("a new session", () -> consumer.health().sessionId() != before, consumer::health);
+        assertThat(emptyLists(listener)).isZero();
+    }
+
+    @Test
+    void providerSessionExpiry_theStaleNodeIsReplacedAtOnce_ownedByTheNewSession() throws Exception {
+        // A long session: ZooKeeper keeps the expired session's node for 30 s unless the registry replaces it.
+        ZookeeperRegistry provider = registry(30_000);
+        ZookeeperRegistry other = registry(EmbeddedZooKeeper.SESSION_MS);
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        provider.register(A);
+        other.register(B);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A and B", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2);
+        long oldSession = provider.health().sessionId();
+        assertThat(owner(A)).isEqualTo(oldSession);
+
+        KillSession.kill(provider.curator().getZookeeperClient().getZooKeeper());
+
+        Await.until("A owned by the provider's new session well before the old one is reaped",
+                Duration.ofSeconds(15),
+                () -> {
+                    long now = provider.health().sessionId();
+                    try {
+                        return now != oldSession && owner(A) == now;
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }, provider::health);
+        Await.until("the consumer sees A and B", () -> listener.lastAddresses().size() == 2, listener::toString);
+        assertThat(emptyLists(listener)).isZero();
+    }
+
+    @Test
+    void zooKeeperRestartWithinTheSession_sameSession_noNotification_thenFreshLists() throws Exception {
+        ZookeeperRegistry provider = registry(20_000);
+        ZookeeperRegistry consumer = registry(20_000);
+        provider.register(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+        int notified = listener.count();
+        long providerSession = provider.health().sessionId();
+
+        server.restart();
+        Await.until("reconnected", () -> consumer.isAvailable() && provider.isAvailable());
+        provider.register(B);
+
+        Await.until("B after the restart", () -> listener.lastAddresses().size() == 2, listener::toString);
+        assertThat(listener.count()).isEqualTo(notified + 1);
+        assertThat(provider.health().sessionId()).isEqualTo(providerSession);
+        assertThat(owner(A)).isEqualTo(providerSession);
+    }
+
+    @Test
+    void zooKeeperDownBeyondTheSession_subscribersKeepTheirLists_thenEverythingComesBack() throws Exception {
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        provider.register(A);
+        provider.register(B);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A and B", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2);
+        int notified = listener.count();
+        long providerSession = provider.health().sessionId();
+
+        server.stop();
+        Await.until("the consumer's session lost", () -> consumer.health().state() == ZookeeperHealth.State.LOST,
+                consumer::health);
+        assertThat(consumer.isAvailable()).isFalse();
+        assertThat(listener.count()).isEqualTo(notified);
+        server.restart();
+
+        Await.until("the provider on a new session owns both nodes", () -> {
+            long now = provider.health().sessionId();
+            try {
+                return now != providerSession && owner(A) == now && owner(B) == now;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, provider::health);
+        provider.register(C);
+        Await.until("A, B and C", () -> listener.lastAddresses().size() == 3, listener::toString);
+        assertThat(emptyLists(listener)).isZero();
+        assertThat(consumer.health().state()).isEqualTo(ZookeeperHealth.State.CONNECTED);
+    }
+
+    @Test
+    void explicitlyEmptyFolder_isDeliveredAsTheEmptyMarker_notConfusedWithAnOutage() throws Exception {
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        provider.register(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+
+        provider.unregister(A);
+
+        Await.until("explicitly empty", () -> listener.lastIsEmpty("providers"), listener::toString);
+        assertThat(operator.checkExists().forPath("/weft/" + SERVICE + "/providers").getNumChildren()).isZero();
+        assertThat(listener.last("providers").get(0).getParameter("category")).isEqualTo("providers");
+    }
+}
