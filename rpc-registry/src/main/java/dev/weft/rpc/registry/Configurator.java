@@ -4,6 +4,7 @@ import dev.weft.rpc.common.URL;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -72,7 +73,7 @@ public final class Configurator implements Comparable<Configurator> {
      * Dubbo 2.7+ rule keys whose narrowing Weft does not implement. A rule carrying one is
      * refused rather than applied more widely than its author meant.
      */
-    private static final Set<String> UNSUPPORTED_KEYS = Set.of("providerAddresses", "configVersion", "compatible_config");
+    private static final List<String> UNSUPPORTED_KEYS = List.of("compatible_config", "configVersion", "providerAddresses");
     /** Keys that steer the rule and are never copied onto the target. */
     private static final Set<String> CONTROL_KEYS = Set.of(Categories.CATEGORY_KEY, "dynamic", "check", "anyhost",
             ENABLED_KEY, PRIORITY_KEY, APPLICATION_KEY, SIDE_KEY, INTERFACE_KEY, ServiceKey.GROUP_KEY,
