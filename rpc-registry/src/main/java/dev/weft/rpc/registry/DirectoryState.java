@@ -3,6 +3,7 @@ package dev.weft.rpc.registry;
 import dev.weft.rpc.common.URL;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,31 +45,46 @@ final class DirectoryState {
             Categories.CATEGORY_KEY, MemoryRegistry.DYNAMIC_KEY, Configurator.ENABLED_KEY, DISABLED_KEY,
             "weight", "warmup", "timestamp");
 
-    /** One provider: what to refer and how the consumer sees it. */
-    record Provider(URL referUrl, URL viewUrl) {
+    /** One provider: what to refer, the rules that apply to it, and how the consumer sees it. */
+    record Provider(URL referUrl, List<Configurator> applied, URL viewUrl) {
     }
 
     private final URL consumerUrl;
     private final List<Provider> providers;
     private final int disabled;
+    /** Raw provider URL to refer URL, kept for the next state (the merge depends only on the two URLs). */
+    private final Map<URL, URL> merges;
+    private final Map<URL, Provider> byReferUrl;
 
-    private DirectoryState(URL consumerUrl, List<Provider> providers, int disabled) {
+    private DirectoryState(URL consumerUrl, List<Provider> providers, int disabled, Map<URL, URL> merges) {
         this.consumerUrl = consumerUrl;
         this.providers = providers;
         this.disabled = disabled;
+        this.merges = merges;
+        Map<URL, Provider> index = new HashMap<>();
+        for (Provider provider : providers) {
+            index.put(provider.referUrl(), provider);
+        }
+        this.byReferUrl = index;
     }
 
     /**
      * The state for {@code consumer} given the raw provider URLs and the rules.
      *
+     * <p>{@code previous} (may be null) only saves work: a provider whose raw URL and applying
+     * rules are equal to last time keeps its URL instances, so a change to one provider of
+     * thousands costs little and unchanged providers compare equal by identity. The result is
+     * the same as without it.
+     *
      * @param referable whether a provider's protocol can be referred
      * @param problems  receives, once per state, each provider or rule left out and why
      */
     static DirectoryState compute(URL consumer, List<URL> rawProviders, OverrideRules rules,
-                                  Predicate<URL> referable, Consumer<String> problems) {
+                                  Predicate<URL> referable, Consumer<String> problems, DirectoryState previous) {
         Objects.requireNonNull(consumer, "consumer");
         ServiceKey key = ServiceKey.of(consumer);
-        Map<URL, URL> merged = new LinkedHashMap<>();
+        Map<URL, URL> merges = new HashMap<>();
+        Set<URL> referUrls = new LinkedHashSet<>();
         for (URL raw : rawProviders) {
             if (Categories.isEmptyMarker(raw) || !key.matches(raw)) {
                 continue;
@@ -78,24 +94,35 @@ final class DirectoryState {
                         + " (expected: a Protocol extension of this consumer)");
                 continue;
             }
-            URL referUrl = merge(raw, consumer);
-            merged.putIfAbsent(referUrl, referUrl);
+            URL referUrl = previous == null ? null : previous.merges.get(raw);
+            if (referUrl == null) {
+                referUrl = merge(raw, consumer);
+            }
+            merges.put(raw, referUrl);
+            referUrls.add(referUrl);
         }
-        OverrideRules usable = rules.without(incompatible(consumer, merged.keySet(), rules, problems));
+        OverrideRules usable = rules.without(incompatible(consumer, referUrls, rules, problems));
 
         URL directoryUrl = usable.configureConsumer(consumer);
-        List<Provider> providers = new ArrayList<>(merged.size());
+        if (previous != null && directoryUrl.equals(previous.consumerUrl)) {
+            directoryUrl = previous.consumerUrl;
+        }
+        List<Provider> providers = new ArrayList<>(referUrls.size());
         int disabled = 0;
-        for (URL referUrl : merged.keySet()) {
-            URL view = usable.configureProvider(referUrl, consumer);
+        for (URL referUrl : referUrls) {
+            List<Configurator> applied = usable.applicableToProvider(referUrl, consumer);
+            Provider last = previous == null ? null : previous.byReferUrl.get(referUrl);
+            URL view = last != null && last.applied().equals(applied)
+                    ? last.viewUrl()
+                    : OverrideRules.configure(referUrl, applied);
             Boolean out = isDisabled(view, problems);
             if (out == null || out) {
                 disabled++;
                 continue;
             }
-            providers.add(new Provider(referUrl, view));
+            providers.add(new Provider(referUrl, applied, view));
         }
-        return new DirectoryState(directoryUrl, List.copyOf(providers), disabled);
+        return new DirectoryState(directoryUrl, List.copyOf(providers), disabled, merges);
     }
 
     /** {@code raw} with the consumer's parameters on top, except {@link #PROVIDER_KEYS}. */

@@ -85,11 +85,28 @@ public final class OverrideRules {
 
     /** {@code provider} (as {@code consumer} sees it) with every rule that applies to it applied, in order. */
     public URL configureProvider(URL provider, URL consumer) {
-        URL result = provider;
+        return configure(provider, applicableToProvider(provider, consumer));
+    }
+
+    /** The rules that apply to {@code provider} as {@code consumer} sees it, in the order they are applied. */
+    List<Configurator> applicableToProvider(URL provider, URL consumer) {
+        List<Configurator> applicable = null;
         for (Configurator rule : rules) {
             if (rule.appliesToProvider(provider, consumer)) {
-                result = rule.configure(result);
+                if (applicable == null) {
+                    applicable = new ArrayList<>(2);
+                }
+                applicable.add(rule);
             }
+        }
+        return applicable == null ? List.of() : applicable;
+    }
+
+    /** {@code target} with {@code applied} applied in order. */
+    static URL configure(URL target, List<Configurator> applied) {
+        URL result = target;
+        for (Configurator rule : applied) {
+            result = rule.configure(result);
         }
         return result;
     }

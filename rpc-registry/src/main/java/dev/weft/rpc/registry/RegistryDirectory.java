@@ -94,6 +94,7 @@ public final class RegistryDirectory<T> implements Directory<T> {
     // Guarded by lock: the invokers this directory referred, by refer URL, and their current views.
     private Map<URL, ReferredProvider<T>> referred = Map.of();
     private Map<URL, ProviderView<T>> views = Map.of();
+    private DirectoryState lastState;
 
     private RegistryDirectory(Builder<T> builder) {
         this.type = builder.type;
@@ -174,15 +175,20 @@ public final class RegistryDirectory<T> implements Directory<T> {
             }
             OverrideRules rules = OverrideRules.parse(configurators, this::reportForService);
             DirectoryState state = DirectoryState.compute(consumerUrl, providers, rules,
-                    url -> protocols.hasExtension(url.getProtocol()), this::reportForService);
-            apply(state);
+                    url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
+            if (apply(state)) {
+                lastState = state;
+            }
             refreshes.incrementAndGet();
             lastRefreshNanos = ticker.read();
         }
     }
 
-    /** Refers the new providers, makes the views, publishes, then retires what left. Holds the lock. */
-    private void apply(DirectoryState state) {
+    /**
+     * Refers the new providers, makes the views, publishes, then retires what left; false when the
+     * state was vetoed. Holds the lock.
+     */
+    private boolean apply(DirectoryState state) {
         Map<URL, ReferredProvider<T>> nextReferred = new HashMap<>();
         Map<URL, ProviderView<T>> nextViews = new HashMap<>();
         List<Invoker<T>> invokers = new ArrayList<>(state.providers().size());
@@ -213,11 +219,12 @@ public final class RegistryDirectory<T> implements Directory<T> {
         } catch (RuntimeException e) {
             reportForService("Registry state vetoed; the last state keeps serving: " + e.getMessage());
             retireAllBut(nextReferred, referred);
-            return;
+            return false;
         }
         retireAllBut(referred, nextReferred);
         referred = nextReferred;
         views = nextViews;
+        return true;
     }
 
     /**
@@ -289,6 +296,7 @@ public final class RegistryDirectory<T> implements Directory<T> {
             retireAllBut(referred, Map.of());
             referred = Map.of();
             views = Map.of();
+            lastState = null;
         }
     }
 
