@@ -85,6 +85,9 @@ public final class RegistryDirectory<T> implements Directory<T> {
     private final AtomicLong refreshes = new AtomicLong();
 
     private final Object lock = new Object();
+    /** Orders the writes of the raw lists (notifications and the cache file seed). */
+    private final Object inputLock = new Object();
+    private final RegistryCacheFile cacheFile;
     /** Raw providers as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawProviders;
     /** Raw rules as last notified; {@code null} until the first notification. */
@@ -106,6 +109,7 @@ public final class RegistryDirectory<T> implements Directory<T> {
         }
         this.emptyProtection = consumerUrl.getParameter(ENABLE_EMPTY_PROTECTION_KEY, false);
         this.registry = builder.registry;
+        this.cacheFile = builder.cacheFile;
         this.protocols = builder.director.getExtensionLoader(Protocol.class);
         this.protocol = protocols.getAdaptiveExtension();
         this.ticker = builder.ticker;
@@ -125,6 +129,34 @@ public final class RegistryDirectory<T> implements Directory<T> {
 
     private void subscribe() {
         registry.subscribe(subscribeUrl, listener);
+        if (cacheFile != null) {
+            seedFromCacheFile();
+        }
+    }
+
+    /**
+     * Fills the lists the subscription has not delivered yet (registry unreachable) from the
+     * cache file. A notification that arrives later replaces them.
+     */
+    private void seedFromCacheFile() {
+        boolean seeded = false;
+        synchronized (inputLock) {
+            if (rawProviders == null) {
+                Optional<List<URL>> cached = cacheFile.load(serviceKey, Categories.PROVIDERS);
+                if (cached.isPresent()) {
+                    rawProviders = cached.get();
+                    seeded = true;
+                }
+            }
+            if (seeded && rawConfigurators == null) {
+                rawConfigurators = cacheFile.load(serviceKey, Categories.CONFIGURATORS).orElse(List.of());
+            }
+        }
+        if (seeded) {
+            log.info("Registry {} has not delivered the providers of {} yet; starting from cache file {}",
+                    registry.getUrl(), serviceKey, cacheFile.getPath());
+            refresher.request();
+        }
     }
 
     // ------------------------------------------------------------------ notifications
@@ -148,6 +180,12 @@ public final class RegistryDirectory<T> implements Directory<T> {
                 present.add(url);
             }
         }
+        synchronized (inputLock) {
+            recordLocked(category, present);
+        }
+    }
+
+    private void recordLocked(String category, List<URL> present) {
         switch (category) {
             case Categories.PROVIDERS -> {
                 List<URL> last = rawProviders;
@@ -178,6 +216,10 @@ public final class RegistryDirectory<T> implements Directory<T> {
                     url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
             if (apply(state)) {
                 lastState = state;
+                if (cacheFile != null) {
+                    cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
+                    cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
+                }
             }
             refreshes.incrementAndGet();
             lastRefreshNanos = ticker.read();
@@ -351,6 +393,7 @@ public final class RegistryDirectory<T> implements Directory<T> {
         private ExtensionDirector director = ExtensionDirector.getDefault();
         private Executor executor = MoreExecutors.directExecutor();
         private Ticker ticker = Ticker.systemTicker();
+        private RegistryCacheFile cacheFile;
 
         private Builder(Class<T> type, URL consumerUrl, Registry registry) {
             this.type = Objects.requireNonNull(type, "type");
@@ -377,6 +420,16 @@ public final class RegistryDirectory<T> implements Directory<T> {
         /** The clock behind {@link #getTimeSinceLastRefresh()} (default: the system ticker). */
         public Builder<T> ticker(Ticker ticker) {
             this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
+         * Where the last lists are kept (shared by the directories of one registry; the caller
+         * closes it). When the subscription has delivered no providers by the end of
+         * {@link #build()} (the registry is unreachable), the directory starts from the file.
+         */
+        public Builder<T> cacheFile(RegistryCacheFile cacheFile) {
+            this.cacheFile = Objects.requireNonNull(cacheFile, "cacheFile");
             return this;
         }
 
