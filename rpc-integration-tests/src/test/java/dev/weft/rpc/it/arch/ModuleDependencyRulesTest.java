@@ -38,7 +38,7 @@ class ModuleDependencyRulesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK"})
+    @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK", "PROTOCOL", "REGISTRY"})
     void publishedModule_dependsOnlyOnWhatTheTableAllows(WeftModule module) {
         WeftRules.dependsOnlyOnWhatTheTableAllows(module).check(classes);
     }
