@@ -54,6 +54,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * registry that cannot read (disconnected) announces nothing, so the last state keeps serving.
  * Rules that disable every provider are honoured (the list becomes empty, with a warning).
  *
+ * <p><b>Cache file.</b> With {@link Builder#cacheFile} the raw lists are saved after each refresh,
+ * and a directory whose registry has delivered no providers by the end of {@link Builder#build()}
+ * starts from the saved lists until the registry delivers.
+ *
  * <p><b>Bad input</b> (a rule or provider URL that cannot be used) is logged once with the URL
  * and the reason and left out; the other rules and providers are unaffected.
  *
