@@ -1,0 +1,268 @@
+package dev.weft.rpc.registry;
+
+import dev.weft.rpc.common.URL;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A registry held in memory: for tests, for one-process setups, and to try override rules
+ * without ZooKeeper. Several {@code MemoryRegistry} handles may share one store (the
+ * {@code memory} {@link RegistryFactory} gives every handle of one address the same store);
+ * each handle unregisters what it registered ({@value #DYNAMIC_KEY}{@code =true}, the default)
+ * and drops its subscriptions when closed.
+ *
+ * <p>Layout as in ZooKeeper: URLs are kept per service interface and category (see
+ * {@link Categories}); a subscriber gets the full list of each category it asked for at once
+ * and after every change, an empty category as one {@code empty://} URL. Group and version are
+ * not filtered here (a {@link RegistryDirectory} does that).
+ *
+ * <p>Thread-safe. Listeners are called on the thread that made the change, one at a time for the
+ * whole store, in the order of the changes; a listener must not block, and may call the registry.
+ */
+public final class MemoryRegistry implements Registry, RegistryHealth {
+
+    /** Registered URL key: {@code false} keeps the URL after its registering handle closes (default true). */
+    public static final String DYNAMIC_KEY = "dynamic";
+
+    private static final String ALL_CATEGORIES = "*";
+
+    private final URL url;
+    private final Store store;
+    private final Set<URL> registered = new LinkedHashSet<>();
+    private final List<Subscription> subscriptions = new ArrayList<>();
+    private volatile boolean closed;
+
+    /** A registry with a store of its own. */
+    public MemoryRegistry(URL url) {
+        this(url, new Store());
+    }
+
+    MemoryRegistry(URL url, Store store) {
+        this.url = Objects.requireNonNull(url, "url");
+        this.store = store;
+    }
+
+    @Override
+    public URL getUrl() {
+        return url;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return !closed;
+    }
+
+    @Override
+    public void destroy() {
+        close();
+    }
+
+    /**
+     * @throws IllegalArgumentException when {@code url} names no service interface
+     * @throws IllegalStateException    when this registry is closed
+     */
+    @Override
+    public void register(URL registeredUrl) {
+        Objects.requireNonNull(registeredUrl, "url");
+        synchronized (store) {
+            checkOpen();
+            registered.add(registeredUrl);
+            store.add(registeredUrl);
+        }
+    }
+
+    @Override
+    public void unregister(URL registeredUrl) {
+        Objects.requireNonNull(registeredUrl, "url");
+        synchronized (store) {
+            registered.remove(registeredUrl);
+            store.remove(registeredUrl);
+        }
+    }
+
+    /**
+     * Subscribes {@code listener} to the categories {@code subscribed} names ({@code category},
+     * comma-separated, {@code *} for all; default providers) of its service interface, and
+     * notifies it of each of them now.
+     */
+    @Override
+    public void subscribe(URL subscribed, NotifyListener listener) {
+        Objects.requireNonNull(subscribed, "url");
+        Objects.requireNonNull(listener, "listener");
+        synchronized (store) {
+            checkOpen();
+            Subscription subscription = new Subscription(subscribed, listener, Store.interfaceOf(subscribed),
+                    categoriesOf(subscribed));
+            subscriptions.add(subscription);
+            store.subscribe(subscription);
+        }
+    }
+
+    @Override
+    public void unsubscribe(URL subscribed, NotifyListener listener) {
+        synchronized (store) {
+            subscriptions.removeIf(s -> {
+                boolean match = s.url.equals(subscribed) && s.listener == listener;
+                if (match) {
+                    store.unsubscribe(s);
+                }
+                return match;
+            });
+        }
+    }
+
+    @Override
+    public List<URL> lookup(URL query) {
+        Objects.requireNonNull(query, "url");
+        synchronized (store) {
+            List<URL> result = new ArrayList<>();
+            for (String category : categoriesOf(query)) {
+                result.addAll(store.urls(Store.interfaceOf(query), category));
+            }
+            return List.copyOf(result);
+        }
+    }
+
+    /** Unregisters the dynamic URLs this handle registered and drops its subscriptions; idempotent. */
+    @Override
+    public void close() {
+        synchronized (store) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Subscription subscription : subscriptions) {
+                store.unsubscribe(subscription);
+            }
+            subscriptions.clear();
+            for (URL registeredUrl : registered) {
+                if (registeredUrl.getParameter(DYNAMIC_KEY, true)) {
+                    store.remove(registeredUrl);
+                }
+            }
+            registered.clear();
+        }
+    }
+
+    /** {@link State#CONNECTED} until closed. */
+    @Override
+    public State getState() {
+        return closed ? State.CLOSED : State.CONNECTED;
+    }
+
+    /** Always zero: a memory registry reads its data on every change. */
+    @Override
+    public Optional<Duration> getTimeSinceLastRead() {
+        return Optional.of(Duration.ZERO);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("Registry " + url + " is closed");
+        }
+    }
+
+    private static Set<String> categoriesOf(URL subscribed) {
+        String names = subscribed.getParameter(Categories.CATEGORY_KEY, Categories.PROVIDERS);
+        Set<String> categories = new LinkedHashSet<>();
+        for (String name : names.split(",")) {
+            String trimmed = name.trim();
+            if (ALL_CATEGORIES.equals(trimmed)) {
+                categories.addAll(List.of(Categories.PROVIDERS, Categories.CONSUMERS, Categories.CONFIGURATORS,
+                        Categories.ROUTERS));
+            } else if (!trimmed.isEmpty()) {
+                categories.add(trimmed);
+            }
+        }
+        return categories;
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryRegistry[" + url + "]";
+    }
+
+    private record Subscription(URL url, NotifyListener listener, String serviceInterface, Set<String> categories) {
+    }
+
+    /** The URLs and subscriptions shared by the handles of one address. Guarded by its own monitor. */
+    static final class Store {
+        private final Map<String, Map<String, Set<URL>>> urls = new HashMap<>();
+        private final List<Subscription> subscriptions = new ArrayList<>();
+
+        static String interfaceOf(URL url) {
+            String serviceInterface = url.getServiceInterface();
+            if (serviceInterface == null || serviceInterface.isEmpty()) {
+                throw new IllegalArgumentException("registry URL interface: none (expected: a path or an "
+                        + "interface parameter naming the service) in " + url);
+            }
+            return serviceInterface;
+        }
+
+        void add(URL url) {
+            String serviceInterface = interfaceOf(url);
+            String category = Categories.of(url);
+            if (urls.computeIfAbsent(serviceInterface, s -> new HashMap<>())
+                    .computeIfAbsent(category, c -> new LinkedHashSet<>()).add(url)) {
+                changed(serviceInterface, category);
+            }
+        }
+
+        void remove(URL url) {
+            String serviceInterface = interfaceOf(url);
+            String category = Categories.of(url);
+            Map<String, Set<URL>> byCategory = urls.get(serviceInterface);
+            Set<URL> set = byCategory == null ? null : byCategory.get(category);
+            if (set != null && set.remove(url)) {
+                if (set.isEmpty()) {
+                    byCategory.remove(category);
+                    if (byCategory.isEmpty()) {
+                        urls.remove(serviceInterface);
+                    }
+                }
+                changed(serviceInterface, category);
+            }
+        }
+
+        List<URL> urls(String serviceInterface, String category) {
+            Map<String, Set<URL>> byCategory = urls.get(serviceInterface);
+            Set<URL> set = byCategory == null ? null : byCategory.get(category);
+            return set == null ? List.of() : List.copyOf(set);
+        }
+
+        void subscribe(Subscription subscription) {
+            subscriptions.add(subscription);
+            for (String category : subscription.categories()) {
+                notify(subscription, category);
+            }
+        }
+
+        void unsubscribe(Subscription subscription) {
+            subscriptions.remove(subscription);
+        }
+
+        private void changed(String serviceInterface, String category) {
+            for (Subscription subscription : List.copyOf(subscriptions)) {
+                if (subscription.serviceInterface().equals(serviceInterface)
+                        && subscription.categories().contains(category)) {
+                    notify(subscription, category);
+                }
+            }
+        }
+
+        private void notify(Subscription subscription, String category) {
+            List<URL> current = urls(subscription.serviceInterface(), category);
+            subscription.listener().notify(current.isEmpty()
+                    ? List.of(Categories.emptyMarker(subscription.url(), category))
+                    : current);
+        }
+    }
+}

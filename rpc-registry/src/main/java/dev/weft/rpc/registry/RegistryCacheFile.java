@@ -1,0 +1,173 @@
+package dev.weft.rpc.registry;
+
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.weft.rpc.common.URL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A file with the last provider and rule lists each service received, so that a consumer can
+ * start while its registry is unreachable (registry URL key {@value #FILE_KEY}). One per
+ * registry: give the same instance to every {@link RegistryDirectory} of that registry
+ * ({@link RegistryDirectory.Builder#cacheFile}).
+ *
+ * <p>Saves are kept in memory and written to disk on a thread of the file's own, coalesced (a
+ * burst of changes is one write), atomically (a temporary file then a move, so a reader never
+ * sees half a file). Format, UTF-8, one line per URL: {@code <category> <service key> <URL>}, and
+ * {@code <category> <service key>} alone for an empty list; {@code #} starts a comment. Lines
+ * that do not parse are logged with the file and line number and skipped.
+ *
+ * <p>Thread-safe. {@link #close()} writes what is pending and stops the thread.
+ */
+public final class RegistryCacheFile implements AutoCloseable {
+
+    /** Registry URL key: the path of the cache file of last known providers (default: none). */
+    public static final String FILE_KEY = "file";
+
+    private static final Logger log = LoggerFactory.getLogger(RegistryCacheFile.class);
+
+    private final Path path;
+    private final ConcurrentMap<String, List<URL>> lists = new ConcurrentHashMap<>();
+    private final ExecutorService writer;
+    private final CoalescingRefresher flusher;
+    private final Object writeLock = new Object();
+
+    /**
+     * The cache file at {@code path}, with the lists it holds now (none when it does not exist).
+     *
+     * @throws UncheckedIOException when the file exists but cannot be read
+     */
+    public RegistryCacheFile(Path path) {
+        this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
+        read();
+        this.writer = Executors.newSingleThreadExecutor(new ThreadFactoryBuilder().setDaemon(true)
+                .setNameFormat("weft-registry-cache-" + this.path.getFileName().toString().replace("%", "%%") + "-%d").build());
+        this.flusher = new CoalescingRefresher(writer, this::write);
+    }
+
+    /** The cache file a registry URL names with {@value #FILE_KEY}, if any. */
+    public static Optional<RegistryCacheFile> forRegistry(URL registryUrl) {
+        String file = registryUrl.getParameter(FILE_KEY, "");
+        return file.isEmpty() ? Optional.empty() : Optional.of(new RegistryCacheFile(Path.of(file)));
+    }
+
+    public Path getPath() {
+        return path;
+    }
+
+    /** Remembers the current list of {@code category} for {@code service} and schedules a write. */
+    public void save(ServiceKey service, String category, List<URL> urls) {
+        lists.put(key(service, category), List.copyOf(urls));
+        flusher.request();
+    }
+
+    /** The last list of {@code category} saved for {@code service}, if any. */
+    public Optional<List<URL>> load(ServiceKey service, String category) {
+        return Optional.ofNullable(lists.get(key(service, category)));
+    }
+
+    /** Writes what is pending, then stops the writing thread; idempotent. */
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("Registry cache file {}: the last write did not finish within 10 s", path);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        write();
+    }
+
+    private static String key(ServiceKey service, String category) {
+        return category + " " + service;
+    }
+
+    private void read() {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Registry cache file " + path + " cannot be read", e);
+        }
+        Map<String, List<URL>> read = new TreeMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).trim();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] parts = line.split(" ", 3);
+            if (parts.length < 2) {
+                log.warn("Registry cache file {} line {}: {} (expected: <category> <service key> [<URL>]); skipped",
+                        path, i + 1, line);
+                continue;
+            }
+            List<URL> urls = read.computeIfAbsent(parts[0] + " " + parts[1], k -> new ArrayList<>());
+            if (parts.length == 3) {
+                try {
+                    urls.add(URL.valueOf(parts[2]));
+                } catch (IllegalArgumentException e) {
+                    log.warn("Registry cache file {} line {}: {}; skipped", path, i + 1, e.getMessage());
+                }
+            }
+        }
+        read.forEach((k, v) -> lists.put(k, List.copyOf(v)));
+    }
+
+    private void write() {
+        synchronized (writeLock) {
+            StringBuilder text = new StringBuilder("# Weft registry cache: last known lists per service; rewritten on change\n");
+            new TreeMap<>(lists).forEach((key, urls) -> {
+                if (urls.isEmpty()) {
+                    text.append(key).append('\n');
+                }
+                for (URL url : urls) {
+                    text.append(key).append(' ').append(url.toFullString()).append('\n');
+                }
+            });
+            try {
+                Path parent = path.getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+                Path temp = Files.createTempFile(parent == null ? Path.of(".") : parent, path.getFileName() + ".", ".tmp");
+                Files.writeString(temp, text, StandardCharsets.UTF_8);
+                try {
+                    Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } catch (IOException e) {
+                log.warn("Registry cache file {} not written: {}", path, e.toString());
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RegistryCacheFile[" + path + "]";
+    }
+}

@@ -1,0 +1,452 @@
+package dev.weft.rpc.registry;
+
+import com.google.common.base.Ticker;
+import com.google.common.util.concurrent.MoreExecutors;
+import dev.weft.rpc.cluster.Directory;
+import dev.weft.rpc.cluster.DynamicDirectory;
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link Directory} fed by a {@link Registry} subscription: the providers of one service
+ * (interface, {@code group}, {@code version}), referred through the {@link Protocol} their URL
+ * names, with the service's override rules ({@link Configurator}) applied to them and to the
+ * consumer URL.
+ *
+ * <p><b>State.</b> Every notification records the raw list of its category (providers or
+ * configurators) and asks for a refresh; the refresh recomputes the whole state from the raw
+ * lists and the consumer URL as written ({@link DirectoryState}), so removing a rule restores
+ * exactly what was there. Nothing is published until both categories have been notified once
+ * (so a provider a rule disables never takes a call). Refreshes run one at a time on the
+ * executor given to the builder, coalesced: each applies the latest lists, never an older one
+ * after a newer one.
+ *
+ * <p><b>Invokers.</b> The directory refers and destroys the protocol invokers it lists. A
+ * provider whose refer URL (provider URL plus consumer parameters, see {@link DirectoryState})
+ * is unchanged keeps its protocol invoker: a rule that changes {@code weight}, {@code timeout}
+ * or a method key makes a new view with the new URL around the same invoker, opening no
+ * connection. A provider that leaves is destroyed once its calls in flight have returned.
+ *
+ * <p><b>Empty.</b> An explicit empty providers category ({@code empty://...category=providers})
+ * empties the directory (calls then fail with "no provider"), unless the consumer URL says
+ * {@value #ENABLE_EMPTY_PROTECTION_KEY}{@code =true}: then the last providers keep serving. A
+ * registry that cannot read (disconnected) announces nothing, so the last state keeps serving.
+ * Rules that disable every provider are honoured (the list becomes empty, with a warning).
+ *
+ * <p><b>Cache file.</b> With {@link Builder#cacheFile} the raw lists are saved after each refresh,
+ * and a directory whose registry has delivered no providers by the end of {@link Builder#build()}
+ * starts from the saved lists until the registry delivers.
+ *
+ * <p><b>Bad input</b> (a rule or provider URL that cannot be used) is logged once with the URL
+ * and the reason and left out; the other rules and providers are unaffected.
+ *
+ * <p>Thread-safe. {@link #destroy()} unsubscribes, then destroys every invoker it referred
+ * (after their calls in flight); it does not close the registry.
+ *
+ * @param <T> the service interface
+ */
+public final class RegistryDirectory<T> implements Directory<T> {
+
+    /** Consumer key: keep the last providers when the registry's providers category becomes empty (default false). */
+    public static final String ENABLE_EMPTY_PROTECTION_KEY = "enable-empty-protection";
+
+    private static final Logger log = LoggerFactory.getLogger(RegistryDirectory.class);
+
+    private final Class<T> type;
+    private final URL consumerUrl;
+    private final URL subscribeUrl;
+    private final ServiceKey serviceKey;
+    private final boolean emptyProtection;
+    private final Registry registry;
+    private final Protocol protocol;
+    private final ExtensionLoader<Protocol> protocols;
+    private final Ticker ticker;
+    private final DynamicDirectory<T> published;
+    private final CoalescingRefresher refresher;
+    private final NotifyListener listener = this::onNotify;
+    private final ProblemLog problems = new ProblemLog(log);
+    private final AtomicLong refreshes = new AtomicLong();
+
+    private final Object lock = new Object();
+    /** Orders the writes of the raw lists (notifications and the cache file seed). */
+    private final Object inputLock = new Object();
+    private final RegistryCacheFile cacheFile;
+    /** Raw providers as last notified; {@code null} until the first notification. */
+    private volatile List<URL> rawProviders;
+    /** Raw rules as last notified; {@code null} until the first notification. */
+    private volatile List<URL> rawConfigurators;
+    private volatile long lastRefreshNanos = -1;
+    private volatile boolean destroyed;
+    // Guarded by lock: the invokers this directory referred, by refer URL, and their current views.
+    private Map<URL, ReferredProvider<T>> referred = Map.of();
+    private Map<URL, ProviderView<T>> views = Map.of();
+    private DirectoryState lastState;
+
+    private RegistryDirectory(Builder<T> builder) {
+        this.type = builder.type;
+        this.consumerUrl = builder.consumerUrl;
+        this.serviceKey = ServiceKey.of(consumerUrl);
+        if (!type.getName().equals(serviceKey.getInterface())) {
+            throw new IllegalArgumentException("consumer URL interface: " + serviceKey.getInterface()
+                    + " (expected: " + type.getName() + ") in " + consumerUrl);
+        }
+        this.emptyProtection = consumerUrl.getParameter(ENABLE_EMPTY_PROTECTION_KEY, false);
+        this.registry = builder.registry;
+        this.cacheFile = builder.cacheFile;
+        this.protocols = builder.director.getExtensionLoader(Protocol.class);
+        this.protocol = protocols.getAdaptiveExtension();
+        this.ticker = builder.ticker;
+        this.published = new DynamicDirectory<>(type, consumerUrl);
+        this.refresher = new CoalescingRefresher(builder.executor, this::refresh);
+        this.subscribeUrl = consumerUrl.addParameter(Categories.CATEGORY_KEY,
+                Categories.PROVIDERS + "," + Categories.CONFIGURATORS);
+    }
+
+    /**
+     * A builder for the directory of {@code type} as {@code consumerUrl} refers it (its path or
+     * {@code interface} must be {@code type}'s name), fed by {@code registry}.
+     */
+    public static <T> Builder<T> builder(Class<T> type, URL consumerUrl, Registry registry) {
+        return new Builder<>(type, consumerUrl, registry);
+    }
+
+    private void subscribe() {
+        registry.subscribe(subscribeUrl, listener);
+        if (cacheFile != null) {
+            seedFromCacheFile();
+        }
+    }
+
+    /**
+     * Fills the lists the subscription has not delivered yet (registry unreachable) from the
+     * cache file. A notification that arrives later replaces them.
+     */
+    private void seedFromCacheFile() {
+        boolean seeded = false;
+        synchronized (inputLock) {
+            if (rawProviders == null) {
+                Optional<List<URL>> cached = cacheFile.load(serviceKey, Categories.PROVIDERS);
+                if (cached.isPresent()) {
+                    rawProviders = cached.get();
+                    seeded = true;
+                }
+            }
+            if (seeded && rawConfigurators == null) {
+                rawConfigurators = cacheFile.load(serviceKey, Categories.CONFIGURATORS).orElse(List.of());
+            }
+        }
+        if (seeded) {
+            log.info("Registry {} has not delivered the providers of {} yet; starting from cache file {}",
+                    registry.getUrl(), serviceKey, cacheFile.getPath());
+            refresher.request();
+        }
+    }
+
+    // ------------------------------------------------------------------ notifications
+
+    private void onNotify(List<URL> urls) {
+        if (destroyed || urls.isEmpty()) {
+            return;
+        }
+        Map<String, List<URL>> byCategory = new LinkedHashMap<>();
+        for (URL url : urls) {
+            byCategory.computeIfAbsent(Categories.of(url), c -> new ArrayList<>()).add(url);
+        }
+        byCategory.forEach(this::record);
+        refresher.request();
+    }
+
+    private void record(String category, List<URL> urls) {
+        List<URL> present = new ArrayList<>(urls.size());
+        for (URL url : urls) {
+            if (!Categories.isEmptyMarker(url)) {
+                present.add(url);
+            }
+        }
+        synchronized (inputLock) {
+            recordLocked(category, present);
+        }
+    }
+
+    private void recordLocked(String category, List<URL> present) {
+        switch (category) {
+            case Categories.PROVIDERS -> {
+                List<URL> last = rawProviders;
+                if (present.isEmpty() && emptyProtection && last != null && !last.isEmpty()) {
+                    log.warn("Providers of {} became empty in the registry; keeping the last {} ({}=true)",
+                            serviceKey, last.size(), ENABLE_EMPTY_PROTECTION_KEY);
+                    return;
+                }
+                rawProviders = List.copyOf(present);
+            }
+            case Categories.CONFIGURATORS -> rawConfigurators = List.copyOf(present);
+            default -> problems.report("Registry category " + category + " of " + serviceKey
+                    + " (expected: " + Categories.PROVIDERS + " or " + Categories.CONFIGURATORS + ")");
+        }
+    }
+
+    // ------------------------------------------------------------------ refresh
+
+    private void refresh() {
+        synchronized (lock) {
+            List<URL> providers = rawProviders;
+            List<URL> configurators = rawConfigurators;
+            if (destroyed || providers == null || configurators == null) {
+                return;
+            }
+            OverrideRules rules = OverrideRules.parse(configurators, this::reportForService);
+            DirectoryState state = DirectoryState.compute(consumerUrl, providers, rules,
+                    url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
+            if (apply(state)) {
+                lastState = state;
+                if (cacheFile != null) {
+                    cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
+                    cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
+                }
+            }
+            refreshes.incrementAndGet();
+            lastRefreshNanos = ticker.read();
+        }
+    }
+
+    /**
+     * Refers the new providers, makes the views, publishes, then retires what left; false when the
+     * state was vetoed. Holds the lock.
+     */
+    private boolean apply(DirectoryState state) {
+        Map<URL, ReferredProvider<T>> nextReferred = new HashMap<>();
+        Map<URL, ProviderView<T>> nextViews = new HashMap<>();
+        List<Invoker<T>> invokers = new ArrayList<>(state.providers().size());
+        for (DirectoryState.Provider provider : state.providers()) {
+            ReferredProvider<T> referredProvider = referred.get(provider.referUrl());
+            if (referredProvider == null) {
+                try {
+                    referredProvider = new ReferredProvider<>(protocol.refer(type, provider.referUrl()));
+                } catch (RuntimeException e) {
+                    reportForService("Provider left out: refer " + provider.referUrl() + " failed: " + e);
+                    continue;
+                }
+            }
+            nextReferred.put(provider.referUrl(), referredProvider);
+            ProviderView<T> view = views.get(provider.referUrl());
+            if (view == null || view.provider() != referredProvider || !view.getUrl().equals(provider.viewUrl())) {
+                view = new ProviderView<>(referredProvider, provider.viewUrl());
+            }
+            nextViews.put(provider.referUrl(), view);
+            invokers.add(view);
+        }
+        if (invokers.isEmpty() && state.disabledCount() > 0) {
+            reportForService("Every provider (" + state.disabledCount() + ") is disabled by override rules or"
+                    + " registers itself disabled; calls fail with no provider");
+        }
+        try {
+            publish(state.consumerUrl(), invokers);
+        } catch (RuntimeException e) {
+            reportForService("Registry state vetoed; the last state keeps serving: " + e.getMessage());
+            retireAllBut(nextReferred, referred);
+            return false;
+        }
+        retireAllBut(referred, nextReferred);
+        referred = nextReferred;
+        views = nextViews;
+        return true;
+    }
+
+    /**
+     * Publishes the consumer URL and the members. The only place that touches the published
+     * directory: switching to an atomic {@code setState(url, invokers)} is a one-line change.
+     */
+    private void publish(URL url, List<Invoker<T>> invokers) {
+        published.setUrl(url);
+        published.setInvokers(invokers);
+    }
+
+    /** Retires each provider of {@code from} that {@code keep} does not hold. */
+    private static <T> void retireAllBut(Map<URL, ReferredProvider<T>> from, Map<URL, ReferredProvider<T>> keep) {
+        Set<ReferredProvider<T>> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+        kept.addAll(keep.values());
+        for (ReferredProvider<T> provider : from.values()) {
+            if (!kept.contains(provider)) {
+                provider.retire();
+            }
+        }
+    }
+
+    private void reportForService(String problem) {
+        problems.report(problem + " [service " + serviceKey + ", registry " + registry.getUrl() + "]");
+    }
+
+    // ------------------------------------------------------------------ Directory
+
+    @Override
+    public Class<T> getInterface() {
+        return type;
+    }
+
+    /** The consumer URL with the override rules that apply to it (as written until the first refresh). */
+    @Override
+    public URL getUrl() {
+        return published.getUrl();
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return published.isAvailable();
+    }
+
+    @Override
+    public List<Invoker<T>> list(Invocation invocation) throws RpcException {
+        return published.list(invocation);
+    }
+
+    @Override
+    public List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
+        return published.candidates(invocation);
+    }
+
+    /** Unsubscribes, stops listing, and destroys every invoker it referred once its calls return; idempotent. */
+    @Override
+    public void destroy() {
+        if (destroyed) {
+            return;
+        }
+        destroyed = true;
+        try {
+            registry.unsubscribe(subscribeUrl, listener);
+        } catch (RuntimeException e) {
+            log.warn("Unsubscribing {} from {} failed", serviceKey, registry.getUrl(), e);
+        }
+        synchronized (lock) {
+            published.destroy();
+            retireAllBut(referred, Map.of());
+            referred = Map.of();
+            views = Map.of();
+            lastState = null;
+        }
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    /** The consumer URL as given, without rules. */
+    public URL getConsumerUrl() {
+        return consumerUrl;
+    }
+
+    /** Every provider listed now (views with the rules applied), in registry order. */
+    public List<Invoker<T>> getInvokers() {
+        return published.getAllInvokers();
+    }
+
+    /** Whether both categories have been notified and a state published. */
+    public boolean isReady() {
+        return lastRefreshNanos != -1;
+    }
+
+    /** How many states have been computed and published. */
+    public long getRefreshCount() {
+        return refreshes.get();
+    }
+
+    /** How many times a rule or provider was left out (each distinct problem is logged once). */
+    public long getProblemCount() {
+        return problems.total();
+    }
+
+    /** Time since the last state was published; empty before the first. */
+    public Optional<Duration> getTimeSinceLastRefresh() {
+        long last = lastRefreshNanos;
+        return last == -1 ? Optional.empty() : Optional.of(Duration.ofNanos(ticker.read() - last));
+    }
+
+    /** The registry's connection health, when it reports one. */
+    public Optional<RegistryHealth> getRegistryHealth() {
+        return registry instanceof RegistryHealth health ? Optional.of(health) : Optional.empty();
+    }
+
+    @Override
+    public String toString() {
+        return "RegistryDirectory[" + serviceKey + ", " + getInvokers().size() + " invokers, " + getUrl() + "]";
+    }
+
+    /** Builds a subscribed {@link RegistryDirectory}. Not thread-safe. */
+    public static final class Builder<T> {
+        private final Class<T> type;
+        private final URL consumerUrl;
+        private final Registry registry;
+        private ExtensionDirector director = ExtensionDirector.getDefault();
+        private Executor executor = MoreExecutors.directExecutor();
+        private Ticker ticker = Ticker.systemTicker();
+        private RegistryCacheFile cacheFile;
+
+        private Builder(Class<T> type, URL consumerUrl, Registry registry) {
+            this.type = Objects.requireNonNull(type, "type");
+            this.consumerUrl = Objects.requireNonNull(consumerUrl, "consumerUrl");
+            this.registry = Objects.requireNonNull(registry, "registry");
+        }
+
+        /** Where the {@link Protocol} extensions come from (default: the default director). */
+        public Builder<T> director(ExtensionDirector director) {
+            this.director = Objects.requireNonNull(director, "director");
+            return this;
+        }
+
+        /**
+         * Where refreshes run (default: on the thread that delivers the notification). Give a
+         * shared pool to take the work off the registry's thread; refreshes of one directory
+         * still run one at a time.
+         */
+        public Builder<T> executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /** The clock behind {@link #getTimeSinceLastRefresh()} (default: the system ticker). */
+        public Builder<T> ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
+         * Where the last lists are kept (shared by the directories of one registry; the caller
+         * closes it). When the subscription has delivered no providers by the end of
+         * {@link #build()} (the registry is unreachable), the directory starts from the file.
+         */
+        public Builder<T> cacheFile(RegistryCacheFile cacheFile) {
+            this.cacheFile = Objects.requireNonNull(cacheFile, "cacheFile");
+            return this;
+        }
+
+        /**
+         * The directory, subscribed to the registry.
+         *
+         * @throws IllegalArgumentException when the consumer URL names another interface or has
+         *         a bad {@value #ENABLE_EMPTY_PROTECTION_KEY}
+         */
+        public RegistryDirectory<T> build() {
+            RegistryDirectory<T> directory = new RegistryDirectory<>(this);
+            directory.subscribe();
+            return directory;
+        }
+    }
+}
