@@ -111,7 +111,12 @@ final class ClientConnection {
         if (waitNanos > 0) {
             future.awaitUninterruptibly(waitNanos, TimeUnit.NANOSECONDS);
         }
-        state = current;
+        if (future.isSuccess()) {
+            // Waiters may wake before the listener that publishes the channel has run.
+            state = future.channel().attr(STATE).get();
+        } else {
+            state = current;
+        }
         if (state != null && state.isUsable()) {
             return state;
         }
