@@ -23,7 +23,10 @@ import java.util.function.Consumer;
 
 /**
  * A consumer invoker for one service at one provider address, over the address's shared
- * connections. Each call's deadline is the {@value #TIMEOUT_KEY} read at call time (the
+ * connections. The service's answers (a value, or an exception it threw) come back in the
+ * {@link Result}; every other failure is thrown as a non-business {@link RpcException}: NETWORK
+ * (no connection, connection lost), TIMEOUT, NOT_PROCESSED (provider busy or going away: safe to
+ * retry), SERIALIZATION. Each call's deadline is the {@value #TIMEOUT_KEY} read at call time (the
  * invocation's {@code timeout} attachment, else the URL's method-level then service-level key,
  * default {@value #DEFAULT_TIMEOUT} ms); it travels in the frame header, and the call fails with a
  * TIMEOUT {@link RpcException} when it passes. Thread-safe.
@@ -125,7 +128,13 @@ final class WeftInvoker<T> implements Invoker<T> {
                 expired.complete(RpcResult.ofException(timeout(invocation, timeoutMillis, "waiting for the answer")));
             }
         }, remainingMillis, TimeUnit.MILLISECONDS));
-        return await(call, state, id);
+        Result result = await(call, state, id);
+        if (result.getException() instanceof RpcException failure && !failure.isBiz()) {
+            // Not the service's own answer (network, deadline, not processed...): thrown, so that
+            // cluster strategies see a failure they may retry rather than a business result.
+            throw failure;
+        }
+        return result;
     }
 
     private Result await(PendingCall call, ChannelState state, long id) {
