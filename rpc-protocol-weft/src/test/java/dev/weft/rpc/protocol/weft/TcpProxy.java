@@ -20,6 +20,7 @@ final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean blackHoled;
 
     TcpProxy(int targetPort) throws IOException {
@@ -43,6 +44,7 @@ final class TcpProxy implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
+                accepted.incrementAndGet();
                 Socket upstream = new Socket();
                 upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 2000);
                 sockets.add(client);
@@ -68,6 +70,11 @@ final class TcpProxy implements AutoCloseable {
         } catch (IOException e) {
             // the other side closed or was reset
         }
+    }
+
+    /** Connections accepted so far. */
+    int accepted() {
+        return accepted.get();
     }
 
     /** Drops every byte from now on, in both directions, without closing anything. */
