@@ -130,7 +130,7 @@ final class ClientConnection {
         if (closed) {
             throw new RpcException(RpcException.NETWORK_EXCEPTION, "connection to " + settings.address() + " is closed");
         }
-        if (connecting != null && (!connecting.isDone() || current != null)) {
+        if (connecting != null && (!connecting.isDone() || isOpen(current))) {
             return connecting;
         }
         ChannelFuture attempt = bootstrap.connect(settings.host(), settings.port());
@@ -142,7 +142,7 @@ final class ClientConnection {
     private void connected(ChannelFuture attempt) {
         Channel channel = attempt.channel();
         synchronized (this) {
-            if (attempt.isSuccess() && !closed) {
+            if (attempt.isSuccess() && !closed && channel.isActive()) {
                 failedAttempts = 0;
                 everConnected = true;
                 current = channel.attr(STATE).get();
@@ -155,9 +155,9 @@ final class ClientConnection {
         }
         if (attempt.isSuccess()) {
             channel.close();
-        } else {
-            scheduleReconnect();
         }
+        // a failed attempt, or a channel that closed before it was published
+        scheduleReconnect();
     }
 
     /** Called on the event loop when a channel of this slot closed: reconnect unless closed. */
@@ -182,12 +182,16 @@ final class ClientConnection {
         group.next().schedule(() -> {
             synchronized (this) {
                 reconnectScheduled = false;
-                if (closed || current != null) {
+                if (closed || isOpen(current)) {
                     return;
                 }
             }
             connect();
         }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private static boolean isOpen(ChannelState state) {
+        return state != null && state.channel().isActive();
     }
 
     int pendingCount() {
