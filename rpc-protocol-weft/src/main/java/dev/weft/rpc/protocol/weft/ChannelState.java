@@ -65,7 +65,10 @@ final class ChannelState {
         }
     }
 
-    /** Completes call {@code id} with an answer decoded by {@code decoder}; false when no such call is pending. */
+    /**
+     * Removes call {@code id} for the caller to complete; {@code null} when it is no longer pending
+     * (already answered, expired or failed). Closes a going-away channel once nothing is pending.
+     */
     PendingCall take(long id) {
         PendingCall call = pending.remove(id);
         if (call != null && goingAway && pending.isEmpty()) {

@@ -12,6 +12,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ final class ClientConnection {
     private final EventLoopGroup group;
     private final Backoff backoff;
     private final Ticker ticker;
-    private final ThrottledLog lateAnswers;
+    private final ThrottledLog warnings;
     private final ExceptionCodec exceptions;
     private final Bootstrap bootstrap;
     private volatile ChannelState current;
@@ -40,12 +41,12 @@ final class ClientConnection {
     private volatile boolean closed;
 
     ClientConnection(ClientSettings settings, EventLoopGroup group, Backoff backoff, Ticker ticker,
-                     ThrottledLog lateAnswers, ExceptionCodec exceptions) {
+                     ThrottledLog warnings, ExceptionCodec exceptions) {
         this.settings = settings;
         this.group = group;
         this.backoff = backoff;
         this.ticker = ticker;
-        this.lateAnswers = lateAnswers;
+        this.warnings = warnings;
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -70,10 +71,11 @@ final class ClientConnection {
         }
     }
 
-    static final io.netty.util.AttributeKey<ChannelState> STATE = io.netty.util.AttributeKey.valueOf("weft.state");
+    private static final AttributeKey<ChannelState> STATE = AttributeKey.valueOf("weft.state");
 
-    ThrottledLog lateAnswers() {
-        return lateAnswers;
+    /** Rate-limited warnings of this protocol's client side (late answers, dead peers). */
+    ThrottledLog warnings() {
+        return warnings;
     }
 
     ExceptionCodec exceptions() {

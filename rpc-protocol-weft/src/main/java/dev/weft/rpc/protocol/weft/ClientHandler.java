@@ -37,7 +37,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             } else if (!frame.isRequest()) {
                 PendingCall call = state.take(frame.requestId());
                 if (call == null) {
-                    connection.lateAnswers().warn("weft client: answer " + frame.requestId() + " from " + state.remote()
+                    connection.warnings().warn("weft client: answer " + frame.requestId() + " from " + state.remote()
                             + " arrived after its call ended (deadline passed or cancelled); dropped");
                     return;
                 }
@@ -80,7 +80,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent idle) {
             if (idle.state() == IdleState.READER_IDLE) {
-                connection.lateAnswers().warn("weft client: closing the connection to " + state.remote()
+                connection.warnings().warn("weft client: closing the connection to " + state.remote()
                         + ": nothing heard for 3 heartbeats");
                 ctx.close();
             } else {
@@ -96,7 +96,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         if (cause instanceof IOException) {
             LOG.debug("weft client: connection to {} failed", state.remote(), cause);
         } else {
-            connection.lateAnswers().warn("weft client: closing the connection to " + state.remote() + " after " + cause);
+            connection.warnings().warn("weft client: closing the connection to " + state.remote() + " after " + cause);
         }
         ctx.close();
     }

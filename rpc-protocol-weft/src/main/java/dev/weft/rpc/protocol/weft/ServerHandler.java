@@ -2,11 +2,13 @@ package dev.weft.rpc.protocol.weft;
 
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +76,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         ExportedService service = server.service(head.path());
         if (service == null) {
             reply(channel, frame, Status.SERVICE_NOT_FOUND, "service: " + head.path() + " (expected: a service exported on port "
-                    + server.settings().bindAddress().getPort() + ")");
+                    + server.port() + ")");
             return;
         }
         if (server.isDraining() || service.isClosing()) {
@@ -133,7 +135,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        Throwable error = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
+        Throwable error = cause instanceof DecoderException && cause.getCause() != null
                 && !(cause instanceof MalformedFrameException) ? cause.getCause() : cause;
         if (error instanceof MalformedFrameException bad) {
             server.badPeers().warn("weft server: closing " + ctx.channel().remoteAddress() + ": " + bad.getMessage());
@@ -199,7 +201,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             try {
                 result = service.invoker().invoke(invocation);
             } catch (RuntimeException | Error e) {
-                result = dev.weft.rpc.common.RpcResult.ofException(e);
+                result = RpcResult.ofException(e);
             }
             if (!twoWay) {
                 return;

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -82,8 +83,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
 
     /** The protocol with an injected clock and random source. */
     public WeftProtocol(Ticker ticker, Random random) {
-        this.ticker = java.util.Objects.requireNonNull(ticker, "ticker");
-        this.random = java.util.Objects.requireNonNull(random, "random");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.random = Objects.requireNonNull(random, "random");
         this.clientWarnings = new ThrottledLog(LoggerFactory.getLogger(ClientConnection.class), ticker);
     }
 
@@ -127,7 +128,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
 
     @Override
     public <T> Exporter<T> export(Invoker<T> invoker) throws RpcException {
-        java.util.Objects.requireNonNull(invoker, "invoker");
+        Objects.requireNonNull(invoker, "invoker");
         URL url = invoker.getUrl();
         String host = url.getHost();
         if (Strings.isNullOrEmpty(host)) {
@@ -182,8 +183,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
 
     @Override
     public <T> Invoker<T> refer(Class<T> type, URL url) throws RpcException {
-        java.util.Objects.requireNonNull(type, "type");
-        java.util.Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(url, "url");
         ClientSettings settings;
         try {
             settings = ClientSettings.of(url);

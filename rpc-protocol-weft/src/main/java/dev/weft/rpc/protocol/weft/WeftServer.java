@@ -51,6 +51,7 @@ final class WeftServer {
     private final ThrottledLog badPeers;
     private final ExceptionCodec exceptions = new ExceptionCodec();
     private final Channel serverChannel;
+    private final int port;
     private volatile boolean draining;
 
     /** Binds {@code settings.bindAddress()}; throws {@link RpcException} when it cannot. */
@@ -58,7 +59,7 @@ final class WeftServer {
         this.settings = settings;
         this.ticker = ticker;
         this.badPeers = new ThrottledLog(LOG, ticker);
-        String name = "weft-server-" + settings.bindAddress().getPort();
+        String name = "weft-server-" + (settings.bindAddress().getPort() == 0 ? "any" : settings.bindAddress().getPort());
         this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept"),
                 NioIoHandler.newFactory());
         this.workerGroup = new MultiThreadIoEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io"),
@@ -86,6 +87,7 @@ final class WeftServer {
                 });
         try {
             this.serverChannel = bootstrap.bind(settings.bindAddress()).syncUninterruptibly().channel();
+            this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
         } catch (RuntimeException e) {
             releaseThreads();
             throw new RpcException(RpcException.NETWORK_EXCEPTION, "bind: " + settings.bindAddress()
@@ -95,7 +97,7 @@ final class WeftServer {
 
     /** The port actually bound (the chosen one when the URL asked for 0). */
     int port() {
-        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        return port;
     }
 
     ServerSettings settings() {
@@ -179,7 +181,7 @@ final class WeftServer {
             channel.close();
         }
         releaseThreads();
-        LOG.info("weft server on port {} closed", settings.bindAddress().getPort());
+        LOG.info("weft server on port {} closed", port);
     }
 
     private void awaitDrained(java.util.function.IntSupplier inFlight) {
