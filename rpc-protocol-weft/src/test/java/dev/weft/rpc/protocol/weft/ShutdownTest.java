@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Graceful shutdown: consumers told first, running calls drained, port and threads released. */
 class ShutdownTest {
 
-    /** Rolling restarts per provider; {@code -Dweft.rollingRestarts=20} for the full run by hand. */
+    /** Rolling restarts per provider; {@code mvn ... -Dweft.rollingRestarts=20} for the full run by hand. */
     private static final int ROLLING_RESTARTS = Integer.getInteger("weft.rollingRestarts", 3);
 
     @AfterAll
@@ -150,6 +150,8 @@ class ShutdownTest {
             assertThat(firstFailure.get()).isNull();
             assertThat(failed).hasValue(0);
             assertThat(ok.get()).isGreaterThan(ROLLING_RESTARTS * 100);
+            System.out.printf("rolling restarts: %d per provider, %d calls answered, %d failed%n", ROLLING_RESTARTS,
+                    ok.get(), failed.get());
         } finally {
             for (Loopback provider : providers) {
                 provider.close();
