@@ -1,0 +1,106 @@
+package dev.weft.rpc.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The network benchmark, run by hand: for the raw Netty echo, Weft and Dubbo in turn, a server JVM
+ * ({@link NetServer}) and a load generator JVM ({@link NetClient}) on 127.0.0.1; prints a table with
+ * throughput, p50 and p99 for 1 and 64 callers, process start to first answered call, and
+ * Weft/Dubbo ratios against the bars.
+ *
+ * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.NetworkBenchmark [seconds]</pre>
+ */
+public final class NetworkBenchmark {
+
+    private NetworkBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        Map<NetTarget, Map<String, Long>> results = new LinkedHashMap<>();
+        for (NetTarget target : new NetTarget[] {NetTarget.ECHO, NetTarget.WEFT, NetTarget.DUBBO}) {
+            results.put(target, measure(target, seconds));
+        }
+        System.out.println("| | 1 caller calls/s | p50 µs | p99 µs | 64 callers calls/s | p50 µs | p99 µs | start to first call ms |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
+        results.forEach((target, r) -> System.out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %s |%n",
+                target.name().toLowerCase(Locale.ROOT), r.get("1.tput"), r.get("1.p50"), r.get("1.p99"),
+                r.get("64.tput"), r.get("64.p50"), r.get("64.p99"),
+                target == NetTarget.ECHO ? "—" : String.valueOf(r.get("first"))));
+        Map<String, Long> w = results.get(NetTarget.WEFT);
+        Map<String, Long> d = results.get(NetTarget.DUBBO);
+        System.out.printf(Locale.ROOT, "64 callers throughput weft/dubbo: %.2f (bar >= 1.5)%n", ratio(w, d, "64.tput"));
+        System.out.printf(Locale.ROOT, "1 caller p50 weft/dubbo: %.2f (bar <= 0.75)%n", ratio(w, d, "1.p50"));
+        System.out.printf(Locale.ROOT, "1 caller p99 weft/dubbo: %.2f (bar <= 1)%n", ratio(w, d, "1.p99"));
+        System.out.printf(Locale.ROOT, "start to first call weft/dubbo: %.2f (bar <= 0.2)%n", ratio(w, d, "first"));
+    }
+
+    private static double ratio(Map<String, Long> weft, Map<String, Long> dubbo, String key) {
+        return (double) weft.get(key) / dubbo.get(key);
+    }
+
+    private static Map<String, Long> measure(NetTarget target, int seconds) throws Exception {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        String classPath = System.getProperty("java.class.path");
+        String name = target.name().toLowerCase(Locale.ROOT);
+        Process server = new ProcessBuilder(java, "-Xmx512m", "-cp", classPath, NetServer.class.getName(), name)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            int port = -1;
+            while ((line = serverOut.readLine()) != null) {
+                if (line.startsWith("READY ")) {
+                    port = Integer.parseInt(line.substring(6).trim());
+                    break;
+                }
+            }
+            if (port < 0) {
+                throw new IllegalStateException(name + " server did not start");
+            }
+            Process client = new ProcessBuilder(java, "-Xmx1g", "-cp", classPath, NetClient.class.getName(), name,
+                    String.valueOf(port), String.valueOf(seconds))
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Map<String, Long> result = new LinkedHashMap<>();
+            List<String> lines = new ArrayList<>();
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+                while ((line = out.readLine()) != null) {
+                    lines.add(line);
+                    if (line.startsWith("first-call-ms=")) {
+                        result.put("first", Long.parseLong(line.substring("first-call-ms=".length())));
+                    } else if (line.startsWith("callers=")) {
+                        Map<String, String> kv = new LinkedHashMap<>();
+                        for (String part : line.split(" ")) {
+                            String[] pair = part.split("=", 2);
+                            kv.put(pair[0], pair[1]);
+                        }
+                        String callers = kv.get("callers");
+                        result.put(callers + ".tput", Long.parseLong(kv.get("calls-per-s")));
+                        result.put(callers + ".p50", Long.parseLong(kv.get("p50-us")));
+                        result.put(callers + ".p99", Long.parseLong(kv.get("p99-us")));
+                    }
+                }
+            }
+            if (!client.waitFor(10L * seconds + 120, TimeUnit.SECONDS) || result.size() < 7) {
+                client.destroyForcibly();
+                throw new IllegalStateException(name + " client failed: " + lines);
+            }
+            System.out.println(name + ": " + result);
+            return result;
+        } finally {
+            server.getOutputStream().close();
+            if (!server.waitFor(10, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcResult;
+import io.netty.channel.Channel;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One consumer channel: its pending calls by request id (ids count from 1 per channel), and
+ * what the provider announced on it (GOAWAY for one service or for all). A new channel starts
+ * with a fresh state, so a restarted provider is never seen as still going away. Thread-safe.
+ */
+final class ChannelState {
+
+    private final Channel channel;
+    private final String remote;
+    private final AtomicLong nextId = new AtomicLong();
+    private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
+    private final Set<String> gonePaths = ConcurrentHashMap.newKeySet();
+    private volatile boolean goingAway;
+    private volatile boolean closed;
+
+    ChannelState(Channel channel, String remote) {
+        this.channel = channel;
+        this.remote = remote;
+    }
+
+    Channel channel() {
+        return channel;
+    }
+
+    String remote() {
+        return remote;
+    }
+
+    /** Open, and the provider has not announced it is going away. */
+    boolean isUsable() {
+        return !closed && !goingAway && channel.isActive();
+    }
+
+    boolean isUsableFor(String path) {
+        return isUsable() && !gonePaths.contains(path);
+    }
+
+    int pendingCount() {
+        return pending.size();
+    }
+
+    long nextId() {
+        return nextId.incrementAndGet();
+    }
+
+    /**
+     * Registers a call; when the channel closed meanwhile the call fails at once (it was never
+     * sent, so NOT_PROCESSED).
+     */
+    void register(long id, PendingCall call) {
+        pending.put(id, call);
+        if (closed) {
+            fail(id, RpcException.NOT_PROCESSED, "connection to " + remote + " closed before the call was sent");
+        }
+    }
+
+    /**
+     * Removes call {@code id} for the caller to complete; {@code null} when it is no longer pending
+     * (already answered, expired or failed). Closes a going-away channel once nothing is pending.
+     */
+    PendingCall take(long id) {
+        PendingCall call = pending.remove(id);
+        if (call != null && goingAway && pending.isEmpty()) {
+            channel.close();
+        }
+        return call;
+    }
+
+    void fail(long id, int code, String message) {
+        PendingCall call = take(id);
+        if (call != null) {
+            call.complete(RpcResult.ofException(new RpcException(code, message)));
+        }
+    }
+
+    /** The provider stops taking calls on this connection; it is closed once nothing is pending. */
+    void goAway() {
+        goingAway = true;
+        if (pending.isEmpty()) {
+            channel.close();
+        }
+    }
+
+    void goAway(String path) {
+        gonePaths.add(path);
+    }
+
+    boolean isGone(String path) {
+        return goingAway || gonePaths.contains(path);
+    }
+
+    /** The channel closed: every pending call fails now, not at its deadline. */
+    void closed() {
+        closed = true;
+        for (Long id : pending.keySet()) {
+            fail(id, RpcException.NETWORK_EXCEPTION, "connection to " + remote + " closed while the call was pending");
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package dev.weft.rpc.protocol.weft;
+
+import com.google.common.base.Ticker;
+import dev.weft.rpc.common.RpcException;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One consumer connection slot to a provider address: at most one channel at a time, replaced
+ * after a loss with jittered exponential backoff until {@link #close()}. Thread-safe.
+ */
+final class ClientConnection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
+
+    private final ClientSettings settings;
+    private final EventLoopGroup group;
+    private final Backoff backoff;
+    private final Ticker ticker;
+    private final ThrottledLog warnings;
+    private final ExceptionCodec exceptions;
+    private final Bootstrap bootstrap;
+    private volatile ChannelState current;
+    private ChannelFuture connecting;
+    private int failedAttempts;
+    private boolean reconnectScheduled;
+    private boolean everConnected;
+    private volatile boolean closed;
+
+    ClientConnection(ClientSettings settings, EventLoopGroup group, Backoff backoff, Ticker ticker,
+                     ThrottledLog warnings, ExceptionCodec exceptions) {
+        this.settings = settings;
+        this.group = group;
+        this.backoff = backoff;
+        this.ticker = ticker;
+        this.warnings = warnings;
+        this.exceptions = exceptions;
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeoutMillis())
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ChannelState state = new ChannelState(ch, settings.address());
+                        ch.pipeline()
+                                .addLast(new FlushConsolidationHandler(256, true))
+                                .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L,
+                                        settings.heartbeatMillis(), 0, TimeUnit.MILLISECONDS))
+                                .addLast(new FrameDecoder(settings.payload()))
+                                .addLast(new ClientHandler(state, ClientConnection.this));
+                        ch.attr(ClientConnection.STATE).set(state);
+                    }
+                });
+        if (!settings.lazy()) {
+            connect();
+        }
+    }
+
+    private static final AttributeKey<ChannelState> STATE = AttributeKey.valueOf("weft.state");
+
+    /** Rate-limited warnings of this protocol's client side (late answers, dead peers). */
+    ThrottledLog warnings() {
+        return warnings;
+    }
+
+    ExceptionCodec exceptions() {
+        return exceptions;
+    }
+
+    /** The current channel state, or {@code null} while disconnected. */
+    ChannelState current() {
+        return current;
+    }
+
+    /** Usable for {@code path}; a lazy connection never opened counts as usable (it opens on first call). */
+    boolean isAvailable(String path) {
+        ChannelState state = current;
+        if (state == null) {
+            synchronized (this) {
+                return !closed && settings.lazy() && !everConnected && connecting == null;
+            }
+        }
+        return state.isUsableFor(path);
+    }
+
+    /**
+     * A usable channel, connecting (and waiting up to {@code deadlineNanos}) when there is none.
+     *
+     * @throws RpcException NETWORK when no connection could be made in time
+     */
+    ChannelState acquire(long deadlineNanos) {
+        ChannelState state = current;
+        if (state != null && state.isUsable()) {
+            return state;
+        }
+        ChannelFuture future = connect();
+        long waitNanos = deadlineNanos - ticker.read();
+        if (waitNanos > 0) {
+            future.awaitUninterruptibly(waitNanos, TimeUnit.NANOSECONDS);
+        }
+        if (future.isSuccess()) {
+            // Waiters may wake before the listener that publishes the channel has run.
+            state = future.channel().attr(STATE).get();
+        } else {
+            state = current;
+        }
+        if (state != null && state.isUsable()) {
+            return state;
+        }
+        Throwable cause = future.isDone() ? future.cause() : null;
+        throw new RpcException(RpcException.NETWORK_EXCEPTION, "no connection to " + settings.address()
+                + (cause == null ? " within the call's deadline" : ": " + cause), cause);
+    }
+
+    /** Starts connecting unless a connection is open or being opened; returns that attempt. */
+    synchronized ChannelFuture connect() {
+        if (closed) {
+            throw new RpcException(RpcException.NETWORK_EXCEPTION, "connection to " + settings.address() + " is closed");
+        }
+        if (connecting != null && (!connecting.isDone() || isOpen(current))) {
+            return connecting;
+        }
+        ChannelFuture attempt = bootstrap.connect(settings.host(), settings.port());
+        connecting = attempt;
+        attempt.addListener(f -> connected(attempt));
+        return attempt;
+    }
+
+    private void connected(ChannelFuture attempt) {
+        Channel channel = attempt.channel();
+        synchronized (this) {
+            if (attempt.isSuccess() && !closed && channel.isActive()) {
+                failedAttempts = 0;
+                everConnected = true;
+                current = channel.attr(STATE).get();
+                LOG.debug("weft client: connected to {}", settings.address());
+                return;
+            }
+            if (!attempt.isSuccess()) {
+                failedAttempts++;
+            }
+        }
+        if (attempt.isSuccess()) {
+            channel.close();
+        }
+        // a failed attempt, or a channel that closed before it was published
+        scheduleReconnect();
+    }
+
+    /** Called on the event loop when a channel of this slot closed: reconnect unless closed. */
+    void channelClosed(ChannelState state) {
+        synchronized (this) {
+            if (current == state) {
+                current = null;
+            }
+        }
+        scheduleReconnect();
+    }
+
+    private void scheduleReconnect() {
+        long delay;
+        synchronized (this) {
+            if (closed || reconnectScheduled) {
+                return;
+            }
+            reconnectScheduled = true;
+            delay = backoff.delayMillis(failedAttempts);
+        }
+        group.next().schedule(() -> {
+            synchronized (this) {
+                reconnectScheduled = false;
+                if (closed || isOpen(current)) {
+                    return;
+                }
+            }
+            connect();
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private static boolean isOpen(ChannelState state) {
+        return state != null && state.channel().isActive();
+    }
+
+    int pendingCount() {
+        ChannelState state = current;
+        return state == null ? 0 : state.pendingCount();
+    }
+
+    /** Closes the channel; pending calls fail at once; no reconnect. */
+    void close() {
+        ChannelFuture attempt;
+        synchronized (this) {
+            closed = true;
+            attempt = connecting;
+        }
+        if (attempt != null) {
+            attempt.cancel(false);
+            attempt.channel().close().syncUninterruptibly();
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.Result;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The consumer's per-channel handler, on the event loop: completes pending calls (decoding each
+ * answer against the call's declared return type), answers and sends heartbeats, follows GOAWAY,
+ * and fails every pending call the moment the channel closes.
+ */
+final class ClientHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
+
+    private final ChannelState state;
+    private final ClientConnection connection;
+
+    ClientHandler(ChannelState state, ClientConnection connection) {
+        this.state = state;
+        this.connection = connection;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Frame frame = (Frame) msg;
+        try {
+            if (frame.isEvent()) {
+                onEvent(ctx, frame);
+            } else if (!frame.isRequest()) {
+                PendingCall call = state.take(frame.requestId());
+                if (call == null) {
+                    connection.warnings().warn("weft client: answer " + frame.requestId() + " from " + state.remote()
+                            + " arrived after its call ended (deadline passed or cancelled); dropped");
+                    return;
+                }
+                Result result = ResponseCodec.read(frame, call.serialization(), call.method(), call.returnType(),
+                        connection.exceptions(), state.remote());
+                call.complete(result);
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void onEvent(ChannelHandlerContext ctx, Frame frame) {
+        switch (frame.status()) {
+            case Frame.EVENT_PING -> ctx.writeAndFlush(Frame.event(ctx.alloc(), Frame.EVENT_PONG, new byte[0]),
+                    ctx.voidPromise());
+            case Frame.EVENT_GOAWAY -> {
+                String path = frame.body().toString(StandardCharsets.UTF_8);
+                LOG.info("weft client: {} is going away{}", state.remote(), path.isEmpty() ? "" : " for " + path);
+                if (path.isEmpty()) {
+                    state.goAway();
+                } else {
+                    state.goAway(path);
+                }
+            }
+            default -> {
+                // PONG and unknown kinds: the read itself proves the peer alive.
+            }
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        state.closed();
+        connection.channelClosed(state);
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent idle) {
+            if (idle.state() == IdleState.READER_IDLE) {
+                connection.warnings().warn("weft client: closing the connection to " + state.remote()
+                        + ": nothing heard for 3 heartbeats");
+                ctx.close();
+            } else {
+                ctx.writeAndFlush(Frame.event(ctx.alloc(), Frame.EVENT_PING, new byte[0]), ctx.voidPromise());
+            }
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            LOG.debug("weft client: connection to {} failed", state.remote(), cause);
+        } else {
+            connection.warnings().warn("weft client: closing the connection to " + state.remote() + " after " + cause);
+        }
+        ctx.close();
+    }
+}

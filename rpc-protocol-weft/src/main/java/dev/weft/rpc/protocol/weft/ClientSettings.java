@@ -1,0 +1,43 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.URL;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+/**
+ * The consumer keys that shape connections; consumers with equal settings to one address share
+ * their connections.
+ *
+ * @param address         {@code host:port}
+ * @param connections     connections to the address ({@value #CONNECTIONS_KEY}, default 1)
+ * @param lazy            connect on first call ({@value #LAZY_KEY}, default false)
+ * @param payload         largest frame body accepted ({@value WeftProtocol#PAYLOAD_KEY})
+ * @param heartbeatMillis idle interval before a ping ({@value WeftProtocol#HEARTBEAT_KEY}); dead after 3 silent intervals
+ * @param connectTimeoutMillis TCP connect bound ({@value #CONNECT_TIMEOUT_KEY}, default {@value #DEFAULT_CONNECT_TIMEOUT})
+ */
+record ClientSettings(String host, int port, int connections, boolean lazy, int payload, int heartbeatMillis,
+                      int connectTimeoutMillis) {
+
+    /** Consumer key: connections per provider address. */
+    static final String CONNECTIONS_KEY = "connections";
+    /** Consumer key: open connections on first use. */
+    static final String LAZY_KEY = "lazy";
+    /** Consumer key: TCP connect timeout in ms. */
+    static final String CONNECT_TIMEOUT_KEY = "connect-timeout";
+    static final int DEFAULT_CONNECT_TIMEOUT = 3000;
+
+    static ClientSettings of(URL url) {
+        int connections = url.getParameter(CONNECTIONS_KEY, 1);
+        checkArgument(connections > 0 && connections <= 64, "%s: %s (expected: 1 to 64) in %s",
+                CONNECTIONS_KEY, connections, url);
+        int connectTimeout = url.getParameter(CONNECT_TIMEOUT_KEY, DEFAULT_CONNECT_TIMEOUT);
+        checkArgument(connectTimeout > 0, "%s: %s (expected: > 0) in %s", CONNECT_TIMEOUT_KEY, connectTimeout, url);
+        checkArgument(url.getPort() > 0, "port: %s (expected: 1 to 65535) in %s", url.getPort(), url);
+        return new ClientSettings(url.getHost(), url.getPort(), connections, url.getParameter(LAZY_KEY, false),
+                WeftProtocol.payload(url), WeftProtocol.heartbeat(url), connectTimeout);
+    }
+
+    String address() {
+        return host + ":" + port;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.RpcException;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The connections to one provider address with one set of {@link ClientSettings}, shared by every
+ * invoker that refers to it and closed when the last one is destroyed (reference counted by the
+ * protocol). A call goes to the usable connection with the fewest pending calls. Thread-safe.
+ */
+final class ConnectionGroup {
+
+    private final ClientSettings settings;
+    private final List<ClientConnection> connections;
+    private final AtomicInteger references = new AtomicInteger();
+
+    ConnectionGroup(ClientSettings settings, List<ClientConnection> connections) {
+        this.settings = settings;
+        this.connections = List.copyOf(connections);
+    }
+
+    ClientSettings settings() {
+        return settings;
+    }
+
+    /** Adds a reference; false when the group was already released (the caller makes a new one). */
+    boolean retain() {
+        while (true) {
+            int n = references.get();
+            if (n < 0) {
+                return false;
+            }
+            if (references.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Drops a reference; true when it was the last (the group is then closed). */
+    boolean release() {
+        if (references.decrementAndGet() == 0 && references.compareAndSet(0, -1)) {
+            connections.forEach(ClientConnection::close);
+            return true;
+        }
+        return false;
+    }
+
+    boolean isAvailable(String path) {
+        for (ClientConnection connection : connections) {
+            if (connection.isAvailable(path)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A usable channel for {@code path}, opening one within the deadline when needed. */
+    ChannelState acquire(String path, long deadlineNanos) {
+        ClientConnection best = null;
+        int bestPending = Integer.MAX_VALUE;
+        for (ClientConnection connection : connections) {
+            ChannelState state = connection.current();
+            if (state != null && state.isUsableFor(path) && state.pendingCount() < bestPending) {
+                best = connection;
+                bestPending = state.pendingCount();
+            }
+        }
+        if (best == null) {
+            for (ClientConnection connection : connections) {
+                ChannelState state = connection.current();
+                if (state != null && state.isGone(path)) {
+                    continue;
+                }
+                best = connection;
+                break;
+            }
+        }
+        if (best == null) {
+            throw new RpcException(RpcException.NOT_PROCESSED, "provider " + settings.address() + " is going away for "
+                    + path + "; the call was not sent");
+        }
+        ChannelState state = best.acquire(deadlineNanos);
+        if (state.isGone(path)) {
+            throw new RpcException(RpcException.NOT_PROCESSED, "provider " + settings.address() + " is going away for "
+                    + path + "; the call was not sent");
+        }
+        return state;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.protocol.Serialization;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One service on a {@link WeftServer}: its invoker, its pinned serialization, its methods, and
+ * its calls accepted but not yet answered. Thread-safe.
+ */
+final class ExportedService {
+
+    private final String path;
+    private final Invoker<?> invoker;
+    private final Serialization serialization;
+    private final MethodTable methods;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean closing;
+
+    ExportedService(String path, Invoker<?> invoker, Serialization serialization) {
+        this.path = path;
+        this.invoker = invoker;
+        this.serialization = serialization;
+        this.methods = new MethodTable(invoker.getInterface());
+    }
+
+    String path() {
+        return path;
+    }
+
+    Invoker<?> invoker() {
+        return invoker;
+    }
+
+    Serialization serialization() {
+        return serialization;
+    }
+
+    MethodTable methods() {
+        return methods;
+    }
+
+    /** Stops new calls from running; calls already running finish. */
+    void startClosing() {
+        closing = true;
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    void callAccepted() {
+        inFlight.incrementAndGet();
+    }
+
+    void callDone() {
+        inFlight.decrementAndGet();
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.weft.rpc.protocol.weft;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.weft.rpc.protocol.Serialization;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Type;
+
+/**
+ * The {@code json} serialization (wire id 1): Jackson databind bound to declared types.
+ *
+ * <p>Safety rules: default typing is never enabled and {@code @class}-style hints in the input
+ * are plain unknown properties (ignored), so a value's class is always the declared one (or, for a
+ * declared {@code Object}, a map, list, string, number or boolean); no class is loaded from the
+ * input. Input limits: strings up to {@value #MAX_STRING_LENGTH} characters, numbers up to
+ * {@value #MAX_NUMBER_LENGTH} digits, nesting up to {@value #MAX_NESTING_DEPTH} levels, property
+ * names up to {@value #MAX_NAME_LENGTH} characters; the whole document is bounded by the frame
+ * limit ({@code payload}) before it reaches Jackson. Unknown properties are ignored so that a
+ * provider may add fields to a result type before its consumers know them.
+ *
+ * <p>Thread-safe: one shared mapper; each stream gets its own parser or generator.
+ */
+public final class JsonSerialization implements Serialization {
+
+    /** The wire id of this format; never reused. */
+    public static final byte ID = 1;
+
+    static final int MAX_STRING_LENGTH = 8 * 1024 * 1024;
+    static final int MAX_NUMBER_LENGTH = 1_000;
+    static final int MAX_NESTING_DEPTH = 500;
+    static final int MAX_NAME_LENGTH = 50_000;
+
+    private final ObjectMapper mapper;
+
+    public JsonSerialization() {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxStringLength(MAX_STRING_LENGTH)
+                        .maxNumberLength(MAX_NUMBER_LENGTH)
+                        .maxNestingDepth(MAX_NESTING_DEPTH)
+                        .maxNameLength(MAX_NAME_LENGTH)
+                        .build())
+                .streamWriteConstraints(StreamWriteConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING_DEPTH)
+                        .build())
+                .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+                .build();
+        this.mapper = JsonMapper.builder(factory)
+                .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .enable(MapperFeature.BLOCK_UNSAFE_POLYMORPHIC_BASE_TYPES)
+                .deactivateDefaultTyping()
+                .build();
+    }
+
+    @Override
+    public byte getId() {
+        return ID;
+    }
+
+    @Override
+    public ObjectOutput serialize(OutputStream out) throws IOException {
+        JsonGenerator generator = mapper.createGenerator(out);
+        return new ObjectOutput() {
+            @Override
+            public void writeObject(Object value, Type declaredType) throws IOException {
+                JavaType type = mapper.constructType(declaredType);
+                mapper.writerFor(type).writeValue(generator, value);
+            }
+
+            @Override
+            public void flush() throws IOException {
+                generator.flush();
+            }
+        };
+    }
+
+    @Override
+    public ObjectInput deserialize(InputStream in) throws IOException {
+        JsonParser parser = mapper.createParser(in);
+        return declaredType -> {
+            JsonToken token = parser.nextToken();
+            if (token == null) {
+                throw new IOException("json input: ended early (expected: a value of type "
+                        + declaredType.getTypeName() + ")");
+            }
+            if (token == JsonToken.VALUE_NULL) {
+                return null;
+            }
+            JavaType type = mapper.constructType(declaredType);
+            return mapper.readerFor(type).readValue(parser);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "json";
+    }
+}

@@ -1,0 +1,59 @@
+package dev.weft.rpc.protocol.weft;
+
+import com.google.common.collect.ImmutableMap;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The public methods of a service interface keyed by name and parameter descriptor
+ * ({@code find(java.lang.String,int)}). Both ends build it from their own interface; a call names
+ * its method by that key, which is only ever looked up here, never resolved to a class.
+ * Immutable and thread-safe.
+ */
+final class MethodTable {
+
+    private final Class<?> type;
+    private final Map<String, Method> methods;
+
+    MethodTable(Class<?> type) {
+        this.type = type;
+        ImmutableMap.Builder<String, Method> builder = ImmutableMap.builder();
+        for (Method method : type.getMethods()) {
+            if (!Modifier.isStatic(method.getModifiers()) && method.getDeclaringClass() != Object.class) {
+                builder.put(key(method.getName(), method.getParameterTypes()), method);
+            }
+        }
+        this.methods = builder.buildKeepingLast();
+    }
+
+    /** The comma-separated parameter type names ({@code java.lang.String,int}). */
+    static String descriptor(Class<?>[] parameterTypes) {
+        return Arrays.stream(parameterTypes).map(Class::getTypeName).collect(Collectors.joining(","));
+    }
+
+    static String key(String name, Class<?>[] parameterTypes) {
+        return key(name, descriptor(parameterTypes));
+    }
+
+    static String key(String name, String descriptor) {
+        return name + '(' + descriptor + ')';
+    }
+
+    /** The method, or {@code null} when the interface has none by that name and descriptor. */
+    Method find(String name, String descriptor) {
+        return methods.get(key(name, descriptor));
+    }
+
+    Class<?> type() {
+        return type;
+    }
+
+    /** The method keys, sorted, for error messages. */
+    String available() {
+        return methods.keySet().stream().sorted().collect(Collectors.joining(", ", "[", "]"));
+    }
+}

@@ -1,0 +1,232 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The provider's per-connection handler, on the event loop: answers heartbeats, decodes requests
+ * (service, pinned serialization id, method, arguments by declared types) and hands each call to
+ * the server's bounded executor. Anything that is not a valid frame closes the connection with a
+ * log line; the server keeps serving other connections.
+ */
+final class ServerHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
+
+    private final WeftServer server;
+
+    ServerHandler(WeftServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        server.channelOpened(ctx.channel());
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        server.channelClosed(ctx.channel());
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Frame frame = (Frame) msg;
+        try {
+            if (frame.isEvent()) {
+                if (frame.status() == Frame.EVENT_PING) {
+                    ctx.writeAndFlush(Frame.event(ctx.alloc(), Frame.EVENT_PONG, new byte[0]), ctx.voidPromise());
+                }
+            } else if (frame.isRequest()) {
+                onRequest(ctx.channel(), frame);
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void onRequest(Channel channel, Frame frame) {
+        long arrival = server.ticker().read();
+        long id = frame.requestId();
+        RequestCodec.Head head;
+        try {
+            head = RequestCodec.readHead(frame.body());
+        } catch (BadFrameBodyException e) {
+            reply(channel, frame, Status.BAD_REQUEST, e.getMessage());
+            return;
+        }
+        ExportedService service = server.service(head.path());
+        if (service == null) {
+            reply(channel, frame, Status.SERVICE_NOT_FOUND, "service: " + head.path() + " (expected: a service exported on port "
+                    + server.port() + ")");
+            return;
+        }
+        if (server.isDraining() || service.isClosing()) {
+            reply(channel, frame, Status.NOT_PROCESSED, "shutting down: " + head.path());
+            return;
+        }
+        if (frame.serializationId() != service.serialization().getId()) {
+            reply(channel, frame, Status.BAD_REQUEST, "serialization id: " + frame.serializationId() + " (expected: "
+                    + service.serialization().getId() + ", the " + service.serialization() + " serialization of "
+                    + head.path() + ")");
+            return;
+        }
+        Method method = service.methods().find(head.methodName(), head.descriptor());
+        if (method == null) {
+            reply(channel, frame, Status.SERVICE_NOT_FOUND, "method: " + MethodTable.key(head.methodName(), head.descriptor())
+                    + " (expected: one of " + service.methods().available() + ")");
+            return;
+        }
+        Object[] arguments;
+        try {
+            arguments = RequestCodec.readArguments(frame.body(), service.serialization(), method);
+        } catch (BadFrameBodyException e) {
+            reply(channel, frame, Status.BAD_REQUEST, e.getMessage());
+            return;
+        }
+        long deadline = frame.deadlineMillis() == 0 ? Long.MAX_VALUE
+                : arrival + TimeUnit.MILLISECONDS.toNanos(frame.deadlineMillis());
+        Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), deadline);
+        service.callAccepted();
+        try {
+            server.executor().execute(call);
+        } catch (RejectedExecutionException e) {
+            service.callDone();
+            reply(channel, frame, Status.NOT_PROCESSED, "server busy: " + server.settings().threads() + " threads and "
+                    + server.settings().queues() + " queued calls in use (keys: threads, queues)");
+        }
+    }
+
+    private void reply(Channel channel, Frame request, int status, String reason) {
+        if (request.isTwoWay()) {
+            channel.writeAndFlush(ResponseCodec.status(channel.alloc(), request.requestId(), status, reason),
+                    channel.voidPromise());
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent) {
+            server.badPeers().warn("weft server: closing " + ctx.channel().remoteAddress()
+                    + ": silent for 3 heartbeats (" + server.settings().heartbeatMillis() + " ms each)");
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable error = cause instanceof DecoderException && cause.getCause() != null
+                && !(cause instanceof MalformedFrameException) ? cause.getCause() : cause;
+        if (error instanceof MalformedFrameException bad) {
+            server.badPeers().warn("weft server: closing " + ctx.channel().remoteAddress() + ": " + bad.getMessage());
+            if (bad.isAnswerableRequest()) {
+                ctx.writeAndFlush(ResponseCodec.status(ctx.alloc(), bad.requestId(), Status.PAYLOAD_TOO_LARGE,
+                        bad.getMessage())).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                ctx.close();
+            }
+        } else if (error instanceof IOException) {
+            LOG.debug("weft server: connection {} failed", ctx.channel().remoteAddress(), error);
+            ctx.close();
+        } else {
+            server.badPeers().warn("weft server: closing " + ctx.channel().remoteAddress() + " after " + error);
+            ctx.close();
+        }
+    }
+
+    /** One call on a business thread. */
+    private final class Call implements Runnable {
+
+        private final Channel channel;
+        private final long id;
+        private final boolean twoWay;
+        private final ExportedService service;
+        private final Method method;
+        private final Object[] arguments;
+        private final Map<String, String> attachments;
+        private final long deadlineNanos;
+
+        Call(Channel channel, long id, boolean twoWay, ExportedService service, Method method, Object[] arguments,
+             Map<String, String> attachments, long deadlineNanos) {
+            this.channel = channel;
+            this.id = id;
+            this.twoWay = twoWay;
+            this.service = service;
+            this.method = method;
+            this.arguments = arguments;
+            this.attachments = attachments;
+            this.deadlineNanos = deadlineNanos;
+        }
+
+        @Override
+        public void run() {
+            try {
+                if (server.isDraining() || service.isClosing()) {
+                    answerStatus(Status.NOT_PROCESSED, "shutting down: " + service.path());
+                } else if (deadlineNanos != Long.MAX_VALUE && server.ticker().read() - deadlineNanos >= 0) {
+                    answerStatus(Status.DEADLINE_EXPIRED, "the call's deadline passed while it waited for a thread; not run");
+                } else {
+                    invoke();
+                }
+            } finally {
+                service.callDone();
+            }
+        }
+
+        private void invoke() {
+            RpcInvocation invocation = new RpcInvocation(method.getName(), method.getParameterTypes(), arguments,
+                    method.getReturnType(), method.getGenericReturnType());
+            attachments.forEach(invocation::setAttachment);
+            Result result;
+            try {
+                result = service.invoker().invoke(invocation);
+            } catch (RuntimeException | Error e) {
+                result = RpcResult.ofException(e);
+            }
+            if (!twoWay) {
+                return;
+            }
+            ByteBuf frame;
+            try {
+                if (result.hasException()) {
+                    frame = ResponseCodec.error(channel.alloc(), service.serialization(), id,
+                            server.exceptions().describe(result.getException()));
+                } else {
+                    frame = ResponseCodec.value(channel.alloc(), service.serialization(), id, method, result.getValue());
+                }
+            } catch (IOException | RuntimeException e) {
+                server.badPeers().warn("weft server: cannot encode the result of " + service.path() + "#"
+                        + method.getName() + ": " + e);
+                frame = ResponseCodec.status(channel.alloc(), id, Status.SERVER_ERROR,
+                        "result of " + method.getName() + " could not be encoded: " + e.getMessage());
+            }
+            server.answer(channel, id, frame);
+        }
+
+        private void answerStatus(int status, String reason) {
+            if (twoWay) {
+                channel.writeAndFlush(ResponseCodec.status(channel.alloc(), id, status, reason), channel.voidPromise());
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.URL;
+
+import java.net.InetSocketAddress;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+/**
+ * The provider keys of a server, read from the URL of the first service exported on its address.
+ *
+ * @param bindAddress           host and port to listen on
+ * @param threads               business threads ({@value #THREADS_KEY}, default {@value #DEFAULT_THREADS})
+ * @param queues                calls that may wait for a thread ({@value #QUEUES_KEY}, default {@value #DEFAULT_QUEUES})
+ * @param payload               largest frame body in bytes ({@value WeftProtocol#PAYLOAD_KEY})
+ * @param heartbeatMillis       a consumer silent for 3 times this long is closed ({@value WeftProtocol#HEARTBEAT_KEY})
+ * @param shutdownTimeoutMillis drain bound ({@value #SHUTDOWN_TIMEOUT_KEY}, default {@value #DEFAULT_SHUTDOWN_TIMEOUT})
+ * @param ioThreads             Netty event loop threads ({@value #IO_THREADS_KEY}, default: the number of cores)
+ */
+record ServerSettings(InetSocketAddress bindAddress, int threads, int queues, int payload, int heartbeatMillis,
+                      int shutdownTimeoutMillis, int ioThreads) {
+
+    /** Provider key: business executor threads. */
+    static final String THREADS_KEY = "threads";
+    static final int DEFAULT_THREADS = 200;
+    /** Provider key: calls that may wait for a business thread; beyond it, "server busy". */
+    static final String QUEUES_KEY = "queues";
+    static final int DEFAULT_QUEUES = 200;
+    /** Provider key: how long unexport/destroy waits for running calls. */
+    static final String SHUTDOWN_TIMEOUT_KEY = "shutdown-timeout";
+    static final int DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
+    /** Provider key: Netty event loop threads. */
+    static final String IO_THREADS_KEY = "iothreads";
+
+    static ServerSettings of(URL url, int port) {
+        int threads = url.getParameter(THREADS_KEY, DEFAULT_THREADS);
+        checkArgument(threads > 0, "%s: %s (expected: > 0) in %s", THREADS_KEY, threads, url);
+        int queues = url.getParameter(QUEUES_KEY, DEFAULT_QUEUES);
+        checkArgument(queues > 0, "%s: %s (expected: > 0) in %s", QUEUES_KEY, queues, url);
+        int shutdownTimeout = url.getParameter(SHUTDOWN_TIMEOUT_KEY, DEFAULT_SHUTDOWN_TIMEOUT);
+        checkArgument(shutdownTimeout >= 0, "%s: %s (expected: >= 0) in %s", SHUTDOWN_TIMEOUT_KEY,
+                shutdownTimeout, url);
+        int ioThreads = url.getParameter(IO_THREADS_KEY, Runtime.getRuntime().availableProcessors());
+        checkArgument(ioThreads > 0, "%s: %s (expected: > 0) in %s", IO_THREADS_KEY, ioThreads, url);
+        return new ServerSettings(new InetSocketAddress(url.getHost(), port), threads, queues,
+                WeftProtocol.payload(url), WeftProtocol.heartbeat(url), shutdownTimeout, ioThreads);
+    }
+}

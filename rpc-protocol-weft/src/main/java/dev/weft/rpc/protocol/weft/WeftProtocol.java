@@ -1,0 +1,263 @@
+package dev.weft.rpc.protocol.weft;
+
+import com.google.common.base.Strings;
+import com.google.common.base.Ticker;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Exporter;
+import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.protocol.Serialization;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+/**
+ * The {@code weft} protocol: calls over TCP with Netty, a fixed binary frame header, bodies in the
+ * service's pinned serialization (default {@code json}), deadlines on the wire, heartbeats,
+ * reconnects and graceful shutdown. See {@code docs/rpc-protocol-weft.md} for the wire format and
+ * every key.
+ *
+ * <p>Export: one server per bound {@code host:port}, shared by the services exported on it; port 0
+ * binds a free port, which the exporter's invoker URL then carries. A {@code 0.0.0.0} export needs
+ * {@value #REGISTER_HOST_KEY} (the address consumers are told). Refer: one group of connections per
+ * provider address and connection settings, shared by every invoker to it.
+ *
+ * <p>Thread-safe. {@link #destroy()} (also run by {@link #close()}, so an
+ * {@code ExtensionDirector} closes it) unexports everything gracefully and releases every socket
+ * and thread.
+ */
+public final class WeftProtocol implements Protocol, ExtensionDirectorAware, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WeftProtocol.class);
+
+    /** The port tools suggest for a weft provider. */
+    public static final int DEFAULT_PORT = 20880;
+    /** Provider and consumer key: largest frame body in bytes. */
+    public static final String PAYLOAD_KEY = "payload";
+    public static final int DEFAULT_PAYLOAD = 8 * 1024 * 1024;
+    /** Provider and consumer key: heartbeat interval in ms; a peer silent for 3 intervals is closed. */
+    public static final String HEARTBEAT_KEY = "heartbeat";
+    public static final int DEFAULT_HEARTBEAT = 15_000;
+    /** Provider key (declared by rpc-protocol): the address registered for a {@code 0.0.0.0} export. */
+    public static final String REGISTER_HOST_KEY = "register-host";
+    /** Provider key (declared by rpc-protocol): the service's serialization, pinned on every frame. */
+    public static final String SERIALIZATION_KEY = "serialization";
+    /** Consumer key: Netty event loop threads of this protocol's client side (default: the number of cores). */
+    public static final String CLIENT_IO_THREADS_KEY = "client-iothreads";
+
+    private static final String ANY_HOST = "0.0.0.0";
+
+    private final Ticker ticker;
+    private final Random random;
+    private final ExceptionCodec exceptions = new ExceptionCodec();
+    private final ThrottledLog clientWarnings;
+    private final Map<String, WeftServer> servers = new ConcurrentHashMap<>();
+    private final Map<ClientSettings, ConnectionGroup> groups = new ConcurrentHashMap<>();
+    private final Set<WeftExporter<?>> exporters = ConcurrentHashMap.newKeySet();
+    private final Set<WeftInvoker<?>> invokers = ConcurrentHashMap.newKeySet();
+    private volatile ExtensionDirector director;
+    private EventLoopGroup clientGroup;
+    private boolean destroyed;
+
+    /** The protocol with the system clock and a fresh random source (for reconnect jitter). */
+    public WeftProtocol() {
+        this(Ticker.systemTicker(), new Random());
+    }
+
+    /** The protocol with an injected clock and random source. */
+    public WeftProtocol(Ticker ticker, Random random) {
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.random = Objects.requireNonNull(random, "random");
+        this.clientWarnings = new ThrottledLog(LoggerFactory.getLogger(ClientConnection.class), ticker);
+    }
+
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        this.director = director;
+    }
+
+    @Override
+    public int getDefaultPort() {
+        return DEFAULT_PORT;
+    }
+
+    static int payload(URL url) {
+        int payload = url.getParameter(PAYLOAD_KEY, DEFAULT_PAYLOAD);
+        checkArgument(payload > 0, "%s: %s (expected: > 0 bytes) in %s", PAYLOAD_KEY, payload, url);
+        return payload;
+    }
+
+    static int heartbeat(URL url) {
+        int heartbeat = url.getParameter(HEARTBEAT_KEY, DEFAULT_HEARTBEAT);
+        checkArgument(heartbeat > 0, "%s: %s (expected: > 0 ms) in %s", HEARTBEAT_KEY, heartbeat, url);
+        return heartbeat;
+    }
+
+    static String servicePath(URL url, Class<?> type) {
+        String path = url.getPath();
+        return Strings.isNullOrEmpty(path) ? type.getName() : path;
+    }
+
+    private Serialization serialization(URL url) {
+        String name = url.getParameter(SERIALIZATION_KEY, "json");
+        ExtensionDirector d = director == null ? ExtensionDirector.getDefault() : director;
+        try {
+            return d.getExtensionLoader(Serialization.class).getExtension(name);
+        } catch (RuntimeException e) {
+            throw new RpcException(SERIALIZATION_KEY + ": " + name + " in " + url + " (expected: one of "
+                    + d.getExtensionLoader(Serialization.class).getSupportedExtensions() + ")", e);
+        }
+    }
+
+    @Override
+    public <T> Exporter<T> export(Invoker<T> invoker) throws RpcException {
+        Objects.requireNonNull(invoker, "invoker");
+        URL url = invoker.getUrl();
+        String host = url.getHost();
+        if (Strings.isNullOrEmpty(host)) {
+            throw new RpcException("export host: empty in " + url + " (expected: an address to bind, e.g. 127.0.0.1)");
+        }
+        String registerHost = url.getParameter(REGISTER_HOST_KEY, "");
+        if (ANY_HOST.equals(host) && registerHost.isEmpty()) {
+            throw new RpcException("export host: 0.0.0.0 in " + url + " (expected: " + REGISTER_HOST_KEY
+                    + "=<the address consumers use>, because addresses are never guessed)");
+        }
+        Serialization serialization = serialization(url);
+        ServerSettings settings;
+        try {
+            settings = ServerSettings.of(url, url.getPort());
+        } catch (IllegalArgumentException e) {
+            throw new RpcException(e.getMessage(), e);
+        }
+        ExportedService service = new ExportedService(servicePath(url, invoker.getInterface()), invoker, serialization);
+        WeftServer server;
+        synchronized (this) {
+            checkNotDestroyed();
+            String key = host + ":" + url.getPort();
+            server = url.getPort() == 0 ? null : servers.get(key);
+            if (server == null) {
+                server = new WeftServer(settings, ticker);
+                servers.put(host + ":" + server.port(), server);
+                LOG.info("weft server listening on {}:{}", host, server.port());
+            }
+            server.add(service);
+        }
+        URL exported = url.withPort(server.port());
+        if (!registerHost.isEmpty()) {
+            exported = exported.withHost(registerHost);
+        }
+        WeftExporter<T> exporter = new WeftExporter<>(invoker, exported, server, service, this::unexported);
+        exporters.add(exporter);
+        return exporter;
+    }
+
+    private void unexported(WeftExporter<?> exporter) {
+        exporters.remove(exporter);
+        WeftServer server = exporter.server();
+        server.remove(exporter.service());
+        synchronized (this) {
+            if (!server.isEmpty()) {
+                return;
+            }
+            servers.values().remove(server);
+        }
+        server.close();
+    }
+
+    @Override
+    public <T> Invoker<T> refer(Class<T> type, URL url) throws RpcException {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(url, "url");
+        ClientSettings settings;
+        try {
+            settings = ClientSettings.of(url);
+        } catch (IllegalArgumentException e) {
+            throw new RpcException(e.getMessage(), e);
+        }
+        Serialization serialization = serialization(url);
+        synchronized (this) {
+            checkNotDestroyed();
+            ConnectionGroup group = groups.get(settings);
+            if (group == null || !group.retain()) {
+                group = newGroup(settings, url);
+                group.retain();
+                groups.put(settings, group);
+            }
+            WeftInvoker<T> invoker = new WeftInvoker<>(type, url, serialization, group, ticker, this::destroyed);
+            invokers.add(invoker);
+            return invoker;
+        }
+    }
+
+    private ConnectionGroup newGroup(ClientSettings settings, URL url) {
+        if (clientGroup == null) {
+            int threads = url.getParameter(CLIENT_IO_THREADS_KEY, Runtime.getRuntime().availableProcessors());
+            clientGroup = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("weft-client", true),
+                    NioIoHandler.newFactory());
+        }
+        List<ClientConnection> connections = new ArrayList<>();
+        for (int i = 0; i < settings.connections(); i++) {
+            connections.add(new ClientConnection(settings, clientGroup, new Backoff(100, 10_000, 0.2, random), ticker,
+                    clientWarnings, exceptions));
+        }
+        return new ConnectionGroup(settings, connections);
+    }
+
+    private void destroyed(WeftInvoker<?> invoker) {
+        invokers.remove(invoker);
+        ConnectionGroup group = invoker.connections();
+        if (group.release()) {
+            groups.remove(group.settings(), group);
+        }
+    }
+
+    private void checkNotDestroyed() {
+        if (destroyed) {
+            throw new RpcException("weft protocol: destroyed (expected: a protocol that is open)");
+        }
+    }
+
+    /** Unexports every service (gracefully), destroys every invoker, then stops the client threads. */
+    @Override
+    public void destroy() {
+        EventLoopGroup group;
+        synchronized (this) {
+            if (destroyed) {
+                return;
+            }
+            destroyed = true;
+            group = clientGroup;
+        }
+        List<WeftServer> closing = new ArrayList<>(servers.values());
+        servers.clear();
+        exporters.forEach(WeftExporter::markUnexported);
+        exporters.clear();
+        closing.parallelStream().forEach(WeftServer::close);
+        new ArrayList<>(invokers).forEach(WeftInvoker::destroy);
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public void close() {
+        destroy();
+    }
+}

@@ -1,0 +1,227 @@
+package dev.weft.rpc.protocol.weft;
+
+import com.google.common.base.Ticker;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.weft.rpc.common.RpcException;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One listening socket with the services exported on it. Netty's event loop decodes frames; the
+ * services run on a bounded executor ({@code threads} threads, {@code queues} waiting calls; a
+ * full queue answers NOT_PROCESSED at once).
+ *
+ * <p>Shutdown is graceful: consumers are told first (GOAWAY), calls not yet started are answered
+ * NOT_PROCESSED, calls running finish up to a bound, then sockets and threads are released.
+ * Thread-safe.
+ */
+final class WeftServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WeftServer.class);
+
+    private final ServerSettings settings;
+    private final Ticker ticker;
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final ThreadPoolExecutor executor;
+    private final Map<String, ExportedService> services = new ConcurrentHashMap<>();
+    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    private final ThrottledLog badPeers;
+    private final ExceptionCodec exceptions = new ExceptionCodec();
+    private final Channel serverChannel;
+    private final int port;
+    private volatile boolean draining;
+
+    /** Binds {@code settings.bindAddress()}; throws {@link RpcException} when it cannot. */
+    WeftServer(ServerSettings settings, Ticker ticker) {
+        this.settings = settings;
+        this.ticker = ticker;
+        this.badPeers = new ThrottledLog(LOG, ticker);
+        String name = "weft-server-" + (settings.bindAddress().getPort() == 0 ? "any" : settings.bindAddress().getPort());
+        this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept"),
+                NioIoHandler.newFactory());
+        this.workerGroup = new MultiThreadIoEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io"),
+                NioIoHandler.newFactory());
+        this.executor = new ThreadPoolExecutor(settings.threads(), settings.threads(), 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(settings.queues()),
+                new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build(),
+                new ThreadPoolExecutor.AbortPolicy());
+        this.executor.allowCoreThreadTimeOut(true);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(bossGroup, workerGroup)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast(new FlushConsolidationHandler(256, true))
+                                .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L, 0, 0,
+                                        TimeUnit.MILLISECONDS))
+                                .addLast(new FrameDecoder(settings.payload()))
+                                .addLast(new ServerHandler(WeftServer.this));
+                    }
+                });
+        try {
+            this.serverChannel = bootstrap.bind(settings.bindAddress()).syncUninterruptibly().channel();
+            this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        } catch (RuntimeException e) {
+            releaseThreads();
+            throw new RpcException(RpcException.NETWORK_EXCEPTION, "bind: " + settings.bindAddress()
+                    + " (expected: a free local address and port): " + e, e);
+        }
+    }
+
+    /** The port actually bound (the chosen one when the URL asked for 0). */
+    int port() {
+        return port;
+    }
+
+    ServerSettings settings() {
+        return settings;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    ThreadPoolExecutor executor() {
+        return executor;
+    }
+
+    ExceptionCodec exceptions() {
+        return exceptions;
+    }
+
+    ThrottledLog badPeers() {
+        return badPeers;
+    }
+
+    boolean isDraining() {
+        return draining;
+    }
+
+    ExportedService service(String path) {
+        return services.get(path);
+    }
+
+    void channelOpened(Channel channel) {
+        channels.add(channel);
+        if (draining) {
+            channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, new byte[0]));
+        }
+    }
+
+    void channelClosed(Channel channel) {
+        channels.remove(channel);
+    }
+
+    /** Adds a service; {@link RpcException} when the path is taken. */
+    void add(ExportedService service) {
+        ExportedService previous = services.putIfAbsent(service.path(), service);
+        if (previous != null) {
+            throw new RpcException("export: " + service.path() + " on port " + port()
+                    + " (expected: a path not exported yet; exported: " + services.keySet() + ")");
+        }
+    }
+
+    /**
+     * Unexports one service gracefully: consumers are told, calls of it that have not started are
+     * answered NOT_PROCESSED, running ones get up to {@code shutdown-timeout}.
+     */
+    void remove(ExportedService service) {
+        service.startClosing();
+        byte[] path = service.path().getBytes(StandardCharsets.UTF_8);
+        for (Channel channel : channels) {
+            channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, path));
+        }
+        awaitDrained(service::inFlight);
+        services.remove(service.path(), service);
+    }
+
+    boolean isEmpty() {
+        return services.isEmpty();
+    }
+
+    /** Closes gracefully (GOAWAY, drain up to {@code shutdown-timeout}), then releases port and threads. */
+    void close() {
+        draining = true;
+        for (ExportedService service : services.values()) {
+            service.startClosing();
+        }
+        for (Channel channel : channels) {
+            channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, new byte[0]));
+        }
+        awaitDrained(() -> services.values().stream().mapToInt(ExportedService::inFlight).sum());
+        serverChannel.close().syncUninterruptibly();
+        for (Channel channel : channels) {
+            channel.close();
+        }
+        releaseThreads();
+        LOG.info("weft server on port {} closed", port);
+    }
+
+    private void awaitDrained(java.util.function.IntSupplier inFlight) {
+        long deadline = ticker.read() + TimeUnit.MILLISECONDS.toNanos(settings.shutdownTimeoutMillis());
+        while (inFlight.getAsInt() > 0 && ticker.read() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        int left = inFlight.getAsInt();
+        if (left > 0) {
+            LOG.warn("weft server on port {}: {} call(s) still running after shutdown-timeout {} ms; closing anyway",
+                    port(), left, settings.shutdownTimeoutMillis());
+        }
+    }
+
+    private void releaseThreads() {
+        executor.shutdownNow();
+        bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+            bossGroup.terminationFuture().await(5, TimeUnit.SECONDS);
+            workerGroup.terminationFuture().await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes {@code frame} unless it is larger than {@code payload}, in which case an error answer goes instead. */
+    void answer(Channel channel, long requestId, ByteBuf frame) {
+        int bodyLength = frame.readableBytes() - Frame.HEADER_LENGTH;
+        if (bodyLength > settings.payload()) {
+            frame.release();
+            frame = ResponseCodec.status(channel.alloc(), requestId, Status.PAYLOAD_TOO_LARGE,
+                    "response body: " + bodyLength + " bytes (expected: <= payload " + settings.payload() + ")");
+        }
+        channel.writeAndFlush(frame, channel.voidPromise());
+    }
+}

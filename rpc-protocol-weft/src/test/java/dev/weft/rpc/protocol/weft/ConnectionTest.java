@@ -1,0 +1,71 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.protocol.Exporter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Connections are shared per address, opened lazily on request, and follow the invoker's life. */
+class ConnectionTest {
+
+    @AfterAll
+    static void noLeaks() {
+        LeakCounter.assertNoLeaks();
+    }
+
+    @Test
+    void invokersToOneAddress_shareOneConnection_closedWithTheLastInvoker() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "");
+            try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
+                Invoker<Shapes> first = loopback.refer(Shapes.class, proxy.port(), "");
+                Invoker<Shapes> second = loopback.refer(Shapes.class, proxy.port(), "");
+                assertThat(Loopback.proxy(Shapes.class, first).echo("a")).isEqualTo("a");
+                assertThat(Loopback.proxy(Shapes.class, second).echo("b")).isEqualTo("b");
+                assertThat(proxy.accepted()).isEqualTo(1);
+
+                first.destroy();
+                assertThat(first.isAvailable()).isFalse();
+                assertThat(Loopback.proxy(Shapes.class, second).echo("c")).isEqualTo("c");
+                second.destroy();
+                assertThat(second.isAvailable()).isFalse();
+                assertThat(proxy.accepted()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void connectionsKey_opensThatManyConnections() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "");
+            try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
+                Invoker<Shapes> invoker = loopback.refer(Shapes.class, proxy.port(), "connections=3");
+                awaitTrue(() -> proxy.accepted() == 3);
+                Shapes shapes = Loopback.proxy(Shapes.class, invoker);
+                for (int i = 0; i < 10; i++) {
+                    assertThat(shapes.add(i, 1)).isEqualTo(i + 1);
+                }
+                assertThat(proxy.accepted()).isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
+    void lazy_connectsOnFirstCall_andIsAvailableBefore() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "");
+            try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
+                Invoker<Shapes> invoker = loopback.refer(Shapes.class, proxy.port(), "lazy=true");
+                Thread.sleep(200);
+                assertThat(proxy.accepted()).isZero();
+                assertThat(invoker.isAvailable()).isTrue();
+
+                assertThat(Loopback.proxy(Shapes.class, invoker).echo("lazy")).isEqualTo("lazy");
+                assertThat(proxy.accepted()).isEqualTo(1);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.protocol.Serialization;
+import dev.weft.rpc.spi.ExtensionDirector;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The extensions are found by name, and bad export or refer URLs fail before any socket opens. */
+class ExportValidationTest {
+
+    @Test
+    void descriptors_registerWeftAndJson() {
+        try (ExtensionDirector director = new ExtensionDirector(getClass().getClassLoader())) {
+            Protocol weft = director.getExtensionLoader(Protocol.class).getExtension("weft");
+            assertThat(weft).isInstanceOf(WeftProtocol.class);
+            assertThat(weft.getDefaultPort()).isEqualTo(20880);
+            Serialization json = director.getExtensionLoader(Serialization.class).getDefaultExtension();
+            assertThat(json).isInstanceOf(JsonSerialization.class);
+            assertThat(json.getId()).isEqualTo((byte) 1);
+        }
+    }
+
+    @Test
+    void anyHostWithoutRegisterHost_isRejected_withTheKeyToSet() {
+        try (Loopback loopback = new Loopback()) {
+            URL url = URL.valueOf("weft://0.0.0.0:0/" + Shapes.class.getName());
+            assertThatThrownBy(() -> loopback.protocol.export(new ReflectiveInvoker<>(Shapes.class, new ShapesImpl(), url)))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageContaining("export host: 0.0.0.0")
+                    .hasMessageContaining("register-host=");
+        }
+    }
+
+    @Test
+    void badKeyValues_areRejectedNamingKeyAndRule() {
+        try (Loopback loopback = new Loopback()) {
+            assertThatThrownBy(() -> loopback.export(Shapes.class, new ShapesImpl(), "threads=0"))
+                    .isInstanceOf(RpcException.class).hasMessageStartingWith("threads: 0 (expected: > 0)");
+            assertThatThrownBy(() -> loopback.export(Shapes.class, new ShapesImpl(), "payload=-1"))
+                    .isInstanceOf(RpcException.class).hasMessageStartingWith("payload: -1 (expected: > 0 bytes)");
+            assertThatThrownBy(() -> loopback.export(Shapes.class, new ShapesImpl(), "serialization=hessian2"))
+                    .isInstanceOf(RpcException.class).hasMessageStartingWith("serialization: hessian2")
+                    .hasMessageContaining("[json]");
+            assertThatThrownBy(() -> loopback.refer(Shapes.class, 20880, "connections=0"))
+                    .isInstanceOf(RpcException.class).hasMessageStartingWith("connections: 0 (expected: 1 to 64)");
+        }
+    }
+
+    @Test
+    void badTimeout_failsTheCall_namingTheKey() {
+        try (Loopback loopback = new Loopback()) {
+            var exporter = loopback.export(Shapes.class, new ShapesImpl(), "");
+            Shapes shapes = Loopback.proxy(Shapes.class, loopback.refer(Shapes.class, exporter, "timeout=-5"));
+            assertThatThrownBy(() -> shapes.echo("x"))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageStartingWith("timeout: -5 (expected: milliseconds > 0) for echo");
+        }
+    }
+}

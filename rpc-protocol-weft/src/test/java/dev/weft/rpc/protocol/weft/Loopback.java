@@ -1,0 +1,47 @@
+package dev.weft.rpc.protocol.weft;
+
+import com.google.common.base.Ticker;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Exporter;
+
+import java.lang.reflect.Proxy;
+import java.util.Random;
+
+/** A weft protocol on 127.0.0.1 for one test: export, refer, and a JDK proxy over an invoker. */
+final class Loopback implements AutoCloseable {
+
+    final WeftProtocol protocol = new WeftProtocol(Ticker.systemTicker(), new Random(42));
+
+    /** Exports {@code impl} on a free port of 127.0.0.1 with the extra query {@code params} ("" for none). */
+    <T> Exporter<T> export(Class<T> type, T impl, String params) {
+        URL url = URL.valueOf("weft://127.0.0.1:0/" + type.getName() + (params.isEmpty() ? "" : "?" + params));
+        return protocol.export(new ReflectiveInvoker<>(type, impl, url));
+    }
+
+    /** Refers to what {@code exporter} exports, with the extra consumer query {@code params}. */
+    <T> Invoker<T> refer(Class<T> type, Exporter<T> exporter, String params) {
+        return refer(type, exporter.getInvoker().getUrl().getPort(), params);
+    }
+
+    <T> Invoker<T> refer(Class<T> type, int port, String params) {
+        URL url = URL.valueOf("weft://127.0.0.1:" + port + "/" + type.getName() + (params.isEmpty() ? "" : "?" + params));
+        return protocol.refer(type, url);
+    }
+
+    /** A proxy whose calls go through {@code invoker} and whose results are re-created as a proxy would. */
+    static <T> T proxy(Class<T> type, Invoker<T> invoker) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, method, args) -> {
+            if (method.getDeclaringClass() == Object.class) {
+                return method.getName().equals("toString") ? invoker.toString() : method.invoke(invoker, args);
+            }
+            return invoker.invoke(new RpcInvocation(method, args)).recreate();
+        }));
+    }
+
+    @Override
+    public void close() {
+        protocol.destroy();
+    }
+}

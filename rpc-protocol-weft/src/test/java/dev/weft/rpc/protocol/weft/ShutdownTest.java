@@ -1,0 +1,167 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.cluster.StaticDirectory;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Exporter;
+import dev.weft.rpc.spi.ExtensionLoader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Graceful shutdown: consumers told first, running calls drained, port and threads released. */
+class ShutdownTest {
+
+    /** Rolling restarts per provider; {@code mvn ... -Dweft.rollingRestarts=20} for the full run by hand. */
+    private static final int ROLLING_RESTARTS = Integer.getInteger("weft.rollingRestarts", 3);
+
+    @AfterAll
+    static void noLeaks() {
+        LeakCounter.assertNoLeaks();
+    }
+
+    @Test
+    void unexport_tellsConsumers_drainsRunningCalls_refusesNewOnes_releasesThePort() throws Exception {
+        try (Loopback provider = new Loopback(); Loopback consumer = new Loopback()) {
+            ShapesImpl impl = new ShapesImpl();
+            Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "shutdown-timeout=5000");
+            int port = exporter.getInvoker().getUrl().getPort();
+            Invoker<Shapes> invoker = consumer.refer(Shapes.class, exporter, "timeout=5000");
+            Shapes shapes = Loopback.proxy(Shapes.class, invoker);
+            assertThat(shapes.echo("up")).isEqualTo("up");
+            assertThat(invoker.isAvailable()).isTrue();
+
+            CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> shapes.slow(800));
+            awaitTrue(() -> impl.slowCalls.get() == 1);
+            CompletableFuture<Void> unexport = CompletableFuture.runAsync(exporter::unexport);
+
+            awaitTrue(() -> !invoker.isAvailable());
+            RpcException refused = null;
+            try {
+                shapes.echo("during drain");
+            } catch (RpcException e) {
+                refused = e;
+            }
+            assertThat(refused).isNotNull();
+            assertThat(refused.isNotProcessed()).isTrue();
+            assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo("slept 800");
+            unexport.get(10, TimeUnit.SECONDS);
+            assertThat(impl.calls).hasValue(1);
+            try (ServerSocket rebound = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                assertThat(rebound.getLocalPort()).isEqualTo(port);
+            }
+        }
+    }
+
+    @Test
+    void destroy_releasesEveryThreadItStarted() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "threads=4");
+            Shapes shapes = Loopback.proxy(Shapes.class, loopback.refer(Shapes.class, exporter, "connections=2"));
+            for (int i = 0; i < 20; i++) {
+                assertThat(shapes.echo("x" + i)).isEqualTo("x" + i);
+            }
+            assertThat(weftThreads()).isNotEmpty();
+        }
+        awaitTrue(() -> weftThreads().isEmpty());
+    }
+
+    private static List<String> weftThreads() {
+        List<String> names = new ArrayList<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.isAlive() && thread.getName().startsWith("weft-")) {
+                names.add(thread.getName());
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void rollingRestartsOfTwoProviders_underLoad_noCallFails() throws Exception {
+        ShapesImpl impl = new ShapesImpl();
+        Loopback[] providers = {new Loopback(), new Loopback()};
+        int[] ports = new int[2];
+        for (int i = 0; i < 2; i++) {
+            ports[i] = providers[i].export(Shapes.class, impl, "shutdown-timeout=3000").getInvoker().getUrl().getPort();
+        }
+        try (Loopback consumer = new Loopback()) {
+            List<Invoker<Shapes>> invokers = List.of(
+                    consumer.refer(Shapes.class, ports[0], "timeout=3000"),
+                    consumer.refer(Shapes.class, ports[1], "timeout=3000"));
+            URL consumerUrl = URL.valueOf("consumer://127.0.0.1/" + Shapes.class.getName() + "?retries=2");
+            Invoker<Shapes> cluster = ExtensionLoader.getExtensionLoader(Cluster.class).getExtension("failover")
+                    .join(new StaticDirectory<>(consumerUrl, invokers));
+            Shapes shapes = Loopback.proxy(Shapes.class, cluster);
+            awaitTrue(() -> invokers.get(0).isAvailable() && invokers.get(1).isAvailable());
+
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger ok = new AtomicInteger();
+            AtomicInteger failed = new AtomicInteger();
+            AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+            List<Thread> callers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                Thread caller = new Thread(() -> {
+                    while (!stop.get()) {
+                        try {
+                            if (shapes.add(1, 2) == 3) {
+                                ok.incrementAndGet();
+                            }
+                        } catch (RuntimeException e) {
+                            failed.incrementAndGet();
+                            firstFailure.compareAndSet(null, e);
+                        }
+                    }
+                });
+                caller.start();
+                callers.add(caller);
+            }
+            for (int round = 0; round < ROLLING_RESTARTS; round++) {
+                for (int i = 0; i < 2; i++) {
+                    int okBefore = ok.get();
+                    providers[i].close();
+                    providers[i] = new Loopback();
+                    providers[i].protocol.export(new ReflectiveInvoker<>(Shapes.class, impl,
+                            URL.valueOf("weft://127.0.0.1:" + ports[i] + "/" + Shapes.class.getName()
+                                    + "?shutdown-timeout=3000")));
+                    Invoker<Shapes> restarted = invokers.get(i);
+                    awaitTrue(restarted::isAvailable);
+                    awaitTrue(() -> ok.get() > okBefore + 50);
+                }
+            }
+            stop.set(true);
+            for (Thread caller : callers) {
+                caller.join(10_000);
+            }
+            assertThat(firstFailure.get()).isNull();
+            assertThat(failed).hasValue(0);
+            assertThat(ok.get()).isGreaterThan(ROLLING_RESTARTS * 100);
+            System.out.printf("rolling restarts: %d per provider, %d calls answered, %d failed%n", ROLLING_RESTARTS,
+                    ok.get(), failed.get());
+        } finally {
+            for (Loopback provider : providers) {
+                provider.close();
+            }
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
