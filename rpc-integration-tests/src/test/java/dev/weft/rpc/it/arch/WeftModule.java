@@ -20,7 +20,6 @@ enum WeftModule {
     CLUSTER("rpc-cluster", "cluster", true, List.of(LOADBALANCE, SPI, COMMON), List.of()),
     PROXY("rpc-proxy", "proxy", true, List.of(SPI, COMMON), List.of("javassist..")),
     MOCK("rpc-mock", "mock", true, List.of(CLUSTER, PROXY, SPI, COMMON), List.of("com.fasterxml.jackson..")),
-    PROTOCOL("rpc-protocol", "protocol", true, List.of(SPI, COMMON), List.of()),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
     EXAMPLES("rpc-examples", "examples", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON), List.of()),
     BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON), List.of()),
