@@ -38,7 +38,7 @@ class ModuleDependencyRulesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK", "PROTOCOL"})
+    @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK"})
     void publishedModule_dependsOnlyOnWhatTheTableAllows(WeftModule module) {
         WeftRules.dependsOnlyOnWhatTheTableAllows(module).check(classes);
     }
