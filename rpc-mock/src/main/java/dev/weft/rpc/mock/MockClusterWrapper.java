@@ -8,6 +8,7 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
+import dev.weft.rpc.spi.Wrapper;
 
 import java.util.Objects;
 
@@ -27,6 +28,7 @@ import java.util.Objects;
  *
  * <p>Thread-safe; one instance serves every consumer of the wrapped cluster.
  */
+@Wrapper(order = 1000)
 public final class MockClusterWrapper implements Cluster, ExtensionDirectorAware {
 
     private final Cluster cluster;
