@@ -83,9 +83,9 @@ final class MethodMock {
         };
     }
 
-    /** A mock class, called through its cached invoker. */
-    static <T> Answer delegatingTo(MockClassBinding binding, Class<T> serviceInterface, MockSupport support) {
-        return (invocation, url, failure) -> support.mockInvoker(binding, serviceInterface, url).invoke(invocation);
+    /** A mock class, called through the invoker of its one instance in {@code instances}. */
+    static <T> Answer delegatingTo(MockClassBinding binding, Class<T> serviceInterface, MockInstances instances) {
+        return (invocation, url, failure) -> instances.invokerFor(binding, serviceInterface, url).invoke(invocation);
     }
 
     /** An answer that fails: the expression did not fit a method unknown at check time. */

@@ -24,7 +24,8 @@ import java.util.Objects;
  *
  * <p>Mock classes are called through the {@link ProxyFactory} of the director that created this
  * wrapper (the adaptive one, so the consumer's {@code proxy} key applies), fetched on first use.
- * Mock-class instances are cached per wrapper, at most {@value MockSupport#MAX_MOCK_INSTANCES}.
+ * Mock-class instances belong to the checked configuration of one consumer (one per mock class)
+ * and are collected with it, so a consumer's class loader is never kept alive by this wrapper.
  *
  * <p>Thread-safe; one instance serves every consumer of the wrapped cluster.
  */

@@ -26,7 +26,8 @@ import java.util.Optional;
  * value      := "null" | "empty" | "true" | "false" | number | "…" | '…' | `…`
  *             | JSON object | JSON array | bareWord
  * </pre>
- * An absent, empty or {@code false} expression means no mock. An expression without whitespace
+ * An absent, empty or {@code false} expression means no mock, and so do {@code force:false} and
+ * {@code fail:false} (a mode with no mock: the only reading is "off"). An expression without whitespace
  * that still holds percent-escapes or {@code +} (it was URL-encoded twice, e.g.
  * {@code force%3Areturn+null}) is decoded once more first; positions in errors refer to the
  * decoded text. Expressions longer than {@value #MAX_EXPRESSION_LENGTH} characters and JSON
@@ -69,19 +70,30 @@ public final class MockExpressionParser {
         String text = decodeIfEncodedTwice(expression);
         int start = skipWhitespace(text, 0);
         int end = trimEnd(text);
-        if (start >= end || "false".equalsIgnoreCase(text.substring(start, end))) {
+        if (start >= end || isOff(text.substring(start, end))) {
             return Optional.empty();
         }
         return Optional.of(new Cursor(key, text, start, end).expression());
     }
 
-    /** Whether {@code expression} turns mocking off (absent, blank or {@code false}). */
+    /** Whether {@code expression} turns mocking off (absent, blank, {@code false}, {@code force:false} or {@code fail:false}). */
     public static boolean isDisabled(String expression) {
         if (expression == null) {
             return true;
         }
         String trimmed = expression.strip();
-        return trimmed.isEmpty() || "false".equalsIgnoreCase(trimmed);
+        return trimmed.isEmpty() || isOff(trimmed);
+    }
+
+    /** {@code false}, optionally after {@code force:} or {@code fail:}; {@code text} has no surrounding whitespace. */
+    private static boolean isOff(String text) {
+        String action = text;
+        if (text.startsWith("force:")) {
+            action = text.substring("force:".length()).strip();
+        } else if (text.startsWith("fail:")) {
+            action = text.substring("fail:".length()).strip();
+        }
+        return "false".equalsIgnoreCase(action);
     }
 
     static String decodeIfEncodedTwice(String text) {
@@ -125,9 +137,17 @@ public final class MockExpressionParser {
         return end;
     }
 
-    /** {@code "; did you mean 'return'?"} when {@code word} is a likely typo of a keyword, else {@code ""}. */
+    /**
+     * {@code "; did you mean 'return'?"} when {@code word} is a likely typo of a keyword, else
+     * {@code ""}; never suggests the word itself.
+     */
     static String suggestion(String word) {
         String lower = word.toLowerCase(java.util.Locale.ROOT);
+        for (String keyword : KEYWORDS) {
+            if (keyword.equals(word)) {
+                return "false".equals(word) ? "; 'false' turns mocking off only on its own, or as force:false or fail:false" : "";
+            }
+        }
         for (String keyword : KEYWORDS) {
             if (lower.length() <= 12 && NameSuggestions.distance(lower, keyword) <= 2) {
                 return "; did you mean '" + keyword + "'?";

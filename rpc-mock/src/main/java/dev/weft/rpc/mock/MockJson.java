@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.cfg.DefaultCacheProvider;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.cfg.MapperConfig;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.jsontype.PolymorphicTypeValidator;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 
@@ -25,6 +28,10 @@ import java.io.IOException;
  *   <li>{@link Class} and {@link JavaType} cannot be read (Jackson would load and initialise the
  *       named class);</li>
  *   <li>unknown properties, trailing tokens, duplicate keys and {@code null} for primitives fail;</li>
+ *   <li>numbers are exact: decimals are read as {@code BigDecimal} (trailing zeros kept) and a
+ *       decimal never becomes an integral type ({@code 1.5} for a {@code long} fails);</li>
+ *   <li>every cache that holds types (deserializers, the type factory's, annotations') belongs
+ *       to the mapper, none is shared through a static, so types die with the mapper;</li>
  *   <li>input is bounded: {@value #MAX_NESTING_DEPTH} levels, {@value #MAX_STRING_LENGTH}
  *       characters per string and per document, {@value #MAX_NUMBER_LENGTH} digits per number.</li>
  * </ul>
@@ -38,7 +45,7 @@ final class MockJson {
     private MockJson() {
     }
 
-    /** A new locked-down mapper; each owner keeps its own so type caches die with it. */
+    /** A new locked-down mapper; each owner keeps its own so its type caches die with it. */
     static ObjectMapper newMapper() {
         StreamReadConstraints limits = StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_NESTING_DEPTH)
@@ -59,6 +66,11 @@ final class MockJson {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+                .cacheProvider(DefaultCacheProvider.defaultInstance())
+                .annotationIntrospector(new JacksonAnnotationIntrospector())
                 .disable(MapperFeature.ALLOW_FINAL_FIELDS_AS_MUTATORS)
                 .disable(MapperFeature.INFER_PROPERTY_MUTATORS)
                 .addModule(refusals)

@@ -27,7 +27,10 @@ import java.util.function.Supplier;
  * anything mutable is converted afresh for each call so callers never share an instance. A
  * {@code CompletableFuture<T>} (or {@code CompletionStage<T>}, {@code Future<T>}) return type gets
  * a completed future of a {@code T}; an {@code Optional<T>} gets {@code Optional.ofNullable} of a
- * {@code T} (so {@code null} becomes {@code Optional.empty()}).
+ * {@code T} (so {@code null} becomes {@code Optional.empty()}). Numbers are exact or rejected: a
+ * decimal never becomes an integral type, a {@code BigDecimal} keeps every digit and its scale,
+ * an integral value out of its type's range fails; a {@code float} or {@code double} gets the
+ * nearest value, as a Java literal would, and a number beyond its range fails.
  *
  * <p>Thread-safe.
  */
@@ -99,6 +102,9 @@ final class MockValueConverter {
                 throw new Rejection(expected(declared), position, "null cannot become the primitive " + raw.getName());
             }
             return () -> null;
+        }
+        if ((first instanceof Double d && d.isInfinite()) || (first instanceof Float f && f.isInfinite())) {
+            throw new Rejection(expected(declared), position, "the number is out of the range of " + raw.getName());
         }
         if (IMMUTABLE.contains(first.getClass()) || first instanceof Enum) {
             return () -> first;
