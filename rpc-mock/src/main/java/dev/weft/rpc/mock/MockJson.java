@@ -10,12 +10,14 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.cfg.DefaultCacheProvider;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.cfg.MapperConfig;
 import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.jsontype.PolymorphicTypeValidator;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import com.fasterxml.jackson.databind.util.LRUMap;
+import com.fasterxml.jackson.databind.util.LookupCache;
 
 import java.io.IOException;
 
@@ -56,6 +58,8 @@ final class MockJson {
                 .maxTokenCount(MAX_STRING_LENGTH)
                 .build();
         JsonFactory factory = JsonFactory.builder().streamReadConstraints(limits).build();
+        // the shared default type factory's cache would keep every return type's class loader alive
+        LookupCache<Object, JavaType> typeCache = new LRUMap<>(16, 200);
         SimpleModule refusals = new SimpleModule("weft-mock-refusals");
         refuse(refusals, Class.class);
         refuse(refusals, JavaType.class);
@@ -69,7 +73,7 @@ final class MockJson {
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-                .cacheProvider(DefaultCacheProvider.defaultInstance())
+                .typeFactory(TypeFactory.defaultInstance().withCache(typeCache))
                 .annotationIntrospector(new JacksonAnnotationIntrospector())
                 .disable(MapperFeature.ALLOW_FINAL_FIELDS_AS_MUTATORS)
                 .disable(MapperFeature.INFER_PROPERTY_MUTATORS)
