@@ -1,5 +1,7 @@
 package dev.weft.rpc.mock;
 
+import dev.weft.rpc.mock.internal.MockJson;
+
 /**
  * The value converter of one {@link MockInvoker}, built on first use: its Jackson mapper loads a
  * few hundred classes, while most consumers configure no {@code return} value at all. Each owner

@@ -6,6 +6,7 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.mock.internal.MockExpression;
 
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -37,7 +38,7 @@ final class MethodMock {
     }
 
     MockMode mode() {
-        return expression.mode();
+        return expression.force() ? MockMode.FORCE : MockMode.FAIL;
     }
 
     /**

@@ -6,6 +6,10 @@ import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.mock.internal.MockAction;
+import dev.weft.rpc.mock.internal.MockExpression;
+import dev.weft.rpc.mock.internal.MockExpressionParser;
+import dev.weft.rpc.mock.internal.MockSyntaxException;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -376,7 +380,7 @@ public final class MockInvoker<T> implements Invoker<T> {
             }
             try {
                 return MockExpressionParser.parse(key, value);
-            } catch (MockConfigurationException e) {
+            } catch (MockSyntaxException e) {
                 problem(key, e.getMessage());
                 return Optional.empty();
             }

@@ -1,5 +1,6 @@
 package dev.weft.rpc.mock;
 
+import dev.weft.rpc.mock.internal.MockValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,6 @@
 package dev.weft.rpc.mock;
 
+import dev.weft.rpc.mock.internal.MockJson;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.mock.fixtures.UserService;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.weft.rpc.mock;
 
+import dev.weft.rpc.mock.internal.MockExpressionParser;
 import dev.weft.rpc.cluster.DynamicDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcInvocation;

@@ -1,4 +1,4 @@
-package dev.weft.rpc.mock;
+package dev.weft.rpc.mock.internal;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -38,7 +38,7 @@ import java.io.IOException;
  *       characters per string and per document, {@value #MAX_NUMBER_LENGTH} digits per number.</li>
  * </ul>
  */
-final class MockJson {
+public final class MockJson {
 
     static final int MAX_NESTING_DEPTH = 32;
     static final int MAX_STRING_LENGTH = MockExpressionParser.MAX_EXPRESSION_LENGTH;
@@ -48,7 +48,7 @@ final class MockJson {
     }
 
     /** A new locked-down mapper; each owner keeps its own so its type caches die with it. */
-    static ObjectMapper newMapper() {
+    public static ObjectMapper newMapper() {
         StreamReadConstraints limits = StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_NESTING_DEPTH)
                 .maxStringLength(MAX_STRING_LENGTH)
