@@ -40,6 +40,9 @@ final class MockValueConverter {
     private static final Set<Class<?>> IMMUTABLE = Set.of(String.class, Integer.class, Long.class, Short.class,
             Byte.class, Character.class, Boolean.class, Float.class, Double.class, BigDecimal.class, BigInteger.class);
 
+    private static final Set<Class<?>> INTEGRAL = Set.of(int.class, Integer.class, long.class, Long.class, short.class,
+            Short.class, byte.class, Byte.class, BigInteger.class);
+
     private final ObjectMapper mapper;
     private final EmptyValues empties;
 
@@ -88,6 +91,10 @@ final class MockValueConverter {
         if (raw == Object.class && value instanceof MockValue.Text) {
             String text = ((MockValue.Text) value).value();
             return () -> text;
+        }
+        if (node.isFloatingPointNumber() && INTEGRAL.contains(raw)) {
+            throw new Rejection(expected(declared), position, "the decimal " + node.asText()
+                    + " cannot become " + raw.getName() + " exactly (write an integer)");
         }
         ObjectReader reader = mapper.readerFor(type);
         Object first;
