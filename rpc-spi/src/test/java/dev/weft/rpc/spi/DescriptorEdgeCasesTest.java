@@ -81,9 +81,9 @@ class DescriptorEdgeCasesTest {
 
     @Test
     void zeroWidthSpaceInAName_isReportedUnderTheNameMeant() throws IOException {
-        ExtensionLoader<Widget> loader = loaderFor("# widgets\nba\u200Bsic=" + BASIC + "\n");
+        ExtensionLoader<Widget> loader = loaderFor("# widgets\n  ba\u200Bsic=" + BASIC + "\n");
         assertThatThrownBy(() -> loader.getExtension("basic"))
-                .hasMessageContaining(":2: line: 'ba\\u200Bsic=" + BASIC + "' (expected: no invisible characters; found \\u200B at column 3;");
+                .hasMessageContaining(":2: line: 'ba\\u200Bsic=" + BASIC + "' (expected: no invisible characters; found \\u200B at column 5;");
     }
 
     @Test

@@ -1,8 +1,5 @@
 package dev.weft.rpc.spi.internal;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -31,7 +28,6 @@ import java.util.Map;
  */
 public final class DescriptorReader {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DescriptorReader.class);
     static final List<String> DIRECTORIES = List.of("META-INF/rpc/", "META-INF/services/");
     /** The largest descriptor read; descriptors are a few lines, so anything larger is a mistake. */
     public static final int MAX_FILE_BYTES = 1 << 20;
@@ -115,8 +111,8 @@ public final class DescriptorReader {
         }
     }
 
+    /** A problem with a whole file; logged once with the others when the extension point resolves. */
     private static ExtensionProblem fileProblem(URL file, String message) {
-        LOG.warn("Cannot read extension descriptor {}: {}", file, message);
         return new ExtensionProblem(null, file.toString(), message);
     }
 
@@ -126,6 +122,7 @@ public final class DescriptorReader {
         if (hash >= 0) {
             line = line.substring(0, hash);
         }
+        int leading = line.length() - line.stripLeading().length();
         line = line.strip();
         if (line.isEmpty()) {
             return;
@@ -133,7 +130,7 @@ public final class DescriptorReader {
         int invisible = firstInvisible(line);
         if (invisible >= 0) {
             String message = "line: '" + visible(line) + "' (expected: no invisible characters; found "
-                    + visible(line.substring(invisible, invisible + 1)) + " at column " + (invisible + 1)
+                    + visible(line.substring(invisible, invisible + 1)) + " at column " + (leading + invisible + 1)
                     + "; a UTF-8 byte-order mark is accepted only at the start of the file)";
             List<String> intended = intendedNames(line);
             if (intended.isEmpty()) {
