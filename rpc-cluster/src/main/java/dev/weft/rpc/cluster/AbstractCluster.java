@@ -2,6 +2,7 @@ package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
@@ -14,7 +15,9 @@ import java.util.function.Function;
 /**
  * The shared logic of clusters: resolves balancers by name through the {@link ExtensionDirector}
  * that created this cluster (the default director when constructed directly), caching each
- * distinct name once, and builds the strategy's invoker.
+ * distinct name once, builds the strategy's invoker, and starts it: the invoker records call
+ * statistics in that director's {@link CallStats} and checks the directory's state, so
+ * {@link #join} throws for a bad setting.
  *
  * <p>Thread-safe. The balancer cache holds only names the loader resolved, so it is bounded by
  * the number of registered balancers; an unknown name is not cached and the loader's error
@@ -24,6 +27,7 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
 
     private final ConcurrentHashMap<String, LoadBalance> loadBalances = new ConcurrentHashMap<>();
     private volatile Function<String, LoadBalance> lookup;
+    private volatile CallStats stats;
 
     /** Called by the loader right after construction: balancers come from the same director. */
     @Override
@@ -31,6 +35,7 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
         Objects.requireNonNull(director, "director");
         ExtensionLoader<LoadBalance> loader = director.getExtensionLoader(LoadBalance.class);
         useLoadBalances(loader::getExtension);
+        stats = CallStats.of(director);
     }
 
     /** Resolves balancers with {@code lookup} instead of a director (tests, embedding). */
@@ -39,10 +44,28 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
         loadBalances.clear();
     }
 
+    /**
+     * Builds this strategy's invoker over {@code directory} and starts it.
+     *
+     * @throws IllegalArgumentException when the directory's consumer URL has a bad setting for this
+     *                                  strategy or its balancer ({@code what: value (expected: rule)})
+     */
     @Override
     public final <T> Invoker<T> join(Directory<T> directory) throws RpcException {
         Objects.requireNonNull(directory, "directory");
-        return doJoin(directory, this::loadBalance);
+        AbstractClusterInvoker<T> invoker = doJoin(directory, this::loadBalance);
+        invoker.start(callStats());
+        return invoker;
+    }
+
+    /** The statistics the invokers record into: the creating director's, else the default director's. */
+    protected final CallStats callStats() {
+        CallStats current = stats;
+        if (current == null) {
+            current = CallStats.of(ExtensionDirector.getDefault());
+            stats = current;
+        }
+        return current;
     }
 
     /**

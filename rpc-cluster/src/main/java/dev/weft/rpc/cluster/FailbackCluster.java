@@ -20,7 +20,7 @@ import java.util.function.Function;
  * {@code ExtensionDirector.close()}) cancels every queued retry and stops the threads.
  * Thread-safe singleton.
  */
-public class FailbackCluster extends AbstractCluster implements AutoCloseable {
+public final class FailbackCluster extends AbstractCluster implements AutoCloseable {
 
     /** The strategy's name. */
     public static final String NAME = "failback";

@@ -19,8 +19,8 @@ final class FailfastClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
-        Invoker<T> invoker = select(invocation, listCandidates(invocation), null, settings);
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
+        Invoker<T> invoker = select(invocation, listCandidates(invocation, plan), null, plan);
         return invokeOnce(this, invoker, invocation, "Failfast");
     }
 

@@ -28,14 +28,14 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
-        List<Invoker<T>> invokers = listCandidates(invocation);
-        int attempts = settings.retries() + 1;
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
+        List<Invoker<T>> invokers = listCandidates(invocation, plan);
+        int attempts = plan.retries() + 1;
         List<Invoker<T>> tried = null;
         Throwable lastFailure = null;
         int attempt = 0;
         while (true) {
-            Invoker<T> invoker = select(invocation, invokers, tried, settings);
+            Invoker<T> invoker = select(invocation, invokers, tried, plan);
             attempt++;
             try {
                 Result result = invokeProvider(invoker, invocation);
@@ -62,8 +62,8 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
             invokers = relisted;
         }
         throw new RpcException(codeOf(lastFailure), "Failed to invoke " + callSite(invocation) + " after " + attempt
-                + (attempt == 1 ? " attempt" : " attempts") + " (retries=" + settings.retries() + "); providers tried "
-                + tried.size() + "/" + invokers.size() + " " + describeAll(tried) + " (consumer: " + settings.url()
+                + (attempt == 1 ? " attempt" : " attempts") + " (retries=" + plan.retries() + "); providers tried "
+                + tried.size() + "/" + invokers.size() + " " + describeAll(tried) + " (consumer: " + plan.url()
                 + "); last cause: " + brief(lastFailure), lastFailure);
     }
 }

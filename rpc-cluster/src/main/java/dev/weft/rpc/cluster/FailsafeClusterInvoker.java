@@ -12,7 +12,8 @@ import java.util.function.Function;
 
 /**
  * One attempt; every thrown failure (an empty directory and business exceptions included) is
- * logged at error level and an empty result ({@code null} value) is returned. A result that
+ * logged at error level, rate-limited with counts, and an empty result ({@code null} value) is
+ * returned. Configuration errors never reach it: they are rejected when the state is built. A result that
  * carries the service's exception is the provider's answer and is returned unchanged.
  * Thread-safe.
  */
@@ -25,14 +26,14 @@ final class FailsafeClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         try {
-            Invoker<T> invoker = select(invocation, listCandidates(invocation), null, settings);
+            Invoker<T> invoker = select(invocation, listCandidates(invocation, plan), null, plan);
             return invokeProvider(invoker, invocation);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
-            LOG.error("Failsafe ignored a failure of {} (consumer: {}); returning an empty result", callSite(invocation),
-                    settings.url(), failure);
+            failureLog(LOG).error("Failsafe ignored a failure of " + callSite(invocation) + " (consumer: " + plan.url()
+                    + "); returning an empty result", failure);
             return RpcResult.of(null);
         }
     }

@@ -266,12 +266,11 @@ class FailoverClusterInvokerTest {
             lookups.incrementAndGet();
             throw new IllegalStateException("No extension '" + name + "' for dev.weft.rpc.loadbalance.LoadBalance (available: [random])");
         });
-        Invoker<Greeting> invoker = cluster.join(directory("loadbalance=randon", a));
-
-        assertThatThrownBy(() -> invoker.invoke(hello()))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("No extension 'randon' for dev.weft.rpc.loadbalance.LoadBalance (available: [random])");
-        assertThatThrownBy(() -> invoker.invoke(hello())).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> cluster.join(directory("loadbalance=randon", a)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("loadbalance: randon (expected: a LoadBalance extension;"
+                        + " No extension 'randon' for dev.weft.rpc.loadbalance.LoadBalance (available: [random])) in consumer URL");
+        assertThatThrownBy(() -> cluster.join(directory("loadbalance=randon", a))).isInstanceOf(IllegalArgumentException.class);
         assertThat(lookups).hasValue(2);
     }
 

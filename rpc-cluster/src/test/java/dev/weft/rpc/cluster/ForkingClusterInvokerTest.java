@@ -126,9 +126,9 @@ class ForkingClusterInvokerTest {
 
     @Test
     void forking_rejectsANonPositiveTimeout() {
-        assertThatThrownBy(() -> cluster.join(directory("timeout=0", a, b)).invoke(hello()))
+        assertThatThrownBy(() -> cluster.join(directory("timeout=0", a, b)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("timeout: 0 (expected: > 0 ms; consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?timeout=0)");
+                .hasMessage("timeout: 0 (expected: an integer >= 1) in consumer URL consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?timeout=0");
     }
 
     @Test
