@@ -209,4 +209,22 @@ class FailbackClusterInvokerTest {
         real.close();
         assertThat(ThreadCounts.awaitAlive("weft-failback-", before)).isEqualTo(before);
     }
+
+    @Test
+    void failback_aRetryThrowingAnError_freesItsQueueSlot_soLaterFailuresAreStillQueued() {
+        a.then(networkError(), (self, invocation) -> {
+            throw new OutOfMemoryError("simulated at " + self.host());
+        });
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("failbacktasks=1", a));
+
+        invoker.invoke(hello());
+        assertThat(invoker.pendingRetries()).isEqualTo(1);
+        assertThat(scheduler.runDue()).isEqualTo(1);
+        assertThat(invoker.pendingRetries()).as("the Error ended the task and freed its slot").isZero();
+
+        invoker.invoke(hello());
+        assertThat(invoker.pendingRetries()).isEqualTo(1);
+        assertThat(invoker.droppedRetries()).isZero();
+    }
 }
