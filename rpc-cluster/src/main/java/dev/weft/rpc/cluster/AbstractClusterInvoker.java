@@ -480,6 +480,29 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         }
     }
 
+    /**
+     * Calls {@code invoker} once; when it answers {@link RpcException#NOT_PROCESSED} (the request
+     * never reached the service, so calling elsewhere cannot run it twice) calls once more on
+     * another provider of {@code invokers}, chosen as by {@link #select}. Every strategy that calls
+     * one provider uses this, so even {@code failfast} survives a provider that refused before
+     * processing.
+     */
+    protected final Result invokeOnce(Invocation invocation, Invoker<T> invoker, List<Invoker<T>> invokers, MethodPlan<T> plan) {
+        try {
+            return invokeProvider(invoker, invocation);
+        } catch (RpcException e) {
+            if (!e.isNotProcessed() || invokers.size() < 2) {
+                throw e;
+            }
+            List<Invoker<T>> tried = new ArrayList<>(List.of(invoker));
+            Invoker<T> other = select(invocation, invokers, tried, plan);
+            if (other == invoker) {
+                throw e;
+            }
+            return invokeProvider(other, invocation);
+        }
+    }
+
     // ------------------------------------------------------------------ errors
 
     /** Whether {@code failure} is the service's own answer, never retried. */

@@ -26,7 +26,7 @@ final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
         for (int i = 0, n = invokers.size(); i < n; i++) {
             Invoker<T> invoker = invokers.get(i);
             if (invoker.isAvailable()) {
-                return FailfastClusterInvoker.invokeOnce(this, invoker, invocation, "Available");
+                return FailfastClusterInvoker.invokeOnce(this, invokers, invoker, invocation, plan, "Available");
             }
         }
         throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation)

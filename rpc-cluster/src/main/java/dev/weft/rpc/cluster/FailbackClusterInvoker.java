@@ -86,8 +86,9 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         Invoker<T> invoker = null;
         try {
-            invoker = select(invocation, listCandidates(invocation, plan), null, plan);
-            return invokeProvider(invoker, invocation);
+            List<Invoker<T>> invokers = listCandidates(invocation, plan);
+            invoker = select(invocation, invokers, null, plan);
+            return invokeOnce(invocation, invoker, invokers, plan);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
             if (isBiz(failure)) {

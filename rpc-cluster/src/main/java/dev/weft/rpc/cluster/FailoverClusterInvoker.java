@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Up to {@code retries + 1} attempts, each on an invoker not tried before while one exists,
+ * Up to {@code retries + 1} attempts (one more when a provider answers
+ * {@link RpcException#NOT_PROCESSED}), each on an invoker not tried before while one exists,
  * re-listing the directory before every retry. Retries non-business {@link RpcException}s and
  * unexpected exceptions; business exceptions (thrown with {@link RpcException#isBiz()} or carried
  * in the result) return at once. The final error names the method, the service, the attempts,
@@ -34,6 +35,7 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
         List<Invoker<T>> tried = null;
         Throwable lastFailure = null;
         int attempt = 0;
+        boolean notProcessedRetried = false;
         while (true) {
             Invoker<T> invoker = select(invocation, invokers, tried, plan);
             attempt++;
@@ -51,6 +53,11 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 }
                 lastFailure = failure;
                 tried = markTried(tried, invoker, attempts);
+                if (!notProcessedRetried && failure instanceof RpcException && ((RpcException) failure).isNotProcessed()) {
+                    // the provider never ran it: one attempt elsewhere, beyond the retries
+                    notProcessedRetried = true;
+                    attempts++;
+                }
             }
             if (attempt >= attempts || isDestroyed()) {
                 break;

@@ -8,6 +8,7 @@ import dev.weft.rpc.loadbalance.LoadBalance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -28,8 +29,8 @@ final class FailsafeClusterInvoker<T> extends AbstractClusterInvoker<T> {
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         try {
-            Invoker<T> invoker = select(invocation, listCandidates(invocation, plan), null, plan);
-            return invokeProvider(invoker, invocation);
+            List<Invoker<T>> invokers = listCandidates(invocation, plan);
+            return invokeOnce(invocation, select(invocation, invokers, null, plan), invokers, plan);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
             failureLog(LOG).error("Failsafe ignored a failure of " + callSite(invocation) + " (consumer: " + plan.url()

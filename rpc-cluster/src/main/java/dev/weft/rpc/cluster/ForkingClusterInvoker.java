@@ -82,7 +82,7 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             List<Future<?>> futures = new ArrayList<>(count);
             for (Invoker<T> invoker : selected) {
                 try {
-                    futures.add(executor.submit(() -> fork(invoker, invocation, answers, failures, count)));
+                    futures.add(executor.submit(() -> fork(invoker, invocation, plan, answers, failures, count)));
                 } catch (RejectedExecutionException rejected) {
                     RpcException refused = new RpcException("fork on provider " + describe(invoker) + " refused: the forking executor is "
                             + (executor.isShutdown() ? "closed" : "saturated"), rejected);
@@ -137,10 +137,10 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 + plan.url() + ")");
     }
 
-    private void fork(Invoker<T> invoker, Invocation invocation, LinkedBlockingQueue<Object> answers, AtomicInteger failures,
-                      int count) {
+    private void fork(Invoker<T> invoker, Invocation invocation, MethodPlan<T> plan, LinkedBlockingQueue<Object> answers,
+                      AtomicInteger failures, int count) {
         try {
-            Result result = invokeProvider(invoker, invocation);
+            Result result = invokeOnce(invocation, invoker, plan.candidates(), plan);
             answers.offer(result != null ? result : RpcResult.of(null));
         } catch (Error fatal) {
             answers.offer(fatal);
