@@ -21,12 +21,13 @@ public final class FailureLog {
 
     private final Logger log;
     private final Ticker ticker;
-    private final AtomicLong nextAllowed = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong nextAllowed;
     private final AtomicLong suppressed = new AtomicLong();
 
     public FailureLog(Logger log, Ticker ticker) {
         this.log = log;
         this.ticker = ticker;
+        this.nextAllowed = new AtomicLong(ticker.read());
     }
 
     /** Logs {@code message} at ERROR with {@code failure}, or counts it when a line was logged less than a period ago. */
