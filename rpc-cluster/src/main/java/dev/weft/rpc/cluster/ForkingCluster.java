@@ -1,6 +1,6 @@
 package dev.weft.rpc.cluster;
 
-import dev.weft.rpc.cluster.internal.NamedDaemonThreadFactory;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +47,7 @@ public final class ForkingCluster extends AbstractCluster implements AutoCloseab
     /** A forking cluster with {@code threads} workers (tests, embedding). */
     ForkingCluster(int threads) {
         executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_BOUND),
-                new NamedDaemonThreadFactory("weft-forking"), new ThreadPoolExecutor.AbortPolicy());
+                new ThreadFactoryBuilder().setNameFormat("weft-forking-%d").setDaemon(true).build(), new ThreadPoolExecutor.AbortPolicy());
         executor.allowCoreThreadTimeOut(true);
     }
 

@@ -56,14 +56,14 @@ public final class RoundRobinLoadBalance extends AbstractLoadBalance {
             this.weights = weights;
             this.table = first;
             int[] initial = eligibleWeights(first);
-            this.roundRobin = SmoothRoundRobin.continuing(initial, new long[initial.length], false);
+            this.roundRobin = SmoothRoundRobin.continuing(initial, new long[initial.length]);
         }
 
         synchronized int next() {
             WeightTable current = weights.current();
             if (current != table) {
                 table = current;
-                roundRobin = SmoothRoundRobin.continuing(eligibleWeights(current), roundRobin.currentValues(), false);
+                roundRobin = SmoothRoundRobin.continuing(eligibleWeights(current), roundRobin.currentValues());
             }
             return roundRobin.next();
         }
