@@ -1,7 +1,5 @@
 package dev.weft.rpc.loadbalance;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
@@ -14,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Base of the balancers: a subclass builds a {@link Picker} for one list and one method
@@ -24,7 +23,8 @@ import java.util.Objects;
  * method and reuses it only when the list holds the same invokers in the same order, each with the
  * same provider URL, under an equal consumer URL: so a list changed in place, or an invoker whose
  * weight changed, gets a new picker, and an unchanging list gets the precomputed one (at most
- * {@value #MAX_SELECT_ENTRIES} entries).
+ * {@value #MAX_SELECT_ENTRIES} services, each with at most as many methods, keep one; beyond that a picker is
+ * built per call).
  *
  * <p><b>Weights</b> come from {@link #weights}: see {@link WeightTable}. A provider whose weight keys
  * are malformed is left out and reported once per picker (that is, once per directory state and
@@ -41,7 +41,8 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
     static final int MAX_SELECT_ENTRIES = 1024;
     private static final Logger LOG = LoggerFactory.getLogger(AbstractLoadBalance.class);
 
-    private final Cache<String, SelectEntry> selectEntries = CacheBuilder.newBuilder().maximumSize(MAX_SELECT_ENTRIES).build();
+    /** Per service, per method: the last picker {@code select} built (keyed by the strings the URL and invocation hold, no allocation). */
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, SelectEntry>> selectEntries = new ConcurrentHashMap<>();
     private volatile CallStats stats;
 
     /** Called by the loader: statistics and time come from the director that created this balancer. */
@@ -73,15 +74,31 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
             throw emptyList(url, invocation.getMethodName());
         }
         String method = invocation.getMethodName();
-        String key = url.getServiceInterface() + "#" + method;
-        SelectEntry entry = selectEntries.getIfPresent(key);
+        ConcurrentHashMap<String, SelectEntry> byMethod = selectEntries.get(url.getServiceInterface());
+        SelectEntry entry = byMethod == null || method == null ? null : byMethod.get(method);
         if (entry == null || !entry.matches(invokers, url)) {
             entry = new SelectEntry(invokers, url, newPicker(List.copyOf(invokers), url, method, callStats()));
-            selectEntries.put(key, entry);
+            remember(url.getServiceInterface(), method, entry);
         }
         @SuppressWarnings("unchecked") // the entry matched: its picker was built from this very content
         Picker<T> picker = (Picker<T>) entry.picker;
         return picker.pick(invocation);
+    }
+
+    private void remember(String service, String method, SelectEntry entry) {
+        if (method == null) {
+            return;
+        }
+        ConcurrentHashMap<String, SelectEntry> byMethod = selectEntries.get(service);
+        if (byMethod == null) {
+            if (selectEntries.size() >= MAX_SELECT_ENTRIES) {
+                return;
+            }
+            byMethod = selectEntries.computeIfAbsent(service, k -> new ConcurrentHashMap<>());
+        }
+        if (byMethod.size() < MAX_SELECT_ENTRIES || byMethod.containsKey(method)) {
+            byMethod.put(method, entry);
+        }
     }
 
     @Override
