@@ -19,13 +19,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PublishedModulePomTest {
 
     /** What each published module may declare in compile or runtime scope (artifactIds). */
-    private static final Map<String, Set<String>> ALLOWED = Map.of(
-            "rpc-common", Set.of("guava", "slf4j-api"),
-            "rpc-spi", Set.of("rpc-common", "javassist", "guava", "slf4j-api"),
-            "rpc-loadbalance", Set.of("rpc-spi", "rpc-common", "guava", "slf4j-api"),
-            "rpc-cluster", Set.of("rpc-loadbalance", "rpc-spi", "rpc-common", "guava", "slf4j-api"),
-            "rpc-proxy", Set.of("rpc-spi", "rpc-common", "javassist", "guava", "slf4j-api"),
-            "rpc-mock", Set.of("rpc-cluster", "rpc-proxy", "rpc-spi", "rpc-common", "jackson-databind", "guava", "slf4j-api"));
+    private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+            Map.entry("rpc-common", Set.of("guava", "slf4j-api")),
+            Map.entry("rpc-spi", Set.of("rpc-common", "javassist", "guava", "slf4j-api")),
+            Map.entry("rpc-loadbalance", Set.of("rpc-spi", "rpc-common", "guava", "slf4j-api")),
+            Map.entry("rpc-cluster", Set.of("rpc-loadbalance", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
+            Map.entry("rpc-proxy", Set.of("rpc-spi", "rpc-common", "javassist", "guava", "slf4j-api")),
+            Map.entry("rpc-mock", Set.of("rpc-cluster", "rpc-proxy", "rpc-spi", "rpc-common", "jackson-databind", "guava", "slf4j-api")),
+            // DESIGN.md §1, rows of the modules added by the remote issues
+            Map.entry("rpc-testing", Set.of("rpc-common", "rpc-spi", "junit-jupiter-api", "guava", "slf4j-api")),
+            Map.entry("rpc-protocol", Set.of("rpc-spi", "rpc-common", "guava", "slf4j-api")),
+            Map.entry("rpc-protocol-weft", Set.of("rpc-protocol", "rpc-spi", "rpc-common", "netty-handler", "netty-buffer",
+                    "netty-codec", "netty-transport", "netty-common", "jackson-databind", "guava", "slf4j-api")),
+            Map.entry("rpc-registry", Set.of("rpc-cluster", "rpc-loadbalance", "rpc-protocol", "rpc-spi", "rpc-common", "guava",
+                    "slf4j-api")),
+            Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
+                    "curator-framework", "curator-recipes", "guava", "slf4j-api")));
 
     private static final Set<String> LOGGING_BACKENDS = Set.of("slf4j-simple", "slf4j-nop", "slf4j-jdk14",
             "slf4j-reload4j", "slf4j-log4j12", "logback-classic", "logback-core", "log4j-core", "log4j-slf4j-impl",
