@@ -3,6 +3,7 @@ package dev.weft.rpc.loadbalance;
 import com.google.common.base.Ticker;
 import com.google.common.collect.MapMaker;
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.spi.ExtensionDirector;
 
 import java.util.Objects;
@@ -43,9 +44,16 @@ public final class CallStats {
         return director.getService(CallStats.class, d -> new CallStats(d.getTicker(), System.currentTimeMillis()));
     }
 
-    /** The statistics of {@code invoker} (the same object for the same invoker while it is reachable). */
+    /**
+     * The statistics of {@code invoker} (the same object for the same invoker while it is
+     * reachable). Views ({@link InvokerView}) share the statistics of the invoker they show, so a
+     * registry override that only changes URL parameters keeps the counts.
+     */
     public InvokerStats get(Invoker<?> invoker) {
         Objects.requireNonNull(invoker, "invoker");
+        if (invoker instanceof InvokerView<?>) {
+            invoker = InvokerView.unwrap(invoker);
+        }
         InvokerStats stats = byInvoker.get(invoker);
         if (stats != null) {
             return stats;

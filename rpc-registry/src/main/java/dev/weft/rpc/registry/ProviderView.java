@@ -2,6 +2,7 @@ package dev.weft.rpc.registry;
 
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
@@ -10,9 +11,9 @@ import dev.weft.rpc.common.URL;
  * A provider as one state of a {@link RegistryDirectory} shows it: the protocol invoker, with
  * the URL the override rules made ({@link #getUrl()}). A rule that changes only parameters
  * makes a new view of the same protocol invoker, so no connection is opened or closed.
- * Immutable and thread-safe; {@link #destroy()} does nothing (the directory owns the invoker).
+ * Statistics follow the protocol invoker ({@link InvokerView}). Immutable and thread-safe; {@link #destroy()} does nothing (the directory owns the invoker).
  */
-final class ProviderView<T> implements Invoker<T> {
+final class ProviderView<T> implements InvokerView<T> {
 
     private final ReferredProvider<T> provider;
     private final URL url;
@@ -23,7 +24,8 @@ final class ProviderView<T> implements Invoker<T> {
     }
 
     /** The protocol invoker behind this view (what statistics are kept for). */
-    Invoker<T> getProtocolInvoker() {
+    @Override
+    public Invoker<T> underlying() {
         return provider.invoker();
     }
 

@@ -2,11 +2,8 @@ package dev.weft.rpc.registry;
 
 import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.MoreExecutors;
-import dev.weft.rpc.cluster.Directory;
-import dev.weft.rpc.cluster.DynamicDirectory;
-import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -29,7 +26,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link Directory} fed by a {@link Registry} subscription: the providers of one service
+ * A {@code Directory} fed by a {@link Registry} subscription: the providers of one service
  * (interface, {@code group}, {@code version}), referred through the {@link Protocol} their URL
  * names, with the service's override rules ({@link Configurator}) applied to them and to the
  * consumer URL.
@@ -66,7 +63,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param <T> the service interface
  */
-public final class RegistryDirectory<T> implements Directory<T> {
+public final class RegistryDirectory<T> extends AbstractDirectory<T> {
 
     /** Consumer key: keep the last providers when the registry's providers category becomes empty (default false). */
     public static final String ENABLE_EMPTY_PROTECTION_KEY = "enable-empty-protection";
@@ -82,7 +79,6 @@ public final class RegistryDirectory<T> implements Directory<T> {
     private final Protocol protocol;
     private final ExtensionLoader<Protocol> protocols;
     private final Ticker ticker;
-    private final DynamicDirectory<T> published;
     private final CoalescingRefresher refresher;
     private final NotifyListener listener = this::onNotify;
     private final ProblemLog problems = new ProblemLog(log);
@@ -104,6 +100,7 @@ public final class RegistryDirectory<T> implements Directory<T> {
     private DirectoryState lastState;
 
     private RegistryDirectory(Builder<T> builder) {
+        super(builder.type, builder.consumerUrl);
         this.type = builder.type;
         this.consumerUrl = builder.consumerUrl;
         this.serviceKey = ServiceKey.of(consumerUrl);
@@ -117,7 +114,6 @@ public final class RegistryDirectory<T> implements Directory<T> {
         this.protocols = builder.director.getExtensionLoader(Protocol.class);
         this.protocol = protocols.getAdaptiveExtension();
         this.ticker = builder.ticker;
-        this.published = new DynamicDirectory<>(type, consumerUrl);
         this.refresher = new CoalescingRefresher(builder.executor, this::refresh);
         this.subscribeUrl = consumerUrl.addParameter(Categories.CATEGORY_KEY,
                 Categories.PROVIDERS + "," + Categories.CONFIGURATORS);
@@ -273,15 +269,6 @@ public final class RegistryDirectory<T> implements Directory<T> {
         return true;
     }
 
-    /**
-     * Publishes the consumer URL and the members. The only place that touches the published
-     * directory: switching to an atomic {@code setState(url, invokers)} is a one-line change.
-     */
-    private void publish(URL url, List<Invoker<T>> invokers) {
-        published.setUrl(url);
-        published.setInvokers(invokers);
-    }
-
     /** Retires each provider of {@code from} that {@code keep} does not hold. */
     private static <T> void retireAllBut(Map<URL, ReferredProvider<T>> from, Map<URL, ReferredProvider<T>> keep) {
         Set<ReferredProvider<T>> kept = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -299,46 +286,24 @@ public final class RegistryDirectory<T> implements Directory<T> {
 
     // ------------------------------------------------------------------ Directory
 
-    @Override
-    public Class<T> getInterface() {
-        return type;
-    }
-
-    /** The consumer URL with the override rules that apply to it (as written until the first refresh). */
-    @Override
-    public URL getUrl() {
-        return published.getUrl();
-    }
-
-    @Override
-    public boolean isAvailable() {
-        return published.isAvailable();
-    }
-
-    @Override
-    public List<Invoker<T>> list(Invocation invocation) throws RpcException {
-        return published.list(invocation);
-    }
-
-    @Override
-    public List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
-        return published.candidates(invocation);
-    }
-
     /** Unsubscribes, stops listing, and destroys every invoker it referred once its calls return; idempotent. */
     @Override
     public void destroy() {
-        if (destroyed) {
-            return;
+        // Never synchronized on this: a refresh holds lock and then publishes (which locks this),
+        // so destroy takes the same order, lock first.
+        synchronized (lock) {
+            if (destroyed) {
+                return;
+            }
+            destroyed = true;
         }
-        destroyed = true;
         try {
             registry.unsubscribe(subscribeUrl, listener);
         } catch (RuntimeException e) {
             log.warn("Unsubscribing {} from {} failed", serviceKey, registry.getUrl(), e);
         }
         synchronized (lock) {
-            published.destroy();
+            super.destroy();
             retireAllBut(referred, Map.of());
             referred = Map.of();
             views = Map.of();
@@ -355,7 +320,7 @@ public final class RegistryDirectory<T> implements Directory<T> {
 
     /** Every provider listed now (views with the rules applied), in registry order. */
     public List<Invoker<T>> getInvokers() {
-        return published.getAllInvokers();
+        return getAllInvokers();
     }
 
     /** Whether both categories have been notified and a state published. */

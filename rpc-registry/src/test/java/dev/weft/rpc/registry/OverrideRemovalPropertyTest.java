@@ -114,6 +114,6 @@ class OverrideRemovalPropertyTest {
 
     private static List<Invoker<DemoService>> protocolInvokers(RegistryDirectory<DemoService> directory) {
         return directory.getInvokers().stream()
-                .map(i -> ((ProviderView<DemoService>) i).getProtocolInvoker()).toList();
+                .map(i -> ((ProviderView<DemoService>) i).underlying()).toList();
     }
 }

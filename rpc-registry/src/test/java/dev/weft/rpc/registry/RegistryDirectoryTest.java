@@ -1,6 +1,7 @@
 package dev.weft.rpc.registry;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
@@ -94,19 +95,35 @@ class RegistryDirectoryTest {
     }
 
     @Test
+    void parameterOnlyOverride_keepsTheProvidersCallStatistics() {
+        fixture.provider("10.0.0.1:1", "weight=100");
+        RegistryDirectory<DemoService> directory = fixture.directory();
+        CallStats stats = CallStats.of(fixture.director);
+        Invoker<DemoService> before = directory.getInvokers().get(0);
+        stats.get(before).startCall();
+
+        fixture.override("0.0.0.0", "weight=300");
+        Invoker<DemoService> after = directory.getInvokers().get(0);
+
+        assertThat(after).isNotSameAs(before);
+        assertThat(stats.get(after).inFlight()).isEqualTo(1);
+        assertThat(stats.get(after)).isSameAs(stats.get(before));
+    }
+
+    @Test
     void parameterOnlyOverride_reusesTheProtocolInvoker_andKeepsItsConnection() {
         fixture.provider("10.0.0.1:1", "weight=100");
         RegistryDirectory<DemoService> directory = fixture.directory();
-        Invoker<DemoService> before = ((ProviderView<DemoService>) directory.getInvokers().get(0)).getProtocolInvoker();
+        Invoker<DemoService> before = ((ProviderView<DemoService>) directory.getInvokers().get(0)).underlying();
 
         URL rule = fixture.override("0.0.0.0", "weight=300&timeout=50&sayHello.retries=0");
         ProviderView<DemoService> during = (ProviderView<DemoService>) directory.getInvokers().get(0);
-        assertThat(during.getProtocolInvoker()).isSameAs(before);
+        assertThat(during.underlying()).isSameAs(before);
         assertThat(during.getUrl().getParameter("weight")).isEqualTo("300");
 
         fixture.registry.unregister(rule);
         ProviderView<DemoService> after = (ProviderView<DemoService>) directory.getInvokers().get(0);
-        assertThat(after.getProtocolInvoker()).isSameAs(before);
+        assertThat(after.underlying()).isSameAs(before);
         assertThat(after.getUrl().getParameter("weight")).isEqualTo("100");
         assertThat(fixture.protocol.referred.get()).isEqualTo(1);
         assertThat(fixture.protocol.destroyed.get()).isZero();
