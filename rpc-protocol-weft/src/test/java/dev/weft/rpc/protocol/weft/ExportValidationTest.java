@@ -16,7 +16,8 @@ class ExportValidationTest {
     @Test
     void descriptors_registerWeftAndJson() {
         try (ExtensionDirector director = new ExtensionDirector(getClass().getClassLoader())) {
-            Protocol weft = director.getExtensionLoader(Protocol.class).getExtension("weft");
+            Protocol weft = director.getExtensionLoader(Protocol.class).getExtension("weft", false);
+            assertThat(director.getExtensionLoader(Protocol.class).getExtension("weft").toString()).contains("ProtocolFilterWrapper");
             assertThat(weft).isInstanceOf(WeftProtocol.class);
             assertThat(weft.getDefaultPort()).isEqualTo(20880);
             Serialization json = director.getExtensionLoader(Serialization.class).getDefaultExtension();
