@@ -123,6 +123,31 @@ class MainTest {
     }
 
     @Test
+    void shortLiveRun_showsEveryEvent_withTheMockSeen_andNothingOnStderr(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("live.html");
+
+        int code = run("--no-tour", "--live", "4s", "--rate", "80", "--threads", "2", "--report", report.toString());
+
+        assertThat(err()).isEmpty();
+        assertThat(code).isZero();
+        String out = out();
+        assertThat(out).contains("Weft playground: 4 s live cluster, 2 threads, seed 42", "live cluster (ZooKeeper)",
+                "live cluster timeline (embedded ZooKeeper, the killed provider in its own JVM, 80 calls/s)",
+                "override: greet.mock=force:return degraded", "provider b: override: weight=600",
+                "provider c: override: disabled=true", "provider d: killed (no graceful shutdown)",
+                "provider e: shut down gracefully", "ZooKeeper restarted");
+        assertThat(out).doesNotContain("FAILED:");
+        String liveRow = out.lines().filter(l -> l.startsWith("live cluster (ZooKeeper) ")).findFirst().orElseThrow();
+        String[] cells = liveRow.substring("live cluster (ZooKeeper)".length()).trim().split("\\s+");
+        assertThat(Long.parseLong(cells[0])).as("answered calls in %s", liveRow).isPositive();
+        assertThat(Long.parseLong(cells[2])).as("mocked calls while the override forced the mock, in %s", liveRow)
+                .isPositive();
+        String html = Files.readString(report);
+        assertThat(html).contains("id=\"chart-calls\"", "id=\"chart-p99\"", "<table id=\"timeline\">")
+                .containsPattern("(?s)(class=\"event-marker\".*){14}");
+    }
+
+    @Test
     void customProvidersAndUrls_runOneScenarioPerUrl() {
         int code = run("--providers", "x:weight=300,latency=0;y:weight=100,latency=0", "--url", "loadbalance=roundrobin",
                 "--url", "cluster=failfast", "--calls", "400", "--threads", "1", "--live", "0");
