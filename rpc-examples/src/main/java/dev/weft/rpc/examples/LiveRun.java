@@ -4,7 +4,6 @@ import com.google.common.base.Preconditions;
 import com.google.common.base.Ticker;
 import com.google.common.collect.ConcurrentHashMultiset;
 import com.google.common.collect.ImmutableMultiset;
-import com.google.common.util.concurrent.RateLimiter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Calls one consumer under a steady load for a fixed time while the main thread applies the
- * scheduled events, recording every call in a {@link TimeSeries}. Each {@link #run} owns its caller
- * pool and shuts it down before returning; the load is bounded by the rate and by the duration.
+ * scheduled events, recording every call in a {@link TimeSeries}. Each of the {@code threads} callers
+ * makes one call per {@code threads / callsPerSecond} seconds (a closed loop: slow calls lower the
+ * rate, they never cause a burst later). Each {@link #run} owns its caller pool and shuts it down
+ * before returning; the load is bounded by the rate and by the duration.
  */
 final class LiveRun {
 
@@ -67,7 +68,7 @@ final class LiveRun {
         Objects.requireNonNull(service, "service");
         TimeSeries series = new TimeSeries(ticker, providers);
         ConcurrentHashMultiset<String> errors = ConcurrentHashMultiset.create();
-        RateLimiter limiter = RateLimiter.create(callsPerSecond);
+        long periodNanos = TimeUnit.SECONDS.toNanos(threads) / callsPerSecond;
         AtomicLong sequence = new AtomicLong();
         AtomicInteger number = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
@@ -78,13 +79,8 @@ final class LiveRun {
         List<Applied> applied = new ArrayList<>();
         try {
             for (int t = 0; t < threads; t++) {
-                pool.execute(() -> {
-                    while (series.elapsedMillis() < durationMillis && !Thread.currentThread().isInterrupted()) {
-                        if (limiter.tryAcquire(REDRAW_MILLIS, TimeUnit.MILLISECONDS)) {
-                            call(service, "live-" + sequence.getAndIncrement(), series, errors, ticker);
-                        }
-                    }
-                });
+                long offset = periodNanos * t / threads;
+                pool.execute(() -> pace(service, series, errors, ticker, sequence, periodNanos, offset));
             }
             pool.shutdown();
             String label = "live cluster";
@@ -110,6 +106,30 @@ final class LiveRun {
             pool.shutdownNow();
         }
         return new Result(providers, durationMillis, series, applied, ImmutableMultiset.copyOf(errors));
+    }
+
+    /**
+     * One caller: a call every {@code periodNanos}, starting {@code offsetNanos} in. A call that
+     * overruns its period pushes the next one back rather than queueing a catch-up burst, so a stall
+     * (a provider timing out) never turns into a flood when it ends.
+     */
+    private void pace(GreetingService service, TimeSeries series, ConcurrentHashMultiset<String> errors,
+                      Ticker ticker, AtomicLong sequence, long periodNanos, long offsetNanos) {
+        long next = ticker.read() + offsetNanos;
+        while (series.elapsedMillis() < durationMillis) {
+            long wait = next - ticker.read();
+            if (wait > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                continue;
+            }
+            call(service, "live-" + sequence.getAndIncrement(), series, errors, ticker);
+            next = Math.max(next + periodNanos, ticker.read());
+        }
     }
 
     private static void call(GreetingService service, String name, TimeSeries series,

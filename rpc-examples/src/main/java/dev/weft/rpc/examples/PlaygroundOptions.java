@@ -20,7 +20,7 @@ import java.util.List;
 record PlaygroundOptions(List<String> urls, List<ProviderSpec> providers, int calls, int threads, long seed,
                          Path report, String logLevel, boolean help, Live live) {
 
-    static final int DEFAULT_CALLS = 2000;
+    static final int DEFAULT_CALLS = 1000;
     static final int DEFAULT_THREADS = 8;
     static final long DEFAULT_SEED = 42;
 
@@ -36,7 +36,7 @@ record PlaygroundOptions(List<String> urls, List<ProviderSpec> providers, int ca
      */
     record Live(long durationMillis, int rate, String zookeeper, boolean processes, String parameters, boolean tour) {
 
-        static final long DEFAULT_DURATION_MILLIS = 20_000;
+        static final long DEFAULT_DURATION_MILLIS = 15_000;
         static final int DEFAULT_RATE = 400;
         static final String DEFAULT_PARAMETERS = "loadbalance=roundrobin&timeout=1000";
 

@@ -85,7 +85,10 @@ final class TimeSeries {
         return points;
     }
 
-    /** The calls that ended in {@code [fromMillis, toMillis)}, rounded to whole slices. */
+    /**
+     * The calls that ended in {@code [fromMillis, toMillis)}, both ends rounded down to whole slices,
+     * so adjacent windows never count a call twice.
+     */
     Point window(long fromMillis, long toMillis) {
         Preconditions.checkArgument(fromMillis <= toMillis, "window: [%s, %s) (expected: from <= to)",
                 fromMillis, toMillis);
@@ -97,7 +100,7 @@ final class TimeSeries {
         long empty = 0;
         long failed = 0;
         List<Long> latencies = new ArrayList<>();
-        for (long s = fromMillis / SLICE_MILLIS; s < (toMillis + SLICE_MILLIS - 1) / SLICE_MILLIS; s++) {
+        for (long s = fromMillis / SLICE_MILLIS; s < toMillis / SLICE_MILLIS; s++) {
             Slice slice = slices.get(s);
             if (slice == null) {
                 continue;

@@ -16,13 +16,13 @@ class PlaygroundCliTest {
         assertThat(options.urls()).isEmpty();
         assertThat(options.defaultScenarios()).isTrue();
         assertThat(options.providers()).isNull();
-        assertThat(options.calls()).isEqualTo(2000);
+        assertThat(options.calls()).isEqualTo(1000);
         assertThat(options.threads()).isEqualTo(8);
         assertThat(options.seed()).isEqualTo(42);
         assertThat(options.report()).isNull();
         assertThat(options.logLevel()).isNull();
         assertThat(options.help()).isFalse();
-        assertThat(options.live()).isEqualTo(new PlaygroundOptions.Live(20_000, 400, null, false,
+        assertThat(options.live()).isEqualTo(new PlaygroundOptions.Live(15_000, 400, null, false,
                 "loadbalance=roundrobin&timeout=1000", true));
     }
 

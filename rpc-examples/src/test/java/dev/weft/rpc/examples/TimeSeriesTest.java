@@ -60,6 +60,21 @@ class TimeSeriesTest {
     }
 
     @Test
+    void adjacentWindows_splitOffSlice_neverCountACallTwice() {
+        TimeSeries series = new TimeSeries(ticker, List.of("a"));
+        for (int i = 0; i < 50; i++) {
+            series.record(CallTally.Outcome.MOCKED, null, 1);
+            ticker.advance(Duration.ofMillis(10));
+        }
+
+        long before = series.window(0, 204).mocked();
+        long after = series.window(204, 500).mocked();
+
+        assertThat(before).isEqualTo(20);
+        assertThat(before + after).isEqualTo(50);
+    }
+
+    @Test
     void concurrentRecords_areAllCounted() throws InterruptedException {
         TimeSeries series = new TimeSeries(ticker, List.of("a", "b"));
         ExecutorService pool = Executors.newFixedThreadPool(8);
