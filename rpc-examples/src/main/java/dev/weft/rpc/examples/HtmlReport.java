@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The self-contained HTML report: the results table and inline SVG charts (outcomes per
- * scenario, p50/p99 latency, attempts per provider). No scripts, no external resources; the page
+ * The self-contained HTML report: the results table, the live cluster's time series with its
+ * events ({@link LiveChart}) and inline SVG charts (outcomes per scenario, p50/p99 latency,
+ * attempts per provider). No scripts, no external resources; the page
  * is well-formed XML (XHTML syntax) so it can also be checked by any XML parser. Stateless.
  */
 final class HtmlReport {
@@ -24,6 +25,14 @@ final class HtmlReport {
 
     /** The page for {@code results}; {@code summary} is the run's one-line description. */
     static String render(String summary, List<ScenarioResult> results) {
+        return render(summary, results, null);
+    }
+
+    /**
+     * The page for {@code results} and, when {@code live} is not null, the live cluster's
+     * time-series charts with the events marked.
+     */
+    static String render(String summary, List<ScenarioResult> results, LiveRun.Result live) {
         StringBuilder html = new StringBuilder(16_384);
         html.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
                 .append("<meta charset=\"utf-8\"/>\n<title>Weft playground report</title>\n<style>\n")
@@ -34,6 +43,9 @@ final class HtmlReport {
                 .append("\n</style>\n</head>\n<body>\n<h1>Weft playground report</h1>\n<p>")
                 .append(escape(summary)).append("</p>\n");
         table(html, results);
+        if (live != null) {
+            LiveChart.render(html, live);
+        }
         html.append("<h2>Outcomes</h2>\n<p>Share of calls per outcome: ")
                 .append(legend(OK_COLOR, "ok")).append(' ').append(legend(EMPTY_COLOR, "empty")).append(' ')
                 .append(legend(MOCKED_COLOR, "mocked")).append(' ').append(legend(FAILED_COLOR, "failed"))

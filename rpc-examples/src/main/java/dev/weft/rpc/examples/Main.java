@@ -1,5 +1,6 @@
 package dev.weft.rpc.examples;
 
+import com.google.common.base.Ticker;
 import dev.weft.rpc.spi.ExtensionDirector;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -24,6 +26,8 @@ public final class Main {
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
     static final long MAX_SETTLE_MILLIS = 3000;
+    static final long WARM_UP_MILLIS = 10_000;
+    static final String LIVE_TITLE = "live cluster (ZooKeeper)";
     private static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
 
     private Main() {
@@ -53,21 +57,42 @@ public final class Main {
                 System.setProperty(LOG_LEVEL_PROPERTY, options.logLevel());
             }
             checkReportTarget(options.report());
-            List<Scenario> scenarios = scenarios(options);
+            PlaygroundOptions.Live live = options.live();
+            List<ProviderSpec> providers = options.providers() != null ? options.providers()
+                    : DefaultScenarios.defaultProviders();
+            if (live.durationMillis() > 0 && providers.size() < 5) {
+                throw new UsageException("--providers: " + providers.size() + " provider(s) (expected: at least 5 for"
+                        + " the live run, whose events target four of them; or --live 0)");
+            }
+            List<Scenario> scenarios = live.tour() ? scenarios(options) : List.of();
             long start = System.nanoTime();
-            List<ScenarioResult> results = runAll(options, scenarios, err, progress);
+            List<ScenarioResult> results = new ArrayList<>();
+            if (!scenarios.isEmpty()) {
+                results.addAll(runAll(options, scenarios, err, progress));
+            }
+            LiveRun.Result liveResult = null;
+            if (live.durationMillis() > 0) {
+                liveResult = runLive(options, providers, err, progress);
+                results.add(Timeline.summary(LIVE_TITLE, live.parameters(), liveResult));
+            }
             long elapsed = System.nanoTime() - start;
-            String summary = summary(options, scenarios);
+            String summary = summary(options, providers, scenarios.size());
             out.println(summary);
             out.println();
             out.print(ResultTable.render(results));
             out.println();
             out.println("where the calls went (attempts per provider; '#' answered, 'x' failed):");
             out.print(ProviderChart.render(results));
+            if (liveResult != null) {
+                out.println();
+                out.println("live cluster timeline (" + describeZooKeeper(live) + "):");
+                out.print(Timeline.render(liveResult));
+            }
             out.println();
-            out.printf(Locale.ROOT, "%d calls in %.1f s%n", (long) options.calls() * scenarios.size(), elapsed / 1e9);
+            long calls = results.stream().mapToLong(ScenarioResult::calls).sum();
+            out.printf(Locale.ROOT, "%d calls in %.1f s%n", calls, elapsed / 1e9);
             if (options.report() != null) {
-                writeReport(options.report(), HtmlReport.render(summary, results));
+                writeReport(options.report(), HtmlReport.render(summary, results, liveResult));
                 out.println();
                 out.println("report written to " + options.report().toAbsolutePath());
             }
@@ -83,10 +108,36 @@ public final class Main {
             Thread.currentThread().interrupt();
             err.println("error: interrupted");
             return EXIT_FAILED;
-        } catch (RuntimeException | LinkageError e) {
+        } catch (Exception | LinkageError e) {
             err.println("error: the run failed: " + e);
             return EXIT_FAILED;
         }
+    }
+
+    private static LiveRun.Result runLive(PlaygroundOptions options, List<ProviderSpec> providers, PrintStream err,
+                                          boolean showProgress) throws Exception {
+        PlaygroundOptions.Live live = options.live();
+        List<String> names = providers.stream().map(ProviderSpec::name).toList();
+        List<LiveEvent> events = EventSchedule.standard(live.durationMillis(), names, live.zookeeper() == null);
+        Set<String> killable = events.stream().filter(e -> e.kind() == LiveEvent.Kind.KILL)
+                .map(LiveEvent::provider).collect(Collectors.toSet());
+        ProgressBar progress = new ProgressBar(err, showProgress, live.durationMillis());
+        progress.drawAt(0, "live cluster: starting ZooKeeper and " + providers.size() + " providers");
+        try (LiveCluster cluster = LiveCluster.start(providers, live.zookeeper(), live.processes(), killable,
+                options.seed(), live.parameters())) {
+            progress.drawAt(0, "live cluster: warming up");
+            cluster.warmUp(WARM_UP_MILLIS);
+            return new LiveRun(live.durationMillis(), options.threads(), live.rate())
+                    .run(cluster.consumer(), names, events, cluster::apply, progress, Ticker.systemTicker());
+        } finally {
+            progress.finish();
+        }
+    }
+
+    private static String describeZooKeeper(PlaygroundOptions.Live live) {
+        return (live.zookeeper() == null ? "embedded ZooKeeper" : "ZooKeeper " + live.zookeeper())
+                + (live.processes() ? ", every provider in its own JVM" : ", the killed provider in its own JVM")
+                + ", " + live.rate() + " calls/s";
     }
 
     private static List<ScenarioResult> runAll(PlaygroundOptions options, List<Scenario> scenarios, PrintStream err,
@@ -158,12 +209,14 @@ public final class Main {
         return scenarios;
     }
 
-    static String summary(PlaygroundOptions options, List<Scenario> scenarios) {
-        List<ProviderSpec> providers = scenarios.get(0).providers();
+    static String summary(PlaygroundOptions options, List<ProviderSpec> providers, int scenarios) {
         String described = providers.stream().map(Main::describe).collect(Collectors.joining("; "));
-        return String.format(Locale.ROOT, "Weft playground: %d scenario%s x %d calls, %d thread%s, seed %d%nproviders: %s",
-                scenarios.size(), scenarios.size() == 1 ? "" : "s", options.calls(), options.threads(),
-                options.threads() == 1 ? "" : "s", options.seed(), described);
+        String live = options.live().durationMillis() == 0 ? "" : String.format(Locale.ROOT,
+                "%s%.0f s live cluster", scenarios == 0 ? "" : " + ", options.live().durationMillis() / 1000.0);
+        String tour = scenarios == 0 ? "" : String.format(Locale.ROOT, "%d scenario%s x %d calls", scenarios,
+                scenarios == 1 ? "" : "s", options.calls());
+        return String.format(Locale.ROOT, "Weft playground: %s%s, %d thread%s, seed %d%nproviders: %s",
+                tour, live, options.threads(), options.threads() == 1 ? "" : "s", options.seed(), described);
     }
 
     private static String describe(ProviderSpec p) {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Parses the playground's command line. Options take their value as the next argument or after
@@ -17,15 +19,41 @@ final class PlaygroundCli {
     static final int MAX_CALLS = 10_000_000;
     static final int MAX_THREADS = 512;
     private static final Set<String> LOG_LEVELS = Set.of("off", "error", "warn", "info", "debug", "trace");
-    private static final String OPTIONS = "--url, --providers, --calls, --threads, --seed, --report, --log, --help";
+    static final long MAX_LIVE_MILLIS = 600_000;
+    static final int MAX_RATE = 100_000;
+    private static final Pattern SECONDS = Pattern.compile("(\\d{1,6}(?:\\.\\d{1,3})?)\\s*s?");
+    private static final Pattern ENSEMBLE_MEMBER = Pattern.compile("[A-Za-z0-9.\\-]+:(\\d{1,5})");
+    private static final String OPTIONS = "--url, --providers, --calls, --threads, --seed, --live, --rate, "
+            + "--live-url, --zookeeper, --processes, --no-tour, --report, --log, --help";
 
     static final String HELP = String.join("\n",
-            "Weft playground: a cluster of simulated in-JVM providers called through the full Weft stack",
-            "(proxy -> mock -> cluster -> load balancer -> providers), one scenario per consumer URL.",
+            "Weft playground. Two parts:",
+            "  the tour: one scenario per consumer URL (every cluster strategy, the balancers, a mock during",
+            "    an outage) against simulated in-JVM providers, through proxy -> mock -> cluster -> balancer;",
+            "  the live cluster: ZooKeeper (embedded on 127.0.0.1) and five providers on real loopback ports,",
+            "    all through Weft, one consumer under load while an operator forces a mock with an override,",
+            "    raises a weight, disables a provider, one provider is killed, one shut down gracefully and",
+            "    ZooKeeper restarts; the timeline shows what the consumer saw after each event.",
             "",
             "Usage: java -jar weft-playground.jar [options]",
             "",
-            "Options:",
+            "Live cluster options:",
+            "  --live <seconds>         How long the live load runs (default "
+                    + PlaygroundOptions.Live.DEFAULT_DURATION_MILLIS / 1000 + "s; at least 3s; 0 = no live run).",
+            "                           The events happen at fixed shares of it.",
+            "  --rate <n>               Calls per second of the live consumer (default "
+                    + PlaygroundOptions.Live.DEFAULT_RATE + ").",
+            "  --live-url <parameters>  The live consumer's URL parameters (default "
+                    + PlaygroundOptions.Live.DEFAULT_PARAMETERS + ").",
+            "  --zookeeper <host:port>  Use this ZooKeeper ensemble (comma-separated members) instead of the",
+            "                           embedded one; the ZooKeeper restart is then skipped. Rules the run",
+            "                           writes under /weft/" + GreetingService.class.getName() + "/configurators",
+            "                           are deleted at the end.",
+            "  --processes              Run every provider in its own child JVM (default: in this JVM, except",
+            "                           the provider that is killed, which always runs in a child JVM).",
+            "  --no-tour                Only the live cluster.",
+            "",
+            "Tour options:",
             "  --url <consumer URL>     A scenario: a full URL (consumer://host/Service?cluster=failfast&...)",
             "                           or just its parameters (cluster=failfast&loadbalance=p2c). Repeat for",
             "                           several scenarios. Default: the built-in tour of every strategy.",
@@ -41,13 +69,17 @@ final class PlaygroundCli {
             "  --threads <n>            Calling threads per scenario (default " + PlaygroundOptions.DEFAULT_THREADS + ").",
             "  --seed <n>               Seed of the simulated latencies and failures (default "
                     + PlaygroundOptions.DEFAULT_SEED + ").",
-            "  --report <file.html>     Also write a self-contained HTML report with the table and SVG charts.",
+            "  --report <file.html>     Also write a self-contained HTML report: the table, the live cluster's",
+            "                           calls per provider per second, failures and p99 over time with the",
+            "                           events marked, and the tour's charts (inline SVG, no scripts).",
             "  --log <level>            Weft's log level on stderr: off, error, warn, info, debug (default off).",
             "  --help                   This text.",
             "",
             "Examples:",
             "  java -jar weft-playground.jar",
             "  java -jar weft-playground.jar --report report.html",
+            "  java -jar weft-playground.jar --no-tour --live 60s --rate 1000 --processes",
+            "  java -jar weft-playground.jar --zookeeper 127.0.0.1:2181 --live-url 'loadbalance=p2c&retries=1'",
             "  java -jar weft-playground.jar --url 'cluster=failover&loadbalance=leastactive&retries=1'",
             "  java -jar weft-playground.jar --url 'cluster=forking&forks=3&timeout=50' --calls 500 --threads 4",
             "  java -jar weft-playground.jar --providers 'a:weight=300;b:latency=5ms;c:fail=50%' \\",
@@ -56,9 +88,10 @@ final class PlaygroundCli {
             "  java -jar weft-playground.jar --providers 'a:zone=eu;b:zone=us;c:zone=us' \\",
             "      --url 'loadbalance=localfirst&localfirst.zone=us'",
             "",
-            "Output: one row per scenario (calls ok / empty / mocked / failed, p50 and p99 latency, retries)",
-            "and a bar chart of where the calls went ('#' answered, 'x' failed). Exit code 0 on success,",
-            "2 on a bad option or URL.");
+            "Output: one row per scenario (calls ok / empty / mocked / failed, p50 and p99 latency, retries),",
+            "the live run as the last row, a bar chart of where the calls went ('#' answered, 'x' failed) and",
+            "the live timeline. A progress bar is drawn on stderr when it is a console. Exit code 0 on",
+            "success, 2 on a bad option or URL, 1 when the run failed.");
 
     private PlaygroundCli() {
     }
@@ -78,6 +111,13 @@ final class PlaygroundCli {
         Path report = null;
         String logLevel = null;
         boolean help = false;
+        PlaygroundOptions.Live defaults = PlaygroundOptions.Live.defaults();
+        long liveMillis = defaults.durationMillis();
+        int rate = defaults.rate();
+        String zookeeper = null;
+        boolean processes = false;
+        String liveParameters = defaults.parameters();
+        boolean tour = true;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -99,12 +139,60 @@ final class PlaygroundCli {
                 case "--seed" -> seed = parseLong(name, value != null ? value : next(args, ++i, name, "a number"));
                 case "--report" -> report = parsePath(name,
                         value != null ? value : next(args, ++i, name, "a file name such as report.html"));
+                case "--live" -> liveMillis = parseSeconds(name,
+                        value != null ? value : next(args, ++i, name, "a duration in seconds such as 20s"));
+                case "--rate" -> rate = parseInt(name,
+                        value != null ? value : next(args, ++i, name, "calls per second"), 1, MAX_RATE);
+                case "--live-url" -> liveParameters = value != null ? value
+                        : next(args, ++i, name, "consumer URL parameters such as loadbalance=p2c");
+                case "--zookeeper" -> zookeeper = parseEnsemble(name,
+                        value != null ? value : next(args, ++i, name, "host:port"));
+                case "--processes" -> processes = flag(name, value);
+                case "--no-tour" -> tour = !flag(name, value);
                 case "--log" -> logLevel = parseLogLevel(value != null ? value : next(args, ++i, name, "a log level"));
                 default -> throw new UsageException("unknown option: " + arg + " (expected: " + OPTIONS
                         + "; see --help)");
             }
         }
-        return new PlaygroundOptions(urls, providers, calls, threads, seed, report, logLevel, help);
+        if (!tour && liveMillis == 0) {
+            throw new UsageException("--no-tour with --live 0: nothing to run (expected: a live run or the tour)");
+        }
+        return new PlaygroundOptions(urls, providers, calls, threads, seed, report, logLevel, help,
+                new PlaygroundOptions.Live(liveMillis, rate, zookeeper, processes, liveParameters, tour));
+    }
+
+    private static boolean flag(String option, String value) throws UsageException {
+        if (value != null) {
+            throw new UsageException(option + "=" + value + ": a flag takes no value (expected: " + option + ")");
+        }
+        return true;
+    }
+
+    /** {@code 20}, {@code 20s}, {@code 4.5s}: whole milliseconds, 0 or from 3 s to 600 s. */
+    static long parseSeconds(String option, String value) throws UsageException {
+        Matcher matcher = SECONDS.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (matcher.matches()) {
+            long millis = Math.round(Double.parseDouble(matcher.group(1)) * 1000);
+            if (millis == 0 || (millis >= 3000 && millis <= MAX_LIVE_MILLIS)) {
+                return millis;
+            }
+        }
+        throw new UsageException(option + ": '" + value + "' (expected: seconds such as 20 or 4.5s, 0 or from 3s to "
+                + MAX_LIVE_MILLIS / 1000 + "s)");
+    }
+
+    /** {@code host:port[,host:port...]}, each port from 1 to 65535. */
+    static String parseEnsemble(String option, String value) throws UsageException {
+        String trimmed = value.trim();
+        for (String member : trimmed.split(",", -1)) {
+            Matcher matcher = ENSEMBLE_MEMBER.matcher(member);
+            if (!matcher.matches() || Integer.parseInt(matcher.group(1)) < 1
+                    || Integer.parseInt(matcher.group(1)) > 65535) {
+                throw new UsageException(option + ": '" + member + "' in '" + value
+                        + "' (expected: host:port with a port from 1 to 65535, members separated by ',')");
+            }
+        }
+        return trimmed;
     }
 
     private static String next(String[] args, int index, String option, String what) throws UsageException {

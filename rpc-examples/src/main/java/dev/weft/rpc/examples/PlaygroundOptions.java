@@ -15,13 +15,35 @@ import java.util.List;
  * @param logLevel  the slf4j-simple level given with {@code --log} (off, error, warn, info, debug, trace),
  *                  or {@code null} to keep the configured one (off, from {@code simplelogger.properties})
  * @param help      whether {@code --help} was given (everything else is then ignored)
+ * @param live      the live cluster run's settings
  */
 record PlaygroundOptions(List<String> urls, List<ProviderSpec> providers, int calls, int threads, long seed,
-                         Path report, String logLevel, boolean help) {
+                         Path report, String logLevel, boolean help, Live live) {
 
-    static final int DEFAULT_CALLS = 2000;
+    static final int DEFAULT_CALLS = 1000;
     static final int DEFAULT_THREADS = 8;
     static final long DEFAULT_SEED = 42;
+
+    /**
+     * The live cluster run.
+     *
+     * @param durationMillis how long the load runs (0: no live run)
+     * @param rate           calls per second the consumer makes
+     * @param zookeeper      an external ZooKeeper {@code host:port}, or {@code null} for the embedded one
+     * @param processes      whether every provider runs in a child JVM
+     * @param parameters     the live consumer's URL parameters
+     * @param tour           whether the tour of strategies runs too
+     */
+    record Live(long durationMillis, int rate, String zookeeper, boolean processes, String parameters, boolean tour) {
+
+        static final long DEFAULT_DURATION_MILLIS = 15_000;
+        static final int DEFAULT_RATE = 400;
+        static final String DEFAULT_PARAMETERS = "loadbalance=roundrobin&timeout=1000";
+
+        static Live defaults() {
+            return new Live(DEFAULT_DURATION_MILLIS, DEFAULT_RATE, null, false, DEFAULT_PARAMETERS, true);
+        }
+    }
 
     PlaygroundOptions {
         urls = List.copyOf(urls);

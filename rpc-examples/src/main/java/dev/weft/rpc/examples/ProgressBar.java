@@ -42,6 +42,15 @@ final class ProgressBar {
         out.flush();
     }
 
+    /** Redraws the bar at {@code doneNow} of the total (a bar driven by time rather than by calls). */
+    void drawAt(long doneNow, String label) {
+        if (!enabled) {
+            return;
+        }
+        out.print('\r' + line(doneNow, total, label));
+        out.flush();
+    }
+
     /** Clears the bar's line. */
     void finish() {
         if (enabled) {

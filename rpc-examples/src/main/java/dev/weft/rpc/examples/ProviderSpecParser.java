@@ -40,6 +40,12 @@ final class ProviderSpecParser {
     private ProviderSpecParser() {
     }
 
+    /** {@code spec} written back in the grammar {@link #parse} reads: {@code parse(format(p))} equals {@code p}. */
+    static String format(ProviderSpec spec) {
+        return spec.name() + ":weight=" + spec.weight() + ",latency=" + spec.latencyNanos() + "ns,fail="
+                + spec.failRate() + (spec.zone() == null ? "" : ",zone=" + spec.zone());
+    }
+
     /**
      * Parses {@code spec} into providers, in order.
      *

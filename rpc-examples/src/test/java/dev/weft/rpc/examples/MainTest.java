@@ -55,7 +55,7 @@ class MainTest {
 
     @Test
     void unknownStrategy_namesTheKeyAndTheAvailableNames() {
-        assertThat(run("--url", "cluster=failfast&loadbalance=randon", "--calls", "5")).isEqualTo(2);
+        assertThat(run("--url", "cluster=failfast&loadbalance=randon", "--calls", "5", "--live", "0")).isEqualTo(2);
         assertThat(err()).startsWith("error: --url loadbalance=randon: No extension 'randon' for "
                         + "dev.weft.rpc.loadbalance.LoadBalance (available: [")
                 .contains("localfirst", "p2c", "did you mean 'random'?")
@@ -66,9 +66,16 @@ class MainTest {
 
     @Test
     void unknownCluster_isRejectedBeforeAnyCall() {
-        assertThat(run("--url", "cluster=failfats")).isEqualTo(2);
+        assertThat(run("--url", "cluster=failfats", "--live", "0")).isEqualTo(2);
         assertThat(err()).startsWith("error: --url cluster=failfats: No extension 'failfats' for dev.weft.rpc.cluster.Cluster")
                 .contains("failover", "did you mean 'failfast'?");
+    }
+
+    @Test
+    void liveRunNeedsFiveProviders_isAUsageError() {
+        assertThat(run("--providers", "x;y", "--no-tour")).isEqualTo(2);
+        assertThat(err()).isEqualTo("error: --providers: 2 provider(s) (expected: at least 5 for the live run, whose"
+                + " events target four of them; or --live 0)" + System.lineSeparator());
     }
 
     @Test
@@ -82,7 +89,7 @@ class MainTest {
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         Path report = dir.resolve("report.html");
 
-        int code = run("--calls", "60", "--threads", "3", "--seed", "7", "--report", report.toString());
+        int code = run("--calls", "60", "--threads", "3", "--seed", "7", "--live", "0", "--report", report.toString());
 
         assertThat(err()).isEmpty();
         assertThat(code).isZero();
@@ -116,9 +123,34 @@ class MainTest {
     }
 
     @Test
+    void shortLiveRun_showsEveryEvent_withTheMockSeen_andNothingOnStderr(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("live.html");
+
+        int code = run("--no-tour", "--live", "4s", "--rate", "80", "--threads", "2", "--report", report.toString());
+
+        assertThat(err()).isEmpty();
+        assertThat(code).isZero();
+        String out = out();
+        assertThat(out).contains("Weft playground: 4 s live cluster, 2 threads, seed 42", "live cluster (ZooKeeper)",
+                "live cluster timeline (embedded ZooKeeper, the killed provider in its own JVM, 80 calls/s)",
+                "override: greet.mock=force:return degraded", "provider b: override: weight=600",
+                "provider c: override: disabled=true", "provider d: killed (no graceful shutdown)",
+                "provider e: shut down gracefully", "ZooKeeper restarted");
+        assertThat(out).doesNotContain("FAILED:");
+        String liveRow = out.lines().filter(l -> l.startsWith("live cluster (ZooKeeper) ")).findFirst().orElseThrow();
+        String[] cells = liveRow.substring("live cluster (ZooKeeper)".length()).trim().split("\\s+");
+        assertThat(Long.parseLong(cells[0])).as("answered calls in %s", liveRow).isPositive();
+        assertThat(Long.parseLong(cells[2])).as("mocked calls while the override forced the mock, in %s", liveRow)
+                .isPositive();
+        String html = Files.readString(report);
+        assertThat(html).contains("id=\"chart-calls\"", "id=\"chart-p99\"", "<table id=\"timeline\">")
+                .containsPattern("(?s)(class=\"event-marker\".*){14}");
+    }
+
+    @Test
     void customProvidersAndUrls_runOneScenarioPerUrl() {
         int code = run("--providers", "x:weight=300,latency=0;y:weight=100,latency=0", "--url", "loadbalance=roundrobin",
-                "--url", "cluster=failfast", "--calls", "400", "--threads", "1");
+                "--url", "cluster=failfast", "--calls", "400", "--threads", "1", "--live", "0");
 
         assertThat(err()).isEmpty();
         assertThat(code).isZero();

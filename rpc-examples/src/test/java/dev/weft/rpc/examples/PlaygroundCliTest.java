@@ -16,12 +16,44 @@ class PlaygroundCliTest {
         assertThat(options.urls()).isEmpty();
         assertThat(options.defaultScenarios()).isTrue();
         assertThat(options.providers()).isNull();
-        assertThat(options.calls()).isEqualTo(2000);
+        assertThat(options.calls()).isEqualTo(1000);
         assertThat(options.threads()).isEqualTo(8);
         assertThat(options.seed()).isEqualTo(42);
         assertThat(options.report()).isNull();
         assertThat(options.logLevel()).isNull();
         assertThat(options.help()).isFalse();
+        assertThat(options.live()).isEqualTo(new PlaygroundOptions.Live(15_000, 400, null, false,
+                "loadbalance=roundrobin&timeout=1000", true));
+    }
+
+    @Test
+    void liveOptions_areRead() throws UsageException {
+        PlaygroundOptions options = PlaygroundCli.parse("--live", "4.5s", "--rate=50", "--zookeeper",
+                "127.0.0.1:2181,localhost:2182", "--processes", "--no-tour", "--live-url", "loadbalance=p2c");
+
+        assertThat(options.live()).isEqualTo(new PlaygroundOptions.Live(4500, 50, "127.0.0.1:2181,localhost:2182", true,
+                "loadbalance=p2c", false));
+        assertThat(PlaygroundCli.parse("--live=0").live().durationMillis()).isZero();
+        assertThat(PlaygroundCli.parse("--live", "30").live().durationMillis()).isEqualTo(30_000);
+    }
+
+    @Test
+    void badLiveOptions_areRejected_withTheRule() {
+        assertThatThrownBy(() -> PlaygroundCli.parse("--live", "2s"))
+                .hasMessage("--live: '2s' (expected: seconds such as 20 or 4.5s, 0 or from 3s to 600s)");
+        assertThatThrownBy(() -> PlaygroundCli.parse("--live", "soon"))
+                .hasMessage("--live: 'soon' (expected: seconds such as 20 or 4.5s, 0 or from 3s to 600s)");
+        assertThatThrownBy(() -> PlaygroundCli.parse("--zookeeper", "127.0.0.1"))
+                .hasMessage("--zookeeper: '127.0.0.1' in '127.0.0.1' (expected: host:port with a port from 1 to 65535,"
+                        + " members separated by ',')");
+        assertThatThrownBy(() -> PlaygroundCli.parse("--zookeeper", "a:2181,b:70000"))
+                .hasMessageStartingWith("--zookeeper: 'b:70000' in 'a:2181,b:70000'");
+        assertThatThrownBy(() -> PlaygroundCli.parse("--rate", "0"))
+                .hasMessage("--rate: '0' (expected: an integer from 1 to 100000)");
+        assertThatThrownBy(() -> PlaygroundCli.parse("--processes=yes"))
+                .hasMessage("--processes=yes: a flag takes no value (expected: --processes)");
+        assertThatThrownBy(() -> PlaygroundCli.parse("--no-tour", "--live", "0"))
+                .hasMessage("--no-tour with --live 0: nothing to run (expected: a live run or the tour)");
     }
 
     @Test
@@ -45,7 +77,7 @@ class PlaygroundCliTest {
         assertThat(PlaygroundCli.parse("--help").help()).isTrue();
         assertThat(PlaygroundCli.parse("-h").help()).isTrue();
         assertThat(PlaygroundCli.HELP).contains("--url", "--providers", "--calls", "--threads", "--seed", "--report",
-                "--log", "Examples:");
+                "--log", "--live", "--rate", "--live-url", "--zookeeper", "--processes", "--no-tour", "Examples:");
     }
 
     @Test
@@ -53,7 +85,8 @@ class PlaygroundCliTest {
         assertThatThrownBy(() -> PlaygroundCli.parse("--cals", "5"))
                 .isInstanceOf(UsageException.class)
                 .hasMessage("unknown option: --cals (expected: --url, --providers, --calls, --threads, --seed, "
-                        + "--report, --log, --help; see --help)");
+                        + "--live, --rate, --live-url, --zookeeper, --processes, --no-tour, --report, --log, --help;"
+                        + " see --help)");
     }
 
     @Test

@@ -1,0 +1,198 @@
+package dev.weft.rpc.examples;
+
+import dev.weft.rpc.bootstrap.Weft;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The live cluster: ZooKeeper (an embedded {@link TestingServer} listening on 127.0.0.1 only, or an external
+ * ensemble), the providers (each with its own {@link Weft}, in this JVM or in child JVMs), one
+ * consumer {@link Weft} referring {@link GreetingService} through the registry, and an
+ * {@link Operator} writing override rules. {@link #close()} deletes the rules it wrote, then
+ * closes the consumer, the providers, the operator and the embedded server. Not thread-safe:
+ * one thread starts it, applies events and closes it; the consumer proxy is thread-safe.
+ */
+final class LiveCluster implements AutoCloseable {
+
+    /** Provider registry sessions: short, so a killed provider's node goes soon (the server may raise it). */
+    static final int PROVIDER_SESSION_MILLIS = 3000;
+    /** The embedded server's tick: sessions from 2 ticks up to {@link #MAX_SESSION_MILLIS}. */
+    static final int TICK_MILLIS = 200;
+    static final int MAX_SESSION_MILLIS = 60_000;
+    static final int SHUTDOWN_TIMEOUT_MILLIS = 2000;
+
+    private final TestingServer server;
+    private final String connectString;
+    private final Map<String, ProviderHost> providers;
+    private final Weft consumerWeft;
+    private final GreetingService consumer;
+    private final Operator operator;
+    private final List<String> rulesWritten = new ArrayList<>();
+
+    private LiveCluster(TestingServer server, String connectString, Map<String, ProviderHost> providers,
+                        Weft consumerWeft, GreetingService consumer, Operator operator) {
+        this.server = server;
+        this.connectString = connectString;
+        this.providers = providers;
+        this.consumerWeft = consumerWeft;
+        this.consumer = consumer;
+        this.operator = operator;
+    }
+
+    /**
+     * Starts everything. {@code zookeeper} is an external {@code host:port} or {@code null} for the
+     * embedded server; providers named in {@code killable} (or all, with {@code processes}) run in
+     * child JVMs.
+     */
+    static LiveCluster start(List<ProviderSpec> specs, String zookeeper, boolean processes, Set<String> killable,
+                             long seed, String consumerParameters) throws Exception {
+        Objects.requireNonNull(specs, "specs");
+        TestingServer server = null;
+        Operator operator = null;
+        Map<String, ProviderHost> providers = new LinkedHashMap<>();
+        Weft consumerWeft = null;
+        try {
+            String connectString = zookeeper;
+            if (zookeeper == null) {
+                server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MILLIS, -1,
+                        Map.of("clientPortAddress", "127.0.0.1", "maxSessionTimeout", Integer.toString(MAX_SESSION_MILLIS)),
+                        "127.0.0.1"), true);
+                connectString = "127.0.0.1:" + server.getPort();
+            }
+            operator = new Operator(connectString);
+            String providerRegistry = "zookeeper://" + connectString + "?session=" + PROVIDER_SESSION_MILLIS;
+            for (int i = 0; i < specs.size(); i++) {
+                ProviderSpec spec = specs.get(i);
+                long providerSeed = seed * 1_000_003L + i;
+                ProviderHost host = processes || killable.contains(spec.name())
+                        ? ChildProcessProvider.start(spec, providerRegistry, providerSeed)
+                        : InJvmProvider.start(spec, providerRegistry, providerSeed);
+                providers.put(spec.name(), host);
+            }
+            consumerWeft = Weft.builder().registry("zookeeper://" + connectString).application("playground").build();
+            GreetingService consumer = consumerWeft.refer(GreetingService.class, consumerParameters);
+            return new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator);
+        } catch (Exception | Error e) {
+            closeAll(consumerWeft, providers, operator, server);
+            throw e;
+        }
+    }
+
+    /** The provider URL a spec is exported at: 127.0.0.1, a free port, its weight and zone. */
+    static String providerUrl(ProviderSpec spec) {
+        return "weft://127.0.0.1:0?weight=" + spec.weight() + "&shutdown-timeout=" + SHUTDOWN_TIMEOUT_MILLIS
+                + (spec.zone() == null ? "" : "&zone=" + spec.zone());
+    }
+
+    /**
+     * Calls the consumer from this thread until every provider has answered once (connections open,
+     * classes loaded on both sides), at most {@code maxMillis}; the timed run then starts warm.
+     *
+     * @return the providers that answered
+     */
+    Set<String> warmUp(long maxMillis) {
+        Set<String> answered = new java.util.HashSet<>();
+        long deadline = System.nanoTime() + maxMillis * 1_000_000;
+        for (int i = 0; answered.size() < providers.size() && System.nanoTime() < deadline; i++) {
+            String name = "warm-up-" + i;
+            try {
+                String answer = consumer.greet(name);
+                if (GreetingServiceImpl.isProviderAnswer(name, answer)) {
+                    answered.add(answer.substring(name.length() + 1));
+                }
+            } catch (RuntimeException e) {
+                // a provider still starting: the next call goes elsewhere or retries
+            }
+        }
+        return answered;
+    }
+
+    GreetingService consumer() {
+        return consumer;
+    }
+
+    String connectString() {
+        return connectString;
+    }
+
+    /** Whether ZooKeeper is the embedded server (the only one that can be restarted). */
+    boolean embedded() {
+        return server != null;
+    }
+
+    /** Applies {@code event}: writes or deletes a rule, kills or shuts down a provider, restarts ZooKeeper. */
+    void apply(LiveEvent event) throws Exception {
+        switch (event.kind()) {
+            case MOCK_ON -> writeRule(Operator.mockRule());
+            case MOCK_OFF -> {
+                operator.delete(Operator.mockRule());
+                rulesWritten.remove(Operator.mockRule());
+            }
+            case WEIGHT -> writeRule(Operator.providerRule(provider(event).port(), "weight",
+                    Integer.toString(LiveEvent.RAISED_WEIGHT)));
+            case DISABLE -> writeRule(Operator.providerRule(provider(event).port(), "disabled", "true"));
+            case KILL -> provider(event).kill();
+            case SHUTDOWN -> provider(event).shutdown();
+            case ZOOKEEPER_RESTART -> {
+                if (server == null) {
+                    throw new IllegalStateException("ZooKeeper restart: an external ensemble (expected: the embedded one)");
+                }
+                server.restart();
+            }
+        }
+    }
+
+    private void writeRule(String rule) throws Exception {
+        operator.write(rule);
+        rulesWritten.add(rule);
+    }
+
+    private ProviderHost provider(LiveEvent event) {
+        ProviderHost host = providers.get(event.provider());
+        if (host == null) {
+            throw new IllegalArgumentException("provider: " + event.provider() + " (expected one of "
+                    + providers.keySet() + ")");
+        }
+        return host;
+    }
+
+    @Override
+    public void close() {
+        for (String rule : rulesWritten) {
+            try {
+                operator.delete(rule);
+            } catch (Exception e) {
+                // best effort: an embedded server goes away anyway; an external one keeps a rule we name in the docs
+            }
+        }
+        rulesWritten.clear();
+        closeAll(consumerWeft, providers, operator, server);
+    }
+
+    private static void closeAll(Weft consumer, Map<String, ProviderHost> providers, Operator operator,
+                                 TestingServer server) {
+        if (consumer != null) {
+            consumer.close();
+        }
+        for (ProviderHost host : providers.values()) {
+            host.close();
+        }
+        if (operator != null) {
+            operator.close();
+        }
+        if (server != null) {
+            try {
+                server.close();
+            } catch (java.io.IOException e) {
+                // the temporary directory may linger; nothing else is held
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.weft.rpc.examples;
+
+import com.google.common.base.Preconditions;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One governance action or fault of the live run, at an offset from the start of the load.
+ * Immutable.
+ *
+ * @param atMillis when it happens, milliseconds after the load started (>= 0)
+ * @param kind     what happens
+ * @param provider the provider it targets, or {@code null} for one that targets the whole cluster
+ */
+record LiveEvent(long atMillis, Kind kind, String provider) {
+
+    /** The actions and faults the playground knows. */
+    enum Kind {
+        /** An override rule forcing a mock on {@code greet} for every consumer. */
+        MOCK_ON("override: greet.mock=force:return degraded"),
+        /** That override rule deleted. */
+        MOCK_OFF("override deleted: greet answered again"),
+        /** An override rule raising one provider's weight. */
+        WEIGHT("override: weight=" + LiveEvent.RAISED_WEIGHT),
+        /** An override rule taking one provider out. */
+        DISABLE("override: disabled=true"),
+        /** A provider killed: its process destroyed, no goodbye. */
+        KILL("killed (no graceful shutdown)"),
+        /** A provider shut down gracefully: unregistered, drained, closed. */
+        SHUTDOWN("shut down gracefully"),
+        /** The ZooKeeper server restarted (embedded ZooKeeper only). */
+        ZOOKEEPER_RESTART("ZooKeeper restarted");
+
+        private final String description;
+
+        Kind(String description) {
+            this.description = description;
+        }
+
+        String description() {
+            return description;
+        }
+
+        /** Whether this kind needs a provider. */
+        boolean targetsProvider() {
+            return this == WEIGHT || this == DISABLE || this == KILL || this == SHUTDOWN;
+        }
+    }
+
+    /** The weight a {@link Kind#WEIGHT} override gives its provider. */
+    static final int RAISED_WEIGHT = 600;
+
+    LiveEvent {
+        Preconditions.checkArgument(atMillis >= 0, "atMillis: %s (expected: >= 0)", atMillis);
+        Objects.requireNonNull(kind, "kind");
+        Preconditions.checkArgument(kind.targetsProvider() == (provider != null),
+                "provider: %s (expected: %s for %s)", provider, kind.targetsProvider() ? "a name" : "none", kind);
+    }
+
+    /** E.g. {@code provider b: override: weight=600} or {@code ZooKeeper restarted}. */
+    String label() {
+        return provider == null ? kind.description() : "provider " + provider + ": " + kind.description();
+    }
+
+    /** E.g. {@code 4.5 s}. */
+    String at() {
+        return String.format(Locale.ROOT, "%.1f s", atMillis / 1000.0);
+    }
+}

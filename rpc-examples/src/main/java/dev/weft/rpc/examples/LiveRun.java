@@ -1,0 +1,153 @@
+package dev.weft.rpc.examples;
+
+import com.google.common.base.Preconditions;
+import com.google.common.base.Ticker;
+import com.google.common.collect.ConcurrentHashMultiset;
+import com.google.common.collect.ImmutableMultiset;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Calls one consumer under a steady load for a fixed time while the main thread applies the
+ * scheduled events, recording every call in a {@link TimeSeries}. Each of the {@code threads} callers
+ * makes one call per {@code threads / callsPerSecond} seconds (a closed loop: slow calls lower the
+ * rate, they never cause a burst later). Each {@link #run} owns its caller pool and shuts it down
+ * before returning; the load is bounded by the rate and by the duration.
+ */
+final class LiveRun {
+
+    private static final long REDRAW_MILLIS = 100;
+
+    private final long durationMillis;
+    private final int threads;
+    private final int callsPerSecond;
+
+    LiveRun(long durationMillis, int threads, int callsPerSecond) {
+        Preconditions.checkArgument(durationMillis > 0, "duration: %s ms (expected: > 0)", durationMillis);
+        Preconditions.checkArgument(threads > 0, "threads: %s (expected: > 0)", threads);
+        Preconditions.checkArgument(callsPerSecond > 0, "rate: %s (expected: > 0)", callsPerSecond);
+        this.durationMillis = durationMillis;
+        this.threads = threads;
+        this.callsPerSecond = callsPerSecond;
+    }
+
+    /** An event as it was applied: when, and the error if applying it failed. */
+    record Applied(LiveEvent event, long atMillis, String error) {
+    }
+
+    /** What the run saw. */
+    record Result(List<String> providers, long durationMillis, TimeSeries series, List<Applied> events,
+                  ImmutableMultiset<String> errors) {
+
+        Result {
+            providers = List.copyOf(providers);
+            events = List.copyOf(events);
+        }
+    }
+
+    /** Something that applies an event to the cluster. */
+    interface EventTarget {
+        void apply(LiveEvent event) throws Exception;
+    }
+
+    /**
+     * Runs the load against {@code service} and applies {@code events} (sorted by time) on this
+     * thread at their offsets.
+     *
+     * @throws InterruptedException when interrupted (callers are then stopped)
+     */
+    Result run(GreetingService service, List<String> providers, List<LiveEvent> events, EventTarget target,
+               ProgressBar progress, Ticker ticker) throws InterruptedException {
+        Objects.requireNonNull(service, "service");
+        TimeSeries series = new TimeSeries(ticker, providers);
+        ConcurrentHashMultiset<String> errors = ConcurrentHashMultiset.create();
+        long periodNanos = TimeUnit.SECONDS.toNanos(threads) / callsPerSecond;
+        AtomicLong sequence = new AtomicLong();
+        AtomicInteger number = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
+            Thread thread = new Thread(runnable, "playground-live-caller-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        List<Applied> applied = new ArrayList<>();
+        try {
+            for (int t = 0; t < threads; t++) {
+                long offset = periodNanos * t / threads;
+                pool.execute(() -> pace(service, series, errors, ticker, sequence, periodNanos, offset));
+            }
+            pool.shutdown();
+            String label = "live cluster";
+            for (LiveEvent event : events) {
+                while (series.elapsedMillis() < event.atMillis()) {
+                    progress.drawAt(series.elapsedMillis(), label);
+                    Thread.sleep(Math.max(1, Math.min(REDRAW_MILLIS, event.atMillis() - series.elapsedMillis())));
+                }
+                long at = series.elapsedMillis();
+                String error = null;
+                try {
+                    target.apply(event);
+                } catch (Exception e) {
+                    error = e.toString();
+                }
+                applied.add(new Applied(event, at, error));
+                label = "live: " + event.label();
+            }
+            while (!pool.awaitTermination(REDRAW_MILLIS, TimeUnit.MILLISECONDS)) {
+                progress.drawAt(series.elapsedMillis(), label);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return new Result(providers, durationMillis, series, applied, ImmutableMultiset.copyOf(errors));
+    }
+
+    /**
+     * One caller: a call every {@code periodNanos}, starting {@code offsetNanos} in. A call that
+     * overruns its period pushes the next one back rather than queueing a catch-up burst, so a stall
+     * (a provider timing out) never turns into a flood when it ends.
+     */
+    private void pace(GreetingService service, TimeSeries series, ConcurrentHashMultiset<String> errors,
+                      Ticker ticker, AtomicLong sequence, long periodNanos, long offsetNanos) {
+        long next = ticker.read() + offsetNanos;
+        while (series.elapsedMillis() < durationMillis) {
+            long wait = next - ticker.read();
+            if (wait > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                continue;
+            }
+            call(service, "live-" + sequence.getAndIncrement(), series, errors, ticker);
+            next = Math.max(next + periodNanos, ticker.read());
+        }
+    }
+
+    private static void call(GreetingService service, String name, TimeSeries series,
+                             ConcurrentHashMultiset<String> errors, Ticker ticker) {
+        long start = ticker.read();
+        try {
+            String answer = service.greet(name);
+            long latency = ticker.read() - start;
+            if (answer == null) {
+                series.record(CallTally.Outcome.EMPTY, null, latency);
+            } else if (GreetingServiceImpl.isProviderAnswer(name, answer)) {
+                series.record(CallTally.Outcome.OK, answer.substring(name.length() + 1), latency);
+            } else {
+                series.record(CallTally.Outcome.MOCKED, null, latency);
+            }
+        } catch (RuntimeException e) {
+            series.record(CallTally.Outcome.FAILED, null, ticker.read() - start);
+            errors.add(CallTally.kindOf(e));
+        }
+    }
+}

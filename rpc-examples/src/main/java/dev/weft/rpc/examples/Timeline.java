@@ -1,0 +1,82 @@
+package dev.weft.rpc.examples;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The live run as text: one line per event (and one for the start) with what the consumer saw
+ * from then until the next event: answers per second per provider, mocked and failed calls per
+ * second, and the p99 latency. Stateless.
+ */
+final class Timeline {
+
+    private Timeline() {
+    }
+
+    /** One row of the timeline: an event (or the start, {@code event == null}) and its window. */
+    record Row(LiveRun.Applied event, TimeSeries.Point window) {
+
+        String label() {
+            if (event == null) {
+                return "start: load on";
+            }
+            return event.event().label() + (event.error() == null ? "" : " FAILED: " + event.error());
+        }
+    }
+
+    /** The rows of {@code result}: the start, then each applied event, each with its window. */
+    static List<Row> rows(LiveRun.Result result) {
+        List<Row> rows = new ArrayList<>();
+        List<LiveRun.Applied> events = result.events();
+        long from = 0;
+        LiveRun.Applied current = null;
+        for (LiveRun.Applied event : events) {
+            rows.add(new Row(current, result.series().window(from, event.atMillis())));
+            from = event.atMillis();
+            current = event;
+        }
+        rows.add(new Row(current, result.series().window(from, result.durationMillis())));
+        return rows;
+    }
+
+    /** The timeline as terminal text. */
+    static String render(LiveRun.Result result) {
+        List<Row> rows = rows(result);
+        int width = rows.stream().mapToInt(r -> r.label().length()).max().orElse(10);
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", "at", "event",
+                "then the consumer saw (calls/s answered per provider | mocked | failed | p99)"));
+        for (Row row : rows) {
+            TimeSeries.Point w = row.window();
+            StringBuilder seen = new StringBuilder();
+            for (String provider : result.providers()) {
+                seen.append(String.format(Locale.ROOT, "%s %4.0f  ", provider, w.perSecond(w.answered(provider))));
+            }
+            seen.append(String.format(Locale.ROOT, "| mocked %4.0f | failed %3d | p99 %s", w.perSecond(w.mocked()),
+                    w.failed(), Durations.format(w.p99Nanos())));
+            String at = row.event() == null ? "0.0 s" : String.format(Locale.ROOT, "%.1f s",
+                    row.event().atMillis() / 1000.0);
+            text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", at, row.label(), seen));
+        }
+        if (!result.errors().isEmpty()) {
+            text.append("  failed calls by kind: ").append(result.errors()).append(System.lineSeparator());
+        }
+        return text.toString();
+    }
+
+    /** The whole run as one row of the results table, answers per provider as its bar chart. */
+    static ScenarioResult summary(String title, String parameters, LiveRun.Result result) {
+        TimeSeries.Point all = result.series().window(0, result.durationMillis());
+        List<ScenarioResult.ProviderTally> providers = new ArrayList<>();
+        for (String provider : result.providers()) {
+            providers.add(new ScenarioResult.ProviderTally(provider, all.answered(provider), 0));
+        }
+        long ok = all.answered().values().stream().mapToLong(Long::longValue).sum();
+        ScenarioResult.TopError top = result.errors().entrySet().stream()
+                .max((x, y) -> Integer.compare(x.getCount(), y.getCount()))
+                .map(e -> new ScenarioResult.TopError(e.getElement(), "", e.getCount())).orElse(null);
+        return new ScenarioResult(title, parameters, all.calls(), ok, all.empty(), all.mocked(), all.failed(),
+                all.p50Nanos(), all.p99Nanos(), 0, result.durationMillis() * 1_000_000, providers, top);
+    }
+}
