@@ -7,7 +7,6 @@ import dev.weft.rpc.spi.ExtensionDirector;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The provider invokers named by a consumer's {@value #URL_KEY} key (comma-separated provider
@@ -16,18 +15,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class DirectProviders<T> {
 
-    /** Consumer key: direct provider URLs, used when no registry is configured. */
+    /** Consumer key: direct provider URLs; when present, the registry is not asked. */
     static final String URL_KEY = "url";
-    /** Consumer key: wait for a first available provider at refer time (default true). */
-    static final String CHECK_KEY = "check";
-    private static final String TIMEOUT_KEY = "timeout";
-    private static final int DEFAULT_TIMEOUT_MILLIS = 1000;
-
-    private final Class<T> type;
     private final List<Invoker<T>> invokers;
 
-    private DirectProviders(Class<T> type, List<Invoker<T>> invokers) {
-        this.type = type;
+    private DirectProviders(List<Invoker<T>> invokers) {
         this.invokers = List.copyOf(invokers);
     }
 
@@ -52,7 +44,7 @@ final class DirectProviders<T> {
             invokers.forEach(Invoker::destroy);
             throw e;
         }
-        return new DirectProviders<>(type, invokers);
+        return new DirectProviders<>(invokers);
     }
 
     private static URL providerUrl(ExtensionDirector director, Class<?> type, String entry) {
@@ -76,45 +68,6 @@ final class DirectProviders<T> {
 
     List<Invoker<T>> invokers() {
         return invokers;
-    }
-
-    /**
-     * With {@code check=true} (the default), waits up to the consumer's {@code timeout} for one
-     * provider to be available.
-     *
-     * @throws IllegalStateException naming the service and the providers tried when none is
-     */
-    void awaitFirstAvailable(URL consumerUrl) {
-        if (!consumerUrl.getParameter(CHECK_KEY, true)) {
-            return;
-        }
-        long timeoutMillis = consumerUrl.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (true) {
-            for (Invoker<T> invoker : invokers) {
-                if (invoker.isAvailable()) {
-                    return;
-                }
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                break;
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        List<URL> urls = invokers.stream().map(Invoker::getUrl).toList();
-        throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl) + ": no available provider within "
-                + timeoutMillis + " ms among " + urls + " (expected: a running provider, or check=false to refer anyway)");
-    }
-
-    private static String describeKey(URL url) {
-        String group = url.getParameter("group", (String) null);
-        String version = url.getParameter("version", (String) null);
-        return (group == null ? "" : " group " + group) + (version == null ? "" : " version " + version);
     }
 
     void destroy() {

@@ -1,6 +1,7 @@
 package dev.weft.rpc.bootstrap;
 
 import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.cluster.Directory;
 import dev.weft.rpc.cluster.DynamicDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
@@ -8,14 +9,19 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.proxy.ProxyFactory;
+import dev.weft.rpc.registry.Registry;
+import dev.weft.rpc.registry.RegistryDirectory;
+import dev.weft.rpc.registry.RegistryFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Exports and refers services in a few lines, wiring the extension loader, protocols, registry,
@@ -41,12 +47,16 @@ import java.util.Objects;
 public final class Weft implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Weft.class);
+    private static final String IN_JVM = "injvm";
+    private static final String CATEGORY_KEY = "category";
+    private static final String CONSUMERS_CATEGORY = "consumers";
 
     private final ExtensionDirector director;
     private final boolean ownsDirector;
     private final String application;
     private final String host;
     private final KnownKeys knownKeys;
+    private final Registry registry;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
     private final Thread shutdownHook;
     private boolean closed;
@@ -57,12 +67,27 @@ public final class Weft implements AutoCloseable {
         this.application = builder.application;
         this.host = builder.host;
         this.knownKeys = KnownKeys.load(director.getClassLoader());
+        this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
         if (builder.shutdownHook) {
             shutdownHook = new Thread(this::close, "weft-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
         } else {
             shutdownHook = null;
         }
+    }
+
+    private Registry openRegistry(URL registryUrl) {
+        var factories = director.getExtensionLoader(RegistryFactory.class);
+        if (registryUrl.getProtocol() == null || !factories.hasExtension(registryUrl.getProtocol())) {
+            if (ownsDirector) {
+                director.close();
+            }
+            throw new IllegalArgumentException("registry: " + registryUrl + " (expected: a URL whose scheme is one of "
+                    + factories.getSupportedExtensions() + ")");
+        }
+        Registry opened = factories.getAdaptiveExtension().getRegistry(registryUrl);
+        remember(opened::close);
+        return opened;
     }
 
     /** A builder with no registry, application {@code weft}, consumer host 127.0.0.1. */
@@ -94,6 +119,11 @@ public final class Weft implements AutoCloseable {
                 .getInvoker(implementation, type, url);
         Exporter<T> exporter = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
         remember(exporter::unexport);
+        if (registry != null && !IN_JVM.equals(url.getProtocol())) {
+            URL registered = exporter.getInvoker().getUrl();
+            registry.register(registered);
+            remember(() -> registry.unregister(registered));
+        }
         return exporter;
     }
 
@@ -107,8 +137,10 @@ public final class Weft implements AutoCloseable {
 
     /**
      * A proxy of {@code type} calling the providers named by the key {@code url} (comma-separated
-     * provider URLs). With {@code check=true} (the default) it waits up to {@code timeout} for a
-     * first available provider and fails naming the service if none appears.
+     * provider URLs) or, without that key, those the registry lists for the service (interface,
+     * {@code group}, {@code version}), with the registry's override rules applied live. With
+     * {@code check=true} (the default) it waits up to {@code timeout} for a first available
+     * provider and fails naming the service and the registry if none appears.
      *
      * @throws IllegalArgumentException when a key is invalid or no provider source is given
      * @throws IllegalStateException    when {@code check=true} and no provider is available in time
@@ -119,14 +151,30 @@ public final class Weft implements AutoCloseable {
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
         warnUnknownKeys(consumerUrl, "refer " + type.getName());
-        DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
-        remember(providers::destroy);
-        DynamicDirectory<T> directory = new DynamicDirectory<>(type, consumerUrl);
-        directory.setInvokers(providers.invokers());
+        Directory<T> directory;
+        Supplier<List<Invoker<T>>> invokers;
+        String source;
+        if (consumerUrl.hasParameter(DirectProviders.URL_KEY) || registry == null) {
+            DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
+            remember(providers::destroy);
+            DynamicDirectory<T> direct = new DynamicDirectory<>(type, consumerUrl);
+            direct.setInvokers(providers.invokers());
+            directory = direct;
+            invokers = providers::invokers;
+            source = consumerUrl.getParameter(DirectProviders.URL_KEY);
+        } else {
+            URL consumerNode = consumerUrl.addParameter(CATEGORY_KEY, CONSUMERS_CATEGORY);
+            registry.register(consumerNode);
+            remember(() -> registry.unregister(consumerNode));
+            RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
+            directory = fromRegistry;
+            invokers = fromRegistry::getInvokers;
+            source = "registry " + registry.getUrl();
+        }
         remember(directory::destroy);
         Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
         remember(clusterInvoker::destroy);
-        providers.awaitFirstAvailable(consumerUrl);
+        ProviderCheck.await(type, consumerUrl, invokers, source);
         return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(clusterInvoker);
     }
 
@@ -194,12 +242,25 @@ public final class Weft implements AutoCloseable {
     /** Configures a {@link Weft}; not thread-safe, used once. */
     public static final class Builder {
 
+        private URL registryUrl;
         private String application = "weft";
         private String host = "127.0.0.1";
         private ExtensionDirector director;
         private boolean shutdownHook;
 
         private Builder() {
+        }
+
+        /**
+         * Where services are registered and providers found, e.g. {@code zookeeper://127.0.0.1:2181}
+         * (a user and password in the URL turn on digest authentication). Without a registry,
+         * {@code refer} takes provider URLs in the key {@code url}.
+         *
+         * @throws IllegalArgumentException when the URL is malformed
+         */
+        public Builder registry(String registryUrl) {
+            this.registryUrl = URL.valueOf(Objects.requireNonNull(registryUrl, "registryUrl"));
+            return this;
         }
 
         /** The application name registered with every service (key {@code application}). */

@@ -1,8 +1,10 @@
 package dev.weft.rpc.common;
 
-import java.net.URLDecoder;
 import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -158,7 +160,7 @@ public final class URL {
         try {
             return UrlParser.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("URL: " + redact(text) + " (" + e.getMessage() + ")", e);
+            throw new IllegalArgumentException("URL: " + redact(text) + " (" + redactDetail(text, e.getMessage()) + ")", e);
         } catch (RuntimeException e) {
             // Not expected; the cause's message is left out of ours because it could quote the password.
             throw new IllegalArgumentException("URL: " + redact(text)
@@ -168,8 +170,23 @@ public final class URL {
     }
 
     /**
-     * {@code text} with the password replaced by {@code ***}, the password being found exactly
-     * where {@link #valueOf} would look for it (user info of the authority).
+     * The parser's {@code detail}, with everything it quotes replaced by {@code ***} when the
+     * password could not be told apart exactly (a {@code /}, {@code ?} or {@code @} left
+     * unencoded in it): the parser then cut the text elsewhere and may quote a piece of it.
+     */
+    private static String redactDetail(String text, String detail) {
+        int[] range = UrlParser.passwordRange(text);
+        if (range == null || Arrays.equals(range, UrlParser.authorityPasswordRange(text))) {
+            return detail;
+        }
+        int first = detail.indexOf('\'');
+        int last = detail.lastIndexOf('\'');
+        return first < last ? detail.substring(0, first) + "'" + REDACTED + "'" + detail.substring(last + 1) : detail;
+    }
+
+    /**
+     * {@code text} with whatever may be the password replaced by {@code ***}: see
+     * {@link UrlParser#passwordRange(String)}.
      */
     static String redact(String text) {
         int[] range = UrlParser.passwordRange(text);
@@ -440,8 +457,60 @@ public final class URL {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
+    static final String BAD_ESCAPE = "valid percent-encoding (%XX)";
+    static final String BAD_UTF8 = "percent-encoded bytes that form UTF-8";
+
+    /**
+     * Decodes {@code application/x-www-form-urlencoded} UTF-8: {@code +} is a space, each run of
+     * {@code %XX} is bytes that must form UTF-8. Unlike {@code URLDecoder}, malformed UTF-8 is an
+     * error rather than U+FFFD, so no input changes silently.
+     *
+     * @throws IllegalArgumentException with {@link #BAD_ESCAPE} or {@link #BAD_UTF8} as its message
+     */
     static String decode(String value) {
-        return URLDecoder.decode(value, StandardCharsets.UTF_8);
+        if (value.indexOf('%') < 0) {
+            return value.indexOf('+') < 0 ? value : value.replace('+', ' ');
+        }
+        StringBuilder out = new StringBuilder(value.length());
+        int i = 0;
+        while (i < value.length()) {
+            char c = value.charAt(i);
+            if (c != '%') {
+                out.append(c == '+' ? ' ' : c);
+                i++;
+                continue;
+            }
+            byte[] bytes = new byte[(value.length() - i) / 3];
+            int count = 0;
+            while (i < value.length() && value.charAt(i) == '%') {
+                int high = i + 2 < value.length() ? hexValue(value.charAt(i + 1)) : -1;
+                int low = high < 0 ? -1 : hexValue(value.charAt(i + 2));
+                if (low < 0) {
+                    throw new IllegalArgumentException(BAD_ESCAPE);
+                }
+                bytes[count++] = (byte) (high << 4 | low);
+                i += 3;
+            }
+            try {
+                out.append(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, 0, count)));
+            } catch (CharacterCodingException e) {
+                throw new IllegalArgumentException(BAD_UTF8, e);
+            }
+        }
+        return out.toString();
+    }
+
+    private static int hexValue(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
     }
 
     private static String encodePath(String path) {

@@ -10,7 +10,7 @@ final class UrlParser {
     }
 
     static URL parse(String text) {
-        String s = text.trim();
+        String s = stripSurroundingWhitespace(text);
         if (s.isEmpty()) {
             throw new IllegalArgumentException("expected: a non-empty URL");
         }
@@ -106,6 +106,26 @@ final class UrlParser {
         return new URL(protocol, username, password, host, port, path, parameters);
     }
 
+    /**
+     * {@code text} without leading and trailing spaces, tabs, carriage returns and line feeds;
+     * any other control character stays, to be rejected with the others.
+     */
+    private static String stripSurroundingWhitespace(String text) {
+        int start = 0;
+        int end = text.length();
+        while (start < end && isSurroundingWhitespace(text.charAt(start))) {
+            start++;
+        }
+        while (end > start && isSurroundingWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(start, end);
+    }
+
+    private static boolean isSurroundingWhitespace(char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    }
+
     private static void parseQuery(String query, Map<String, String> parameters) {
         int start = 0;
         while (start <= query.length()) {
@@ -134,7 +154,7 @@ final class UrlParser {
         try {
             return URL.decode(raw);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("expected: valid percent-encoding (%XX) in the " + part);
+            throw new IllegalArgumentException("expected: " + e.getMessage() + " in the " + part);
         }
     }
 
@@ -142,7 +162,7 @@ final class UrlParser {
         try {
             return URL.decode(raw);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("expected: valid percent-encoding (%XX) in parameter '" + pair + "'");
+            throw new IllegalArgumentException("expected: " + e.getMessage() + " in parameter '" + pair + "'");
         }
     }
 
@@ -164,7 +184,7 @@ final class UrlParser {
         try {
             return URL.decode(raw);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("expected: valid percent-encoding (%XX) in path segment '" + raw + "'");
+            throw new IllegalArgumentException("expected: " + e.getMessage() + " in path segment '" + raw + "'");
         }
     }
 
@@ -236,12 +256,40 @@ final class UrlParser {
     }
 
     /**
+     * The {@code [start, end)} range in unparsed {@code text} that may hold a password, or
+     * {@code null} when nothing can: the {@linkplain #authorityPasswordRange exact range} when it
+     * exists and no {@code @} follows it before the query; otherwise, when a {@code ':'} after the
+     * protocol is followed by an {@code '@'}, everything between the first such {@code ':'} and
+     * the last {@code '@'}, so a password with an unencoded {@code /}, {@code ?} or {@code @} is
+     * covered too. May cover more than the password; never less. Used to redact input echoed in
+     * error messages.
+     */
+    static int[] passwordRange(String text) {
+        int[] exact = authorityPasswordRange(text);
+        int scheme = text.indexOf("://");
+        int start = scheme >= 0 ? scheme + 3 : 0;
+        int colon = text.indexOf(':', start);
+        int at = text.lastIndexOf('@');
+        if (exact != null) {
+            int question = text.indexOf('?', exact[1]);
+            int nextAt = text.indexOf('@', exact[1] + 1);
+            if (nextAt < 0 || (question >= 0 && nextAt > question)) {
+                return exact;
+            }
+        }
+        if (colon < 0 || at <= colon + 1) {
+            return null;
+        }
+        return new int[] {colon + 1, at};
+    }
+
+    /**
      * The {@code [start, end)} range of the password in unparsed {@code text}, found exactly as
      * {@link #parse} finds it (query cut at the first '?', protocol before the first "://",
      * authority up to the first '/', user info up to the last '@', password after its first ':'),
-     * or {@code null} when there is none. Used to redact input echoed in error messages.
+     * or {@code null} when there is none.
      */
-    static int[] passwordRange(String text) {
+    static int[] authorityPasswordRange(String text) {
         int question = text.indexOf('?');
         int end = question < 0 ? text.length() : question;
         int scheme = text.indexOf("://");

@@ -228,4 +228,55 @@ class UrlParsingTest {
         assertThat(url.getHost()).isEqualTo("::1");
         assertThat(url.toFullString()).isEqualTo("tri://[::1]:80/svc");
     }
+
+    @Test
+    void valueOf_passwordWithUnencodedSlash_isNeverEchoed() {
+        assertThatThrownBy(() -> URL.valueOf("zk://admin:pa/ss@host:2181"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("URL: zk://admin:***@host:2181 (expected: a port 0-65535, got '***')");
+    }
+
+    @Test
+    void valueOf_passwordWithUnencodedQuestionMark_isNeverEchoed() {
+        assertThatThrownBy(() -> URL.valueOf("zk://admin:pa?ss@host:2181"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("URL: zk://admin:***@host:2181 (expected: a port 0-65535, got '***')");
+    }
+
+    @Test
+    void valueOf_passwordWithUnencodedAtAndSlash_isNeverEchoed() {
+        assertThatThrownBy(() -> URL.valueOf("zk://admin:p@s/s@h?x=%zz"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("URL: zk://admin:***@h?x=%zz (expected: valid percent-encoding (%XX) in parameter '***')");
+    }
+
+    @Test
+    void valueOf_atInTheQuery_doesNotHideTheRealProblem() {
+        assertThatThrownBy(() -> URL.valueOf("dubbo://admin:pw@host:99999/svc?owner=a@b.example"))
+                .hasMessage("URL: dubbo://admin:***@host:99999/svc?owner=a@b.example (expected: a port 0-65535, got '99999')");
+    }
+
+    @Test
+    void valueOf_leadingOrTrailingControlCharacter_isRejectedNotTrimmed() {
+        assertThatThrownBy(() -> URL.valueOf("dubbo://h/p?a=\0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("(expected: no control characters, found one at index 14)");
+        assertThatThrownBy(() -> URL.valueOf("\u0007dubbo://h/p"))
+                .hasMessageEndingWith("(expected: no control characters, found one at index 0)");
+        assertThat(URL.valueOf(" \tdubbo://h/p?a=1\r\n").getParameter("a")).isEqualTo("1");
+    }
+
+    @Test
+    void valueOf_malformedPercentEncodedUtf8_isRejected() {
+        assertThatThrownBy(() -> URL.valueOf("dubbo://h/p?a=%C3%28"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("URL: dubbo://h/p?a=%C3%28 (expected: percent-encoded bytes that form UTF-8 in parameter 'a=%C3%28')");
+        assertThatThrownBy(() -> URL.valueOf("dubbo://h/a%FFb"))
+                .hasMessage("URL: dubbo://h/a%FFb (expected: percent-encoded bytes that form UTF-8 in path segment 'a%FFb')");
+        assertThatThrownBy(() -> URL.valueOf("dubbo://u:p%E4%BD@h"))
+                .hasMessage("URL: dubbo://u:***@h (expected: percent-encoded bytes that form UTF-8 in the password)");
+        assertThatThrownBy(() -> URL.valueOf("dubbo://h/p?a=%E4%B"))
+                .hasMessage("URL: dubbo://h/p?a=%E4%B (expected: valid percent-encoding (%XX) in parameter 'a=%E4%B')");
+        assertThat(URL.valueOf("dubbo://h/p?a=%E4%BD%A0+x%2B%C3%A9").getParameter("a")).isEqualTo("\u4F60 x+\u00E9");
+    }
 }

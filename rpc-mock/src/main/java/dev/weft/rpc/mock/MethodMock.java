@@ -6,6 +6,7 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.mock.internal.MockExpression;
 
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -37,7 +38,7 @@ final class MethodMock {
     }
 
     MockMode mode() {
-        return expression.mode();
+        return expression.force() ? MockMode.FORCE : MockMode.FAIL;
     }
 
     /**
@@ -83,9 +84,9 @@ final class MethodMock {
         };
     }
 
-    /** A mock class, called through its cached invoker. */
-    static <T> Answer delegatingTo(MockClassBinding binding, Class<T> serviceInterface, MockSupport support) {
-        return (invocation, url, failure) -> support.mockInvoker(binding, serviceInterface, url).invoke(invocation);
+    /** A mock class, called through the invoker of its one instance in {@code instances}. */
+    static <T> Answer delegatingTo(MockClassBinding binding, Class<T> serviceInterface, MockInstances instances) {
+        return (invocation, url, failure) -> instances.invokerFor(binding, serviceInterface, url).invoke(invocation);
     }
 
     /** An answer that fails: the expression did not fit a method unknown at check time. */

@@ -100,6 +100,11 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
             }
             return answer(mock, methodMock, invocation, e);
         }
+        if (result == null) { // a broken invoker: a failure like any other, so the mock answers it
+            return answer(mock, methodMock, invocation, new RpcException(RpcException.UNKNOWN_EXCEPTION,
+                    "Result of " + directory.getInterface().getName() + "." + RpcInvocation.signature(invocation)
+                            + ": null (expected: a Result from " + invoker + ")"));
+        }
         if (result.hasException() && result.getException() instanceof RpcException failure && !failure.isBiz()) {
             return answer(mock, methodMock, invocation, failure);
         }

@@ -8,6 +8,7 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
+import dev.weft.rpc.spi.Wrapper;
 
 import java.util.Objects;
 
@@ -23,10 +24,12 @@ import java.util.Objects;
  *
  * <p>Mock classes are called through the {@link ProxyFactory} of the director that created this
  * wrapper (the adaptive one, so the consumer's {@code proxy} key applies), fetched on first use.
- * Mock-class instances are cached per wrapper, at most {@value MockSupport#MAX_MOCK_INSTANCES}.
+ * Mock-class instances belong to the checked configuration of one consumer (one per mock class)
+ * and are collected with it, so a consumer's class loader is never kept alive by this wrapper.
  *
  * <p>Thread-safe; one instance serves every consumer of the wrapped cluster.
  */
+@Wrapper(order = 1000)
 public final class MockClusterWrapper implements Cluster, ExtensionDirectorAware {
 
     private final Cluster cluster;

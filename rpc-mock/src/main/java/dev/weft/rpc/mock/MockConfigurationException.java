@@ -1,5 +1,7 @@
 package dev.weft.rpc.mock;
 
+import dev.weft.rpc.mock.internal.MockMessages;
+
 /**
  * A mock configuration that cannot work: a malformed expression, a class that does not exist or
  * has the wrong type, or a value that cannot become a method's return type.
@@ -8,7 +10,7 @@ package dev.weft.rpc.mock;
  * the same error is logged and the update is rejected. The message names the URL key (e.g.
  * {@code sayHello.mock}), the expression, the column and what was expected.
  */
-public class MockConfigurationException extends IllegalArgumentException {
+public final class MockConfigurationException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 
@@ -31,10 +33,7 @@ public class MockConfigurationException extends IllegalArgumentException {
 
     /** {@code text} shortened to at most 120 characters for messages, with its full length noted. */
     static String abbreviate(String text) {
-        if (text.length() <= 120) {
-            return text;
-        }
-        return text.substring(0, 100) + "... (" + text.length() + " characters)";
+        return MockMessages.abbreviate(text);
     }
 
     /**
@@ -43,16 +42,6 @@ public class MockConfigurationException extends IllegalArgumentException {
      * @param position 0-based index in {@code expression}, or negative for none
      */
     static MockConfigurationException at(String key, String expression, int position, String expected, String detail) {
-        StringBuilder sb = new StringBuilder(key).append(": ").append(abbreviate(expression))
-                .append(" (expected: ").append(expected);
-        if (position >= 0) {
-            sb.append("; at column ").append(position + 1);
-            if (detail != null) {
-                sb.append(": ").append(detail);
-            }
-        } else if (detail != null) {
-            sb.append("; ").append(detail);
-        }
-        return new MockConfigurationException(key, sb.append(')').toString());
+        return new MockConfigurationException(key, MockMessages.format(key, expression, position, expected, detail));
     }
 }

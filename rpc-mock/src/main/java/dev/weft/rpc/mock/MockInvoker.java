@@ -6,6 +6,10 @@ import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.mock.internal.MockAction;
+import dev.weft.rpc.mock.internal.MockExpression;
+import dev.weft.rpc.mock.internal.MockExpressionParser;
+import dev.weft.rpc.mock.internal.MockSyntaxException;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -50,7 +54,8 @@ public final class MockInvoker<T> implements Invoker<T> {
 
     private final Class<T> type;
     private final URL url;
-    private final MockSupport support;
+    private final LazyConverter converter;
+    private final MockInstances instances;
     /** Per method name, the mocks aligned with {@link #methods}; an entry is null where no mock applies. */
     private final Map<String, MethodMock[]> mocks;
     private final Map<String, Method[]> methods;
@@ -60,11 +65,12 @@ public final class MockInvoker<T> implements Invoker<T> {
     private final MockExpression interfaceLevel;
     private final boolean empty;
 
-    private MockInvoker(Class<T> type, URL url, MockSupport support, Map<String, MethodMock[]> mocks,
-                        Map<String, Method[]> methods, MockExpression interfaceLevel) {
+    private MockInvoker(Class<T> type, URL url, LazyConverter converter, MockInstances instances,
+                        Map<String, MethodMock[]> mocks, Map<String, Method[]> methods, MockExpression interfaceLevel) {
         this.type = type;
         this.url = url;
-        this.support = support;
+        this.converter = converter;
+        this.instances = instances;
         this.mocks = mocks;
         this.methods = methods;
         Map<String, Class<?>[][]> signatures = new HashMap<>();
@@ -129,7 +135,7 @@ public final class MockInvoker<T> implements Invoker<T> {
     /** A mock compiled on the fly for a method the interface does not declare (or an unknown overload). */
     private MethodMock forUndeclared(Invocation invocation) {
         try {
-            return new MethodMock(MOCK_KEY, interfaceLevel, Checker.answer(interfaceLevel, type, support,
+            return new MethodMock(MOCK_KEY, interfaceLevel, Checker.answer(interfaceLevel, type, converter, instances,
                     invocation.getGenericReturnType(), null, null));
         } catch (Rejection r) {
             String message = MockConfigurationException.at(MOCK_KEY, interfaceLevel.text(), r.position(),
@@ -199,7 +205,17 @@ public final class MockInvoker<T> implements Invoker<T> {
 
     @Override
     public void destroy() {
-        // owns nothing: mock instances live in the wrapper's bounded cache
+        // mock-class instances and the converter are plain objects, collected with this invoker
+    }
+
+    /** Whether this invoker built a value converter (and so a Jackson mapper). */
+    boolean converterCreated() {
+        return converter.created();
+    }
+
+    /** How many mock-class instances this invoker has created. */
+    int mockInstances() {
+        return instances.size();
     }
 
     @Override
@@ -226,7 +242,8 @@ public final class MockInvoker<T> implements Invoker<T> {
     private static final class Checker<T> {
         private final Class<T> type;
         private final URL url;
-        private final MockSupport support;
+        private final LazyConverter converter = new LazyConverter();
+        private final MockInstances instances;
         private final List<String> problems = new ArrayList<>();
         private final List<String> problemKeys = new ArrayList<>();
         /** Interface-level rejections, one line per method. */
@@ -236,7 +253,7 @@ public final class MockInvoker<T> implements Invoker<T> {
         Checker(Class<T> type, URL url, MockSupport support) {
             this.type = type;
             this.url = url;
-            this.support = support;
+            this.instances = new MockInstances(support.invokers());
         }
 
         MockInvoker<T> check() {
@@ -283,7 +300,7 @@ public final class MockInvoker<T> implements Invoker<T> {
                 for (int i = 0; i < overloads.length; i++) {
                     Method method = overloads[i];
                     try {
-                        compiled[i] = new MethodMock(key, expression, answer(expression, type, support,
+                        compiled[i] = new MethodMock(key, expression, answer(expression, type, converter, instances,
                                 method.getGenericReturnType(), method, resolvedClass));
                     } catch (Rejection r) {
                         reject(methodKey, key, expression, method, r);
@@ -301,7 +318,7 @@ public final class MockInvoker<T> implements Invoker<T> {
             if (!problems.isEmpty()) {
                 throw new MockConfigurationException(String.join(", ", problemKeys), String.join("\n", problems));
             }
-            return new MockInvoker<>(type, url, support, Map.copyOf(mocks), Map.copyOf(methods), interfaceLevel);
+            return new MockInvoker<>(type, url, converter, instances, Map.copyOf(mocks), Map.copyOf(methods), interfaceLevel);
         }
 
         private final Map<MockExpression, Object> resolvedClasses = new HashMap<>();
@@ -363,7 +380,7 @@ public final class MockInvoker<T> implements Invoker<T> {
             }
             try {
                 return MockExpressionParser.parse(key, value);
-            } catch (MockConfigurationException e) {
+            } catch (MockSyntaxException e) {
                 problem(key, e.getMessage());
                 return Optional.empty();
             }
@@ -380,12 +397,13 @@ public final class MockInvoker<T> implements Invoker<T> {
          * Compiles {@code expression} for a method with {@code returnType}; {@code method} is null
          * for one the interface does not declare, {@code resolvedClass} null to resolve here.
          */
-        static MethodMock.Answer answer(MockExpression expression, Class<?> type, MockSupport support,
-                                        java.lang.reflect.Type returnType, Method method, Object resolvedClass) throws Rejection {
+        static MethodMock.Answer answer(MockExpression expression, Class<?> type, LazyConverter converter,
+                                        MockInstances instances, java.lang.reflect.Type returnType, Method method,
+                                        Object resolvedClass) throws Rejection {
             MockAction action = expression.action();
             Object resolved = resolvedClass != null ? resolvedClass : resolve(expression, type);
             if (action instanceof MockAction.Return r) {
-                Supplier<Object> value = support.converter().compile(r.value(), returnType, r.position());
+                Supplier<Object> value = converter.get().compile(r.value(), returnType, r.position());
                 return MethodMock.returning(value);
             }
             if (action instanceof MockAction.Throw t) {
@@ -401,11 +419,11 @@ public final class MockInvoker<T> implements Invoker<T> {
                 }
                 return MethodMock.throwing(factory, type);
             }
-            return delegating((MockClassBinding) resolved, type, support);
+            return delegating((MockClassBinding) resolved, type, instances);
         }
 
-        private static <S> MethodMock.Answer delegating(MockClassBinding binding, Class<S> type, MockSupport support) {
-            return MethodMock.delegatingTo(binding, type, support);
+        private static <S> MethodMock.Answer delegating(MockClassBinding binding, Class<S> type, MockInstances instances) {
+            return MethodMock.delegatingTo(binding, type, instances);
         }
 
         private static String signature(Method method) {

@@ -1,5 +1,6 @@
 package dev.weft.rpc.mock;
 
+import dev.weft.rpc.mock.internal.MockValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,7 +28,10 @@ import java.util.function.Supplier;
  * anything mutable is converted afresh for each call so callers never share an instance. A
  * {@code CompletableFuture<T>} (or {@code CompletionStage<T>}, {@code Future<T>}) return type gets
  * a completed future of a {@code T}; an {@code Optional<T>} gets {@code Optional.ofNullable} of a
- * {@code T} (so {@code null} becomes {@code Optional.empty()}).
+ * {@code T} (so {@code null} becomes {@code Optional.empty()}). Numbers are exact or rejected: a
+ * decimal never becomes an integral type, a {@code BigDecimal} keeps every digit and its scale,
+ * an integral value out of its type's range fails; a {@code float} or {@code double} gets the
+ * nearest value, as a Java literal would, and a number beyond its range fails.
  *
  * <p>Thread-safe.
  */
@@ -35,6 +39,9 @@ final class MockValueConverter {
 
     private static final Set<Class<?>> IMMUTABLE = Set.of(String.class, Integer.class, Long.class, Short.class,
             Byte.class, Character.class, Boolean.class, Float.class, Double.class, BigDecimal.class, BigInteger.class);
+
+    private static final Set<Class<?>> INTEGRAL = Set.of(int.class, Integer.class, long.class, Long.class, short.class,
+            Short.class, byte.class, Byte.class, BigInteger.class);
 
     private final ObjectMapper mapper;
     private final EmptyValues empties;
@@ -85,6 +92,10 @@ final class MockValueConverter {
             String text = ((MockValue.Text) value).value();
             return () -> text;
         }
+        if (node.isFloatingPointNumber() && INTEGRAL.contains(raw)) {
+            throw new Rejection(expected(declared), position, "the decimal " + node.asText()
+                    + " cannot become " + raw.getName() + " exactly (write an integer)");
+        }
         ObjectReader reader = mapper.readerFor(type);
         Object first;
         try {
@@ -99,6 +110,9 @@ final class MockValueConverter {
                 throw new Rejection(expected(declared), position, "null cannot become the primitive " + raw.getName());
             }
             return () -> null;
+        }
+        if ((first instanceof Double d && d.isInfinite()) || (first instanceof Float f && f.isInfinite())) {
+            throw new Rejection(expected(declared), position, "the number is out of the range of " + raw.getName());
         }
         if (IMMUTABLE.contains(first.getClass()) || first instanceof Enum) {
             return () -> first;

@@ -9,11 +9,18 @@ import java.lang.reflect.Modifier;
  * Makes a fresh instance of the exception named by {@code throw <class>} for every call (so no
  * instance with a stale stack trace is shared). The class is checked before it is ever
  * initialised: it must be a concrete, public {@link Throwable} with a public constructor taking a
- * {@code String} (preferred; it receives the degradation message) or no arguments.
+ * {@code String} (preferred; it receives the degradation message) or no arguments, and neither a
+ * {@link VirtualMachineError} nor a {@link LinkageError}: those say the JVM or the class path is
+ * broken, and callers (cluster strategies among them) rightly treat them as fatal, so a mock
+ * that raised one would turn a degraded service into a dying consumer.
  *
  * <p>Immutable and thread-safe.
  */
 final class ThrowableFactory {
+
+    /** Errors a mock may not raise. */
+    private static final java.util.List<Class<? extends Error>> FATAL = java.util.List.of(VirtualMachineError.class,
+            LinkageError.class);
 
     private final Class<? extends Throwable> type;
     private final Constructor<? extends Throwable> constructor;
@@ -36,6 +43,12 @@ final class ThrowableFactory {
         Class<?> loaded = SafeClassLoading.load(name, loader, expected, position);
         if (!Throwable.class.isAssignableFrom(loaded)) {
             throw new Rejection(expected, position, loaded.getName() + " is not a java.lang.Throwable");
+        }
+        for (Class<?> fatal : FATAL) {
+            if (fatal.isAssignableFrom(loaded)) {
+                throw new Rejection(expected + ", not a " + fatal.getName(), position, loaded.getName() + " is a "
+                        + fatal.getName() + ", which reports a broken JVM or class path, not a degraded service");
+            }
         }
         if (!Modifier.isPublic(loaded.getModifiers()) || Modifier.isAbstract(loaded.getModifiers())) {
             throw new Rejection(expected, position, loaded.getName() + " is " + (Modifier.isAbstract(loaded.getModifiers())

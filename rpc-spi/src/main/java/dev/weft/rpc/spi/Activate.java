@@ -18,7 +18,11 @@ public @interface Activate {
     /** Groups in which the extension activates; empty means every group. */
     String[] group() default {};
 
-    /** URL keys of which at least one must be present (non-empty) for activation; empty means always. */
+    /**
+     * URL keys of which at least one must be switched on for activation; empty means always. A key
+     * is on when the URL has it (or {@code <method>.key}) with a value other than empty, {@code false},
+     * {@code 0}, {@code null} or {@code off} (ignoring case).
+     */
     String[] value() default {};
 
     /** Lower comes first; ties are broken by extension name. */

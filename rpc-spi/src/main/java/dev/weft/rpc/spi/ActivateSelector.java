@@ -14,8 +14,12 @@ import java.util.Set;
  * Decides which extensions {@code getActivateExtensions(url, key, group)} returns, by name.
  *
  * <p>Automatic ones: annotated {@link Activate}, group matching (an empty group on either side
- * matches all), and when {@link Activate#value()} lists keys, at least one present and non-empty
- * on the URL (also as {@code method.key}); sorted by order, then name. Explicit ones: the
+ * matches all), and when {@link Activate#value()} lists keys, at least one of them switched on in
+ * the URL; sorted by order, then name. A key {@code trace} is switched on by a parameter named
+ * exactly {@code trace} or {@code <method>.trace} (one segment, a Java identifier, before the
+ * key: the URL grammar's method-level form) whose value is not one of the off values: empty,
+ * {@code false}, {@code 0}, {@code null}, {@code off} (ignoring case). {@code a.b.trace} and
+ * {@code x-trace} do not name the key. Explicit ones: the
  * comma-separated names in the URL parameter {@code key}; {@code -name} removes one,
  * {@code -default} removes all automatic ones, {@code default} marks where the automatic ones go
  * (at the front when absent). Stateless.
@@ -24,6 +28,8 @@ final class ActivateSelector {
 
     public static final String DEFAULT_MARKER = "default";
     private static final String REMOVE_PREFIX = "-";
+    /** Values that leave an {@link Activate#value()} key switched off, compared ignoring case. */
+    static final List<String> OFF_VALUES = List.of("false", "0", "null", "off");
 
     private ActivateSelector() {
     }
@@ -92,12 +98,40 @@ final class ActivateSelector {
         }
         for (String key : activate.value()) {
             for (Map.Entry<String, String> parameter : url.getParameters().entrySet()) {
-                String name = parameter.getKey();
-                if ((name.equals(key) || name.endsWith("." + key)) && !parameter.getValue().isEmpty()) {
+                if (namesKey(parameter.getKey(), key) && isOn(parameter.getValue())) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** {@code parameter} is {@code key} itself or {@code <method>.key} with a single-identifier method. */
+    static boolean namesKey(String parameter, String key) {
+        if (parameter.equals(key)) {
+            return true;
+        }
+        int methodLength = parameter.length() - key.length() - 1;
+        if (methodLength <= 0 || !parameter.endsWith(key) || parameter.charAt(methodLength) != '.') {
+            return false;
+        }
+        if (!Character.isJavaIdentifierStart(parameter.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < methodLength; i++) {
+            if (!Character.isJavaIdentifierPart(parameter.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean isOn(String value) {
+        for (String off : OFF_VALUES) {
+            if (off.equalsIgnoreCase(value)) {
+                return false;
+            }
+        }
+        return !value.isEmpty();
     }
 }

@@ -49,21 +49,26 @@ final class ExtensionClasses {
     private final Map<Class<?>, String> nameByClass;
     private final List<WrapperClass> wrappers;
     private final Class<?> adaptiveClass;
+    private final Map<String, WrapperClass> wrapperNames;
     private final List<ExtensionProblem> problems;
+    private final List<String> files;
 
     private ExtensionClasses(Class<?> type, Map<String, Named> named, Map<Class<?>, String> nameByClass,
-                             List<WrapperClass> wrappers, Class<?> adaptiveClass, List<ExtensionProblem> problems) {
+                             List<WrapperClass> wrappers, Map<String, WrapperClass> wrapperNames, Class<?> adaptiveClass,
+                             List<ExtensionProblem> problems, List<String> files) {
         this.type = type;
         this.named = Collections.unmodifiableMap(named);
         this.nameByClass = Collections.unmodifiableMap(nameByClass);
         this.wrappers = List.copyOf(wrappers);
+        this.wrapperNames = Collections.unmodifiableMap(wrapperNames);
         this.adaptiveClass = adaptiveClass;
         this.problems = List.copyOf(problems);
+        this.files = files;
     }
 
     /** Resolves the lines read for {@code type}; logs each problem once at WARN. */
     public static ExtensionClasses resolve(Class<?> type, DescriptorReader.Result read) {
-        Builder builder = new Builder(type);
+        Builder builder = new Builder(type, read.files());
         builder.problems.addAll(read.problems());
         for (DescriptorLine line : read.lines()) {
             builder.add(line);
@@ -98,6 +103,16 @@ final class ExtensionClasses {
         return wrappers;
     }
 
+    /** The wrapper a descriptor line gave {@code name} to (explicitly or derived), or {@code null}. */
+    public WrapperClass wrapperNamed(String name) {
+        return wrapperNames.get(name);
+    }
+
+    /** The descriptor files read, in reading order. */
+    public List<String> files() {
+        return files;
+    }
+
     /** The class annotated {@link Adaptive}, or {@code null}. */
     public Class<?> adaptiveClass() {
         return adaptiveClass;
@@ -107,11 +122,11 @@ final class ExtensionClasses {
         return problems;
     }
 
-    /** The problems recorded for lines that declared {@code name}. */
+    /** The problems recorded for lines that declared {@code name}; {@code null} gives those naming no extension. */
     public List<ExtensionProblem> problemsOf(String name) {
         List<ExtensionProblem> found = new ArrayList<>();
         for (ExtensionProblem problem : problems) {
-            if (name.equals(problem.name())) {
+            if (java.util.Objects.equals(name, problem.name())) {
                 found.add(problem);
             }
         }
@@ -134,12 +149,15 @@ final class ExtensionClasses {
         private final Map<String, Named> named = new LinkedHashMap<>();
         private final Map<Class<?>, String> nameByClass = new LinkedHashMap<>();
         private final Map<Class<?>, WrapperClass> wrappers = new LinkedHashMap<>();
+        private final Map<String, WrapperClass> wrapperNames = new LinkedHashMap<>();
+        private final List<String> files;
         private Class<?> adaptiveClass;
         private String adaptiveSource;
         private final List<ExtensionProblem> problems = new ArrayList<>();
 
-        Builder(Class<?> type) {
+        Builder(Class<?> type, List<String> files) {
             this.type = type;
+            this.files = files;
         }
 
         void add(DescriptorLine line) {
@@ -180,7 +198,10 @@ final class ExtensionClasses {
             }
             Constructor<?> wrapperConstructor = constructor(cls, type);
             if (wrapperConstructor != null) {
-                addWrapper(cls, wrapperConstructor, line);
+                WrapperClass wrapper = addWrapper(cls, wrapperConstructor, line);
+                for (String name : names) {
+                    wrapperNames.putIfAbsent(name, wrapper);
+                }
                 return;
             }
             if (constructor(cls) == null) {
@@ -215,12 +236,12 @@ final class ExtensionClasses {
             }
         }
 
-        private void addWrapper(Class<?> cls, Constructor<?> constructor, DescriptorLine line) {
+        private WrapperClass addWrapper(Class<?> cls, Constructor<?> constructor, DescriptorLine line) {
             Wrapper settings = cls.getAnnotation(Wrapper.class);
             int order = settings == null ? 0 : settings.order();
             Set<String> matches = settings == null ? Set.of() : Set.of(settings.matches());
             Set<String> mismatches = settings == null ? Set.of() : Set.of(settings.mismatches());
-            wrappers.putIfAbsent(cls, new WrapperClass(cls, constructor, order, matches, mismatches, line.source()));
+            return wrappers.computeIfAbsent(cls, c -> new WrapperClass(c, constructor, order, matches, mismatches, line.source()));
         }
 
         private void fail(List<String> names, DescriptorLine line, String message) {
@@ -232,7 +253,7 @@ final class ExtensionClasses {
         ExtensionClasses build() {
             List<WrapperClass> ordered = new ArrayList<>(wrappers.values());
             ordered.sort(Comparator.comparingInt(WrapperClass::order).thenComparing(w -> w.type().getName()));
-            return new ExtensionClasses(type, named, nameByClass, ordered, adaptiveClass, problems);
+            return new ExtensionClasses(type, named, nameByClass, ordered, wrapperNames, adaptiveClass, problems, files);
         }
     }
 

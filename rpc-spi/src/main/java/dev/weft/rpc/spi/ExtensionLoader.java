@@ -179,6 +179,10 @@ public final class ExtensionLoader<T> {
         for (ExtensionProblem problem : classes().problems()) {
             problems.add(problem.toString());
         }
+        if (defaultName != null && classes().named(defaultName) == null) {
+            problems.add("@SPI default: '" + defaultName + "' (expected: a name bound by a descriptor; available: "
+                    + getSupportedExtensions() + "; " + filesRead() + ")");
+        }
         if (classes().adaptiveClass() == null && AdaptiveMethods.hasAny(type)) {
             try {
                 AdaptiveMethods.of(type);
@@ -313,23 +317,49 @@ public final class ExtensionLoader<T> {
     }
 
     private IllegalStateException unknown(String name) {
-        List<ExtensionProblem> problems = classes().problemsOf(name);
+        ExtensionClasses loaded = classes();
+        List<ExtensionProblem> problems = loaded.problemsOf(name);
         Set<String> available = getSupportedExtensions();
         StringBuilder message = new StringBuilder("No extension '").append(name).append("' for ").append(type.getName())
                 .append(" (available: ").append(available);
-        if (problems.isEmpty()) {
+        ExtensionClasses.WrapperClass wrapper = loaded.wrapperNamed(name);
+        if (wrapper != null) {
+            message.append("; '").append(name).append("' names the wrapper ").append(wrapper.type().getName())
+                    .append(" at ").append(wrapper.source())
+                    .append(", which wraps the other extensions and cannot be selected by name");
+        } else if (problems.isEmpty()) {
             String suggestion = NameSuggestions.closest(name, available);
             if (suggestion != null) {
                 message.append("; did you mean '").append(suggestion).append("'?");
             }
         } else {
             message.append("; its descriptor line failed: ");
-            for (int i = 0; i < problems.size(); i++) {
-                ExtensionProblem problem = problems.get(i);
-                message.append(i == 0 ? "" : "; ").append(problem.source()).append(": ").append(problem.message());
-            }
+            appendProblems(message, problems);
+        }
+        List<ExtensionProblem> unnamed = loaded.problemsOf(null);
+        if (problems.isEmpty() && !unnamed.isEmpty()) {
+            message.append("; descriptor problems naming no extension: ");
+            appendProblems(message, unnamed);
+        }
+        if (name.equals(defaultName)) {
+            message.append("; '").append(name).append("' is the default named by @SPI on ").append(type.getSimpleName())
+                    .append("; ").append(filesRead());
         }
         return new IllegalStateException(message.append(')').toString());
+    }
+
+    private static void appendProblems(StringBuilder message, List<ExtensionProblem> problems) {
+        for (int i = 0; i < problems.size(); i++) {
+            ExtensionProblem problem = problems.get(i);
+            message.append(i == 0 ? "" : "; ").append(problem.source()).append(": ").append(problem.message());
+        }
+    }
+
+    private String filesRead() {
+        List<String> files = classes().files();
+        return files.isEmpty()
+                ? "descriptor files read: none (expected: META-INF/rpc/" + type.getName() + " on the class path)"
+                : "descriptor files read: " + files;
     }
 
     private ExtensionClasses classes() {

@@ -21,6 +21,11 @@ public @interface Wrapper {
     /** Extension names this wrapper never applies to. */
     String[] mismatches() default {};
 
-    /** Lower is outermost; ties are broken by class name. */
+    /**
+     * Lower is outermost; ties are broken by class name. Built-in wrappers declare orders away
+     * from the default 0 (the mock cluster wrapper: {@code 1000}, inside every wrapper of a lower
+     * order), so a wrapper with the default order lands in the same place whatever its package;
+     * docs/extension.md lists the built-in values.
+     */
     int order() default 0;
 }

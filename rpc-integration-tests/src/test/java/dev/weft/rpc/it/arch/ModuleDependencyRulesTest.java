@@ -38,7 +38,8 @@ class ModuleDependencyRulesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK", "PROTOCOL"})
+    @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK", "PROTOCOL",
+            "PROTOCOL_WEFT", "REGISTRY", "REGISTRY_ZOOKEEPER", "BOOTSTRAP", "TESTING"})
     void publishedModule_dependsOnlyOnWhatTheTableAllows(WeftModule module) {
         WeftRules.dependsOnlyOnWhatTheTableAllows(module).check(classes);
     }

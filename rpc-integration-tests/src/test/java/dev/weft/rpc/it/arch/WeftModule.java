@@ -1,6 +1,10 @@
 package dev.weft.rpc.it.arch;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -21,12 +25,24 @@ enum WeftModule {
     PROXY("rpc-proxy", "proxy", true, List.of(SPI, COMMON), List.of("javassist..")),
     MOCK("rpc-mock", "mock", true, List.of(CLUSTER, PROXY, SPI, COMMON), List.of("com.fasterxml.jackson..")),
     PROTOCOL("rpc-protocol", "protocol", true, List.of(SPI, COMMON), List.of()),
+    /** Nested under rpc-protocol's root; {@link #ofPackage} takes the longest matching root. */
+    PROTOCOL_WEFT("rpc-protocol-weft", "protocol.weft", true, List.of(PROTOCOL, SPI, COMMON),
+            List.of("io.netty..", "com.fasterxml.jackson..")),
+    REGISTRY("rpc-registry", "registry", true, List.of(CLUSTER, PROTOCOL, SPI, COMMON), List.of()),
+    /** Nested under rpc-registry's root. */
+    REGISTRY_ZOOKEEPER("rpc-registry-zookeeper", "registry.zookeeper", true,
+            List.of(REGISTRY, CLUSTER, PROTOCOL, SPI, COMMON), List.of("org.apache.curator..", "org.apache.zookeeper..")),
+    /** Every published module above it (DESIGN.md §1); rpc-mock is optional at run time. */
+    BOOTSTRAP("rpc-bootstrap", "bootstrap", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, PROTOCOL, MOCK, CLUSTER,
+            LOADBALANCE, PROXY, SPI, COMMON), List.of()),
     TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
-    EXAMPLES("rpc-examples", "examples", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, SPI, COMMON), List.of()),
-    BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON), List.of()),
-    INTEGRATION_TESTS("rpc-integration-tests", "it", false, List.of(MOCK, CLUSTER, PROXY, LOADBALANCE, SPI, COMMON),
-            List.of());
+    EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, MOCK, CLUSTER,
+            PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of()),
+    BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(BOOTSTRAP, PROTOCOL_WEFT, MOCK, CLUSTER, PROXY, LOADBALANCE,
+            PROTOCOL, SPI, COMMON), List.of()),
+    INTEGRATION_TESTS("rpc-integration-tests", "it", false, List.of(BOOTSTRAP, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT,
+            MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of());
 
     static final String BASE_PACKAGE = "dev.weft.rpc";
     /** Third-party packages every published module may use (through rpc-common), and the JDK. */
@@ -71,15 +87,26 @@ enum WeftModule {
         return Arrays.stream(values()).filter(m -> m.published).collect(Collectors.toList());
     }
 
+    /** Published modules that are production code (everything but the test kit, whose job is tests). */
+    static String[] publishedProductionPackages() {
+        return publishedModules().stream().filter(m -> m != TESTING).map(WeftModule::packages).toArray(String[]::new);
+    }
+
     static String[] publishedPackages() {
         return publishedModules().stream().map(WeftModule::packages).toArray(String[]::new);
     }
 
-    /** The module owning {@code packageName}, if it is one of ours. */
+    /** The module owning {@code packageName} (the longest matching package root), if it is one of ours. */
     static Optional<WeftModule> ofPackage(String packageName) {
         return Arrays.stream(values())
                 .filter(m -> packageName.equals(m.packageRoot) || packageName.startsWith(m.packageRoot + "."))
-                .findFirst();
+                .max(Comparator.comparingInt(m -> m.packageRoot.length()));
+    }
+
+    /** The classes of this module itself (not those of a module nested under its package root). */
+    DescribedPredicate<JavaClass> ownClasses() {
+        return DescribedPredicate.describe("classes of " + artifactId,
+                javaClass -> ofPackage(javaClass.getPackageName()).orElse(null) == this);
     }
 
     static Optional<WeftModule> ofArtifactId(String artifactId) {

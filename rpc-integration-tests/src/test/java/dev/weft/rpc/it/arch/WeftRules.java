@@ -46,7 +46,7 @@ final class WeftRules {
     }
 
     static ArchRule dependsOnlyOnWhatTheTableAllows(WeftModule module) {
-        return classes().that().resideInAPackage(module.packages())
+        return classes().that(module.ownClasses())
                 .should().onlyDependOnClassesThat().resideInAnyPackage(module.allowedPackages())
                 .as(module.artifactId + " depends only on " + String.join(", ", module.allowedPackages())
                         + " (DESIGN.md §1)")
@@ -54,7 +54,7 @@ final class WeftRules {
     }
 
     static ArchRule usesNoWeftModuleOutsideItsRow(WeftModule module) {
-        return noClasses().that().resideInAPackage(module.packages())
+        return noClasses().that(module.ownClasses())
                 .should().dependOnClassesThat().resideInAnyPackage(module.forbiddenModulePackages())
                 .as(module.artifactId + " uses no Weft module but " + module.allowedModules + " (DESIGN.md §1)")
                 .allowEmptyShould(true);
@@ -111,7 +111,7 @@ final class WeftRules {
                     return resideInAnyPackage(TEST_LIBRARIES).test(base)
                             || (weft && !productionClasses.contain(base.getName()));
                 });
-        return noClasses().that().resideInAnyPackage(WeftModule.publishedPackages())
+        return noClasses().that().resideInAnyPackage(WeftModule.publishedProductionPackages())
                 .should().dependOnClassesThat(testCode)
                 .as("published modules depend on no test code (DESIGN.md §1)")
                 .allowEmptyShould(true);

@@ -7,6 +7,7 @@ import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
@@ -21,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Consumer filter {@value #NAME}: at most {@value #ACTIVES_KEY}{@code =N} calls in flight per
  * provider invoker and method ({@code method.actives} overrides {@code actives}; 0, the default,
- * means no limit). A call beyond the limit waits for a permit up to the method's {@code timeout}
+ * means no limit). A call beyond the limit waits for a permit up to the call's deadline: the
+ * invocation's {@code timeout} attachment when present, else the method's {@code timeout} key
  * (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), then fails with an {@link RpcException}
  * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
  * another provider.
@@ -38,7 +40,7 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
     public static final String NAME = "actives";
     /** URL key (consumer, method): calls in flight per provider and method; 0 means no limit. */
     public static final String ACTIVES_KEY = "actives";
-    /** The call deadline key, declared by the network protocol ({@code rpc-protocol-weft}); read here as the longest wait. */
+    /** The call deadline (URL key declared by {@code rpc-cluster}, and per-call attachment); read here as the longest wait. */
     static final String TIMEOUT_KEY = "timeout";
     /** The wait when {@code timeout} is absent, the same as the call deadline's default. */
     static final int DEFAULT_TIMEOUT_MILLIS = 1000;
@@ -59,7 +61,7 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
         if (limit <= 0) {
             return next.invoke(invocation);
         }
-        long timeoutMillis = url.getMethodParameter(method, TIMEOUT_KEY, (long) DEFAULT_TIMEOUT_MILLIS);
+        long timeoutMillis = timeoutMillis(url, invocation);
         Permits methodPermits = permits.getUnchecked(next).computeIfAbsent(method, m -> new Permits());
         if (!methodPermits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
             throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
@@ -70,6 +72,19 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
             return next.invoke(invocation);
         } finally {
             methodPermits.release();
+        }
+    }
+
+    private static long timeoutMillis(URL url, Invocation invocation) {
+        String attached = invocation.getAttachment(TIMEOUT_KEY);
+        if (attached == null || attached.isEmpty()) {
+            return url.getMethodParameter(invocation.getMethodName(), TIMEOUT_KEY, (long) DEFAULT_TIMEOUT_MILLIS);
+        }
+        try {
+            return Long.parseLong(attached.trim());
+        } catch (NumberFormatException e) {
+            throw new RpcException("attachment " + TIMEOUT_KEY + ": " + attached + " (expected: milliseconds) for "
+                    + RpcInvocation.signature(invocation) + " to " + url);
         }
     }
 

@@ -56,7 +56,7 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter {
             current = count.get();
             if (current >= limit) {
                 throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "
-                        + next.getInterface().getName() + " at " + url.getAddress() + ": " + current + " (expected: below "
+                        + next.getInterface().getName() + ": " + current + " (expected: below "
                         + EXECUTES_KEY + "=" + limit + "; not run, safe to retry)");
             }
         } while (!count.compareAndSet(current, current + 1));

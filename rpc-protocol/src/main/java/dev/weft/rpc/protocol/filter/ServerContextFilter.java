@@ -10,18 +10,25 @@ import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * Provider filter {@value #NAME}, the other half of {@link ContextFilter}: while the service runs,
  * the invocation's attachments (what the caller sent) are this thread's {@link CallContext}, so
  * service code reads them with {@code CallContext.of(director).get(key)} and calls it makes carry
- * them on; the thread's previous context is restored afterwards. Always on for providers.
- * Thread-safe.
+ * them on; the thread's previous context is restored afterwards. The {@value #TIMEOUT_ATTACHMENT}
+ * attachment (one call's deadline, which protocols read) belongs to the hop it came with and is
+ * left out, so it does not become the deadline of the service's own calls. Always on for
+ * providers. Thread-safe.
  */
 @Activate(group = FilterChain.PROVIDER, order = -10_000)
 public final class ServerContextFilter implements Filter, ExtensionDirectorAware {
 
     /** The extension name. */
     public static final String NAME = "server-context";
+    /** The per-call deadline attachment (milliseconds) that protocols read; not passed on. */
+    public static final String TIMEOUT_ATTACHMENT = "timeout";
 
     private volatile CallContext callContext;
 
@@ -36,7 +43,12 @@ public final class ServerContextFilter implements Filter, ExtensionDirectorAware
         if (context == null) {
             throw new IllegalStateException("ServerContextFilter: no director (expected: created by an ExtensionLoader)");
         }
-        CallContext.Scope scope = context.replaceWith(invocation.getAttachments());
+        Map<String, String> received = invocation.getAttachments();
+        if (received.containsKey(TIMEOUT_ATTACHMENT)) {
+            received = new HashMap<>(received);
+            received.remove(TIMEOUT_ATTACHMENT);
+        }
+        CallContext.Scope scope = context.replaceWith(received);
         try {
             return next.invoke(invocation);
         } finally {

@@ -182,4 +182,22 @@ class ActiveLimitFilterTest {
         }
         assertThat(provider.calls()).isEqualTo(1);
     }
+
+    @Test
+    void actives_waitIsBoundedByTheCallsTimeoutAttachment_beforeTheUrlKey() throws Exception {
+        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=30000").hold();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", "60")))
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
+                    .hasMessageContaining(": 1 still after waiting 60 ms");
+            assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", "soon")))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageStartingWith("attachment timeout: soon (expected: milliseconds) for greet(java.lang.String)");
+            provider.release();
+            threads.awaitAll();
+        }
+    }
 }

@@ -102,11 +102,22 @@ class ContextFilterTest {
                 return RpcResult.of("ok");
             }
         };
-        RpcInvocation incoming = Calls.greet("ada").setAttachment("trace-id", "t-9").setAttachment("application", "shop");
+        RpcInvocation incoming = Calls.greet("ada").setAttachment("trace-id", "t-9").setAttachment("application", "shop")
+                .setAttachment("timeout", "300");
         assertThat(FilterChain.provider(service, director).invoke(incoming).getValue()).isEqualTo("ok");
         assertThat(seenByService.get()).containsOnly(Map.entry("trace-id", "t-9"), Map.entry("application", "shop"));
         assertThat(sentOnward.get()).containsOnly(Map.entry("trace-id", "t-9"), Map.entry("application", "orders"));
         assertThat(context.attachments()).isEmpty();
+    }
+
+    @Test
+    void consumer_timeoutSetInTheContext_travelsAsThatCallsDeadline() {
+        CallContext.Scope scope = context.with("timeout", "250");
+        try {
+            assertThat(sent("injvm://127.0.0.1/x", Calls.greet("ada"))).containsExactly(Map.entry("timeout", "250"));
+        } finally {
+            scope.close();
+        }
     }
 
     /** Records the attachments of the last call. */

@@ -37,7 +37,7 @@ class ExecuteLimitFilterTest {
             assertThat(provider.awaitEntered(2)).isTrue();
             assertThatThrownBy(() -> chain.invoke(Calls.greet("c")))
                     .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
-                    .hasMessage("Server busy: executions of method greet of dev.weft.rpc.protocol.Greeter at 127.0.0.1: 2 "
+                    .hasMessage("Server busy: executions of method greet of dev.weft.rpc.protocol.Greeter: 2 "
                             + "(expected: below executes=2; not run, safe to retry)");
             assertThat(provider.calls()).isEqualTo(2);
             provider.release();

@@ -1,4 +1,4 @@
-package dev.weft.rpc.mock;
+package dev.weft.rpc.mock.internal;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import org.junit.jupiter.api.Test;
@@ -16,13 +16,13 @@ class MockExpressionParserTest {
         return MockExpressionParser.parse("mock", text).orElseThrow();
     }
 
-    private static MockConfigurationException error(String key, String text) {
+    private static MockSyntaxException error(String key, String text) {
         try {
             MockExpressionParser.parse(key, text);
-        } catch (MockConfigurationException e) {
+        } catch (MockSyntaxException e) {
             return e;
         }
-        throw new AssertionError("expected a MockConfigurationException for " + text);
+        throw new AssertionError("expected a MockSyntaxException for " + text);
     }
 
     @ParameterizedTest
@@ -36,7 +36,7 @@ class MockExpressionParserTest {
     @Test
     void parse_returnAlone_isNull_inFailMode() {
         MockExpression e = parse("return");
-        assertThat(e.mode()).isEqualTo(MockMode.FAIL);
+        assertThat(e.force()).isFalse();
         assertThat(e.action()).isEqualTo(new MockAction.Return(new MockValue.Null(), 0));
     }
 
@@ -47,9 +47,9 @@ class MockExpressionParserTest {
         "return null|FAIL",
         "  force:   return    null  |FORCE",
     })
-    void parse_prefix_setsMode(String text, MockMode mode) {
+    void parse_prefix_setsMode(String text, String mode) {
         MockExpression e = parse(text);
-        assertThat(e.mode()).isEqualTo(mode);
+        assertThat(e.force()).isEqualTo(mode.equals("FORCE"));
         assertThat(((MockAction.Return) e.action()).value()).isEqualTo(new MockValue.Null());
     }
 
@@ -100,9 +100,9 @@ class MockExpressionParserTest {
         "default|FAIL", "true|FAIL", "fail|FAIL", "force|FORCE",
         "force:default|FORCE", "fail:true|FAIL", "force:force|FORCE", "fail:fail|FAIL",
     })
-    void parse_defaultMockClassWords(String text, MockMode mode) {
+    void parse_defaultMockClassWords(String text, String mode) {
         MockExpression e = parse(text);
-        assertThat(e.mode()).isEqualTo(mode);
+        assertThat(e.force()).isEqualTo(mode.equals("FORCE"));
         assertThat(e.action()).isInstanceOf(MockAction.UseMockClass.class);
         assertThat(((MockAction.UseMockClass) e.action()).mockClass()).isNull();
     }
@@ -116,7 +116,7 @@ class MockExpressionParserTest {
     @Test
     void parse_urlEncodedTwice_isDecodedOnce() {
         MockExpression e = parse("force%3Areturn+%22hi+there%22");
-        assertThat(e.mode()).isEqualTo(MockMode.FORCE);
+        assertThat(e.force()).isTrue();
         assertThat(((MockValue.Json) ((MockAction.Return) e.action()).value()).tree().asText()).isEqualTo("hi there");
         assertThat(parse("fail%3Athrow%20java.lang.IllegalStateException").action())
                 .isEqualTo(new MockAction.Throw("java.lang.IllegalStateException", 11));

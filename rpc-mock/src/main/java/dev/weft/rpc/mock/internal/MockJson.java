@@ -1,4 +1,4 @@
-package dev.weft.rpc.mock;
+package dev.weft.rpc.mock.internal;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -10,9 +10,14 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.cfg.MapperConfig;
+import com.fasterxml.jackson.databind.introspect.JacksonAnnotationIntrospector;
 import com.fasterxml.jackson.databind.jsontype.PolymorphicTypeValidator;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import com.fasterxml.jackson.databind.util.LRUMap;
+import com.fasterxml.jackson.databind.util.LookupCache;
 
 import java.io.IOException;
 
@@ -25,11 +30,15 @@ import java.io.IOException;
  *   <li>{@link Class} and {@link JavaType} cannot be read (Jackson would load and initialise the
  *       named class);</li>
  *   <li>unknown properties, trailing tokens, duplicate keys and {@code null} for primitives fail;</li>
+ *   <li>numbers are exact: decimals are read as {@code BigDecimal} (trailing zeros kept) and a
+ *       decimal never becomes an integral type ({@code 1.5} for a {@code long} fails);</li>
+ *   <li>every cache that holds types (deserializers, the type factory's, annotations') belongs
+ *       to the mapper, none is shared through a static, so types die with the mapper;</li>
  *   <li>input is bounded: {@value #MAX_NESTING_DEPTH} levels, {@value #MAX_STRING_LENGTH}
  *       characters per string and per document, {@value #MAX_NUMBER_LENGTH} digits per number.</li>
  * </ul>
  */
-final class MockJson {
+public final class MockJson {
 
     static final int MAX_NESTING_DEPTH = 32;
     static final int MAX_STRING_LENGTH = MockExpressionParser.MAX_EXPRESSION_LENGTH;
@@ -38,8 +47,8 @@ final class MockJson {
     private MockJson() {
     }
 
-    /** A new locked-down mapper; each owner keeps its own so type caches die with it. */
-    static ObjectMapper newMapper() {
+    /** A new locked-down mapper; each owner keeps its own so its type caches die with it. */
+    public static ObjectMapper newMapper() {
         StreamReadConstraints limits = StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_NESTING_DEPTH)
                 .maxStringLength(MAX_STRING_LENGTH)
@@ -49,6 +58,8 @@ final class MockJson {
                 .maxTokenCount(MAX_STRING_LENGTH)
                 .build();
         JsonFactory factory = JsonFactory.builder().streamReadConstraints(limits).build();
+        // the shared default type factory's cache would keep every return type's class loader alive
+        LookupCache<Object, JavaType> typeCache = new LRUMap<>(16, 200);
         SimpleModule refusals = new SimpleModule("weft-mock-refusals");
         refuse(refusals, Class.class);
         refuse(refusals, JavaType.class);
@@ -59,6 +70,11 @@ final class MockJson {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+                .typeFactory(TypeFactory.defaultInstance().withCache(typeCache))
+                .annotationIntrospector(new JacksonAnnotationIntrospector())
                 .disable(MapperFeature.ALLOW_FINAL_FIELDS_AS_MUTATORS)
                 .disable(MapperFeature.INFER_PROPERTY_MUTATORS)
                 .addModule(refusals)

@@ -1,4 +1,4 @@
-package dev.weft.rpc.mock;
+package dev.weft.rpc.mock.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,4 +1,4 @@
-package dev.weft.rpc.mock;
+package dev.weft.rpc.mock.internal;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -26,14 +26,15 @@ import java.util.Optional;
  * value      := "null" | "empty" | "true" | "false" | number | "…" | '…' | `…`
  *             | JSON object | JSON array | bareWord
  * </pre>
- * An absent, empty or {@code false} expression means no mock. An expression without whitespace
+ * An absent, empty or {@code false} expression means no mock, and so do {@code force:false} and
+ * {@code fail:false} (a mode with no mock: the only reading is "off"). An expression without whitespace
  * that still holds percent-escapes or {@code +} (it was URL-encoded twice, e.g.
  * {@code force%3Areturn+null}) is decoded once more first; positions in errors refer to the
  * decoded text. Expressions longer than {@value #MAX_EXPRESSION_LENGTH} characters and JSON
  * nested deeper than {@value MockJson#MAX_NESTING_DEPTH} levels are rejected; JSON object keys
  * starting with {@code @} (type ids such as {@code @class}) are rejected.
  *
- * <p>Stateless and thread-safe. Errors are {@link MockConfigurationException}s naming the key,
+ * <p>Stateless and thread-safe. Errors are {@link MockSyntaxException}s naming the key,
  * the expression, the column and what was expected.
  */
 public final class MockExpressionParser {
@@ -55,7 +56,7 @@ public final class MockExpressionParser {
      * Parses {@code expression}, the value of URL key {@code key}.
      *
      * @return the expression, or empty when {@code expression} is {@code null}, blank or {@code false}
-     * @throws MockConfigurationException when the expression is malformed
+     * @throws MockSyntaxException when the expression is malformed
      */
     public static Optional<MockExpression> parse(String key, String expression) {
         Objects.requireNonNull(key, "key");
@@ -63,25 +64,36 @@ public final class MockExpressionParser {
             return Optional.empty();
         }
         if (expression.length() > MAX_EXPRESSION_LENGTH) {
-            throw MockConfigurationException.at(key, expression, -1,
-                    "at most " + MAX_EXPRESSION_LENGTH + " characters", "got " + expression.length());
+            throw new MockSyntaxException(key, MockMessages.format(key, expression, -1,
+                    "at most " + MAX_EXPRESSION_LENGTH + " characters", "got " + expression.length()));
         }
         String text = decodeIfEncodedTwice(expression);
         int start = skipWhitespace(text, 0);
         int end = trimEnd(text);
-        if (start >= end || "false".equalsIgnoreCase(text.substring(start, end))) {
+        if (start >= end || isOff(text.substring(start, end))) {
             return Optional.empty();
         }
         return Optional.of(new Cursor(key, text, start, end).expression());
     }
 
-    /** Whether {@code expression} turns mocking off (absent, blank or {@code false}). */
+    /** Whether {@code expression} turns mocking off (absent, blank, {@code false}, {@code force:false} or {@code fail:false}). */
     public static boolean isDisabled(String expression) {
         if (expression == null) {
             return true;
         }
         String trimmed = expression.strip();
-        return trimmed.isEmpty() || "false".equalsIgnoreCase(trimmed);
+        return trimmed.isEmpty() || isOff(trimmed);
+    }
+
+    /** {@code false}, optionally after {@code force:} or {@code fail:}; {@code text} has no surrounding whitespace. */
+    private static boolean isOff(String text) {
+        String action = text;
+        if (text.startsWith("force:")) {
+            action = text.substring("force:".length()).strip();
+        } else if (text.startsWith("fail:")) {
+            action = text.substring("fail:".length()).strip();
+        }
+        return "false".equalsIgnoreCase(action);
     }
 
     static String decodeIfEncodedTwice(String text) {
@@ -125,9 +137,17 @@ public final class MockExpressionParser {
         return end;
     }
 
-    /** {@code "; did you mean 'return'?"} when {@code word} is a likely typo of a keyword, else {@code ""}. */
+    /**
+     * {@code "; did you mean 'return'?"} when {@code word} is a likely typo of a keyword, else
+     * {@code ""}; never suggests the word itself.
+     */
     static String suggestion(String word) {
         String lower = word.toLowerCase(java.util.Locale.ROOT);
+        for (String keyword : KEYWORDS) {
+            if (keyword.equals(word)) {
+                return "false".equals(word) ? "; 'false' turns mocking off only on its own, or as force:false or fail:false" : "";
+            }
+        }
         for (String keyword : KEYWORDS) {
             if (lower.length() <= 12 && NameSuggestions.distance(lower, keyword) <= 2) {
                 return "; did you mean '" + keyword + "'?";
@@ -175,14 +195,14 @@ public final class MockExpressionParser {
         MockExpression expression() {
             String whole = text.substring(pos, end);
             if (whole.equals("force")) {
-                return new MockExpression(MockMode.FORCE, new MockAction.UseMockClass(null, pos), text);
+                return new MockExpression(true, new MockAction.UseMockClass(null, pos), text);
             }
             if (whole.equals("fail")) {
-                return new MockExpression(MockMode.FAIL, new MockAction.UseMockClass(null, pos), text);
+                return new MockExpression(false, new MockAction.UseMockClass(null, pos), text);
             }
-            MockMode mode = MockMode.FAIL;
+            boolean force = false;
             if (text.startsWith("force:", pos)) {
-                mode = MockMode.FORCE;
+                force = true;
                 pos += "force:".length();
             } else if (text.startsWith("fail:", pos)) {
                 pos += "fail:".length();
@@ -198,7 +218,7 @@ public final class MockExpressionParser {
             if (pos >= end) {
                 throw error(pos, ACTIONS + " after '" + text.substring(0, pos).strip() + "'", "found nothing");
             }
-            return new MockExpression(mode, action(), text);
+            return new MockExpression(force, action(), text);
         }
 
         private MockAction action() {
@@ -231,7 +251,7 @@ public final class MockExpressionParser {
                 default:
                     if (badClassNameCharacter(word) >= 0 || next < end || word.indexOf('.') < 0) {
                         throw error(wordStart, ACTIONS, "found '"
-                                + MockConfigurationException.abbreviate(word) + "'" + suggestion(word));
+                                + MockMessages.abbreviate(word) + "'" + suggestion(word));
                     }
                     return new MockAction.UseMockClass(className("a mock class name"), wordStart);
             }
@@ -241,7 +261,7 @@ public final class MockExpressionParser {
             int nameEnd = indexOfWhitespace(pos);
             if (nameEnd >= 0 && nameEnd < end) {
                 throw error(nameEnd, expected + " with nothing after it", "found '"
-                        + MockConfigurationException.abbreviate(text.substring(nameEnd, end).strip()) + "'");
+                        + MockMessages.abbreviate(text.substring(nameEnd, end).strip()) + "'");
             }
             String name = text.substring(pos, end);
             if (name.length() > MAX_CLASS_NAME_LENGTH) {
@@ -276,7 +296,7 @@ public final class MockExpressionParser {
             int space = indexOfWhitespace(pos);
             if (space >= 0 && space < end) {
                 throw error(space, "a single word, or text in quotes (\"…\", '…' or `…`)",
-                        "found more after '" + MockConfigurationException.abbreviate(text.substring(pos, space)) + "'");
+                        "found more after '" + MockMessages.abbreviate(text.substring(pos, space)) + "'");
             }
             switch (rest) {
                 case "null":
@@ -321,7 +341,7 @@ public final class MockExpressionParser {
         private void expectEnd(int from, String expected) {
             int next = skipWhitespace(text, from);
             if (next < end) {
-                throw error(next, expected, "found '" + MockConfigurationException.abbreviate(text.substring(next, end)) + "'");
+                throw error(next, expected, "found '" + MockMessages.abbreviate(text.substring(next, end)) + "'");
             }
         }
 
@@ -344,8 +364,8 @@ public final class MockExpressionParser {
             return true;
         }
 
-        private MockConfigurationException error(int position, String expected, String detail) {
-            return MockConfigurationException.at(key, text, position, expected, detail);
+        private MockSyntaxException error(int position, String expected, String detail) {
+            return new MockSyntaxException(key, MockMessages.format(key, text, position, expected, detail));
         }
     }
 
@@ -370,7 +390,7 @@ public final class MockExpressionParser {
                     if (parser.currentToken() == JsonToken.FIELD_NAME && parser.currentName().startsWith("@")) {
                         throw cursor.error(cursor.pos + offset(cursor, parser.currentTokenLocation()),
                                 "JSON without type ids (keys starting with '@')",
-                                "found key '" + MockConfigurationException.abbreviate(parser.currentName()) + "'");
+                                "found key '" + MockMessages.abbreviate(parser.currentName()) + "'");
                     }
                 }
                 JsonNode node = MAPPER.readTree(json);

@@ -1,0 +1,62 @@
+package dev.weft.rpc.bootstrap;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The {@value #CHECK_KEY} rule of {@code refer}: wait up to the consumer's {@code timeout} for a
+ * first available provider, and fail naming the service and where its providers were looked for.
+ */
+final class ProviderCheck {
+
+    /** Consumer key: wait for a first available provider at refer time (default true). */
+    static final String CHECK_KEY = "check";
+    private static final String TIMEOUT_KEY = "timeout";
+    private static final int DEFAULT_TIMEOUT_MILLIS = 1000;
+    private static final long POLL_MILLIS = 5;
+
+    private ProviderCheck() {
+    }
+
+    /**
+     * Returns once one of {@code invokers} is available, at once when {@code check=false}.
+     *
+     * @param source where the providers come from, for the message ("registry zookeeper://...")
+     * @throws IllegalStateException when none is available within the consumer's timeout
+     */
+    static void await(Class<?> type, URL consumerUrl, Supplier<? extends List<? extends Invoker<?>>> invokers, String source) {
+        if (!consumerUrl.getParameter(CHECK_KEY, true)) {
+            return;
+        }
+        long timeoutMillis = consumerUrl.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            for (Invoker<?> invoker : invokers.get()) {
+                if (invoker.isAvailable()) {
+                    return;
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl) + ": no available provider within "
+                + timeoutMillis + " ms from " + source + " (expected: a running provider, or check=false to refer anyway)");
+    }
+
+    private static String describeKey(URL url) {
+        String group = url.getParameter("group", (String) null);
+        String version = url.getParameter("version", (String) null);
+        return (group == null ? "" : " group " + group) + (version == null ? "" : " version " + version);
+    }
+}

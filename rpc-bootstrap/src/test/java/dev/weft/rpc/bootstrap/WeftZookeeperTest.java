@@ -1,0 +1,151 @@
+package dev.weft.rpc.bootstrap;
+
+import dev.weft.rpc.common.RpcException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Weft over the real stack: the weft protocol on loopback and an embedded ZooKeeper. */
+class WeftZookeeperTest {
+
+    public interface Greeter {
+        String greet(String name);
+    }
+
+    record Named(String name) implements Greeter {
+        @Override
+        public String greet(String who) {
+            return name + ":" + who;
+        }
+    }
+
+    private TestingServer zookeeper;
+    private String registry;
+
+    @BeforeEach
+    void startZooKeeper() throws Exception {
+        InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, 200, -1,
+                Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1");
+        zookeeper = new TestingServer(spec, true);
+        registry = "zookeeper://127.0.0.1:" + zookeeper.getPort() + "?session=5000&timeout=2000";
+    }
+
+    @AfterEach
+    void stopZooKeeper() throws Exception {
+        zookeeper.close();
+    }
+
+    @Test
+    void providersRegisteredInZooKeeper_areCalledOverTheNetwork_andOneClosingLeavesTheOther() {
+        try (Weft providerA = Weft.builder().registry(registry).application("a").build();
+             Weft providerB = Weft.builder().registry(registry).application("b").build();
+             Weft consumer = Weft.builder().registry(registry).application("shop").build()) {
+            providerA.export(Greeter.class, new Named("a"), "weft://127.0.0.1:0");
+            providerB.export(Greeter.class, new Named("b"), "weft://127.0.0.1:0");
+
+            Greeter greeter = consumer.refer(Greeter.class, "loadbalance=roundrobin&timeout=2000");
+            Set<String> answeredBy = eventually(() -> answers(greeter, 20), set -> set.size() == 2);
+            assertThat(answeredBy).containsExactlyInAnyOrder("a:ada", "b:ada");
+
+            providerA.close();
+            Set<String> afterClose = eventually(() -> answers(greeter, 20), set -> set.equals(Set.of("b:ada")));
+            assertThat(afterClose).containsExactly("b:ada");
+        }
+    }
+
+    @Test
+    void anOperatorsOverride_forcesAMockOnOneMethod_andDeletingItRestoresRealCalls() throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build();
+             Weft consumer = Weft.builder().registry(registry).build();
+             CuratorFramework operator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 5000, 2000,
+                     new RetryNTimes(3, 100))) {
+            provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            Greeter greeter = consumer.refer(Greeter.class, "timeout=2000");
+            assertThat(greeter.greet("ada")).isEqualTo("p:ada");
+
+            operator.start();
+            String override = "override://0.0.0.0/" + Greeter.class.getName() + "?category=configurators&dynamic=false"
+                    + "&greet.mock=force:return degraded";
+            String node = "/weft/" + URLEncoder.encode(Greeter.class.getName(), StandardCharsets.UTF_8) + "/configurators/"
+                    + URLEncoder.encode(override, StandardCharsets.UTF_8);
+            operator.create().creatingParentsIfNeeded().forPath(node, new byte[0]);
+
+            assertThat(eventually(() -> greeter.greet("ada"), "degraded"::equals)).isEqualTo("degraded");
+
+            operator.delete().forPath(node);
+            assertThat(eventually(() -> greeter.greet("ada"), "p:ada"::equals)).isEqualTo("p:ada");
+        }
+    }
+
+    @Test
+    void refer_withCheck_failsNamingTheServiceAndTheRegistry_whenNoProviderIsRegistered() {
+        try (Weft consumer = Weft.builder().registry(registry).build()) {
+            assertThatThrownBy(() -> consumer.refer(Greeter.class, "timeout=300&group=blue"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("refer " + Greeter.class.getName() + " group blue")
+                    .hasMessageContaining("registry zookeeper://127.0.0.1:" + zookeeper.getPort());
+
+            Greeter unchecked = consumer.refer(Greeter.class, "timeout=300&check=false&retries=0");
+            assertThatThrownBy(() -> unchecked.greet("x")).isInstanceOf(RpcException.class);
+        }
+    }
+
+    @Test
+    void builder_rejectsAnUnknownRegistryScheme() {
+        assertThatThrownBy(() -> Weft.builder().registry("zookeper://127.0.0.1:2181").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("zookeper://127.0.0.1:2181")
+                .hasMessageContaining("zookeeper");
+    }
+
+    private static Set<String> answers(Greeter greeter, int calls) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < calls; i++) {
+            seen.add(greeter.greet("ada"));
+        }
+        return seen;
+    }
+
+    /** Polls {@code value} until {@code done} holds, for at most 10 s (two busy cores). */
+    private static <V> V eventually(Supplier<V> value, java.util.function.Predicate<V> done) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        V last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = value.get();
+                if (done.test(last)) {
+                    return last;
+                }
+            } catch (RuntimeException transientFailure) {
+                last = null;
+            }
+            sleep(Duration.ofMillis(50));
+        }
+        return last;
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
