@@ -1,5 +1,6 @@
 package dev.weft.rpc.it.zk;
 
+import dev.weft.rpc.bootstrap.Weft;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.registry.RegistryDirectory;
 import org.apache.curator.framework.CuratorFramework;
@@ -22,6 +23,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Issue 14's bars on the real stack, run by hand (not a CI test): how long a provider joining or
  * leaving and an override added or removed take to reach a consumer's {@link RegistryDirectory}
+ * (a {@link DirectoryProbe}'s, built as {@code Weft.refer} builds one; the load goes through a
+ * {@code Weft} consumer)
  * (p50/p99/max over {@code n} samples), then 100 override flips under 2,000 calls/s against two
  * providers, counting failed calls. Everything listens on 127.0.0.1.
  *
@@ -47,10 +50,11 @@ public final class GovernanceBenchmark {
         int rate = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
         try (TestingServer zookeeper = EmbeddedZooKeeper.start()) {
             String registryUrl = EmbeddedZooKeeper.registryUrl(zookeeper);
-            try (RegistryStack p1 = RegistryStack.connect(registryUrl, "provider-p1");
-                 RegistryStack p2 = RegistryStack.connect(registryUrl, "provider-p2");
-                 RegistryStack p3 = RegistryStack.connect(registryUrl, "provider-p3");
-                 RegistryStack consumer = RegistryStack.connect(registryUrl, "shop")) {
+            try (Weft p1 = Weft.builder().registry(registryUrl).application("provider-p1").build();
+                 Weft p2 = Weft.builder().registry(registryUrl).application("provider-p2").build();
+                 Weft p3 = Weft.builder().application("provider-p3").build();
+                 DirectoryProbe probe = DirectoryProbe.open(registryUrl);
+                 Weft consumer = Weft.builder().registry(registryUrl).application("shop").build()) {
                 CuratorFramework operator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 5_000,
                         2_000, new RetryNTimes(3, 100));
                 operator.start();
@@ -58,13 +62,12 @@ public final class GovernanceBenchmark {
                 try {
                     p1.export(GreetingService.class, new NamedGreeter("p1"), "weft://127.0.0.1:0");
                     p2.export(GreetingService.class, new NamedGreeter("p2"), "weft://127.0.0.1:0");
+                    // p3 has no registry: its URL is registered and unregistered by hand to time joins and leaves
                     URL third = p3.export(GreetingService.class, new NamedGreeter("p3"), "weft://127.0.0.1:0")
                             .getInvoker().getUrl();
-                    p3.registry().unregister(third);
-                    RegistryDirectory<GreetingService> directory = consumer.directory(GreetingService.class,
-                            "cluster=failover&retries=2&timeout=2000");
-                    GreetingService service = consumer.proxy(directory);
+                    RegistryDirectory<GreetingService> directory = probe.directory();
                     await(() -> directory.getInvokers().size() == 2);
+                    GreetingService service = consumer.refer(GreetingService.class, "cluster=failover&retries=2&timeout=2000");
                     for (int i = 0; i < 1_000; i++) {
                         service.sayHello("warm-up");
                     }
@@ -72,11 +75,11 @@ public final class GovernanceBenchmark {
                     List<Long> leaves = new ArrayList<>();
                     for (int i = 0; i < samples; i++) {
                         long start = System.nanoTime();
-                        p3.registry().register(third);
+                        probe.registry().register(third);
                         await(() -> directory.getInvokers().size() == 3);
                         joins.add(System.nanoTime() - start);
                         start = System.nanoTime();
-                        p3.registry().unregister(third);
+                        probe.registry().unregister(third);
                         await(() -> directory.getInvokers().size() == 2);
                         leaves.add(System.nanoTime() - start);
                     }

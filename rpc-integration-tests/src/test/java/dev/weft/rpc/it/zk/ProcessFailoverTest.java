@@ -1,6 +1,6 @@
 package dev.weft.rpc.it.zk;
 
-import dev.weft.rpc.registry.RegistryDirectory;
+import dev.weft.rpc.bootstrap.Weft;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 
@@ -11,8 +11,9 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15's end-to-end test: two provider JVMs registered in an embedded ZooKeeper, a consumer
- * in this JVM with failover; one provider is killed with kill -9 under load and no call fails.
+ * Issue 15's end-to-end test: two provider JVMs registered through {@link Weft} in an embedded
+ * ZooKeeper, a consumer in this JVM through {@code Weft} with failover; one provider is killed with
+ * kill -9 under load, and no call fails, neither while its node lingers nor after it expires.
  */
 class ProcessFailoverTest {
 
@@ -24,18 +25,16 @@ class ProcessFailoverTest {
         try (TestingServer zookeeper = EmbeddedZooKeeper.start()) {
             String registryUrl = EmbeddedZooKeeper.registryUrl(zookeeper);
             List<ProviderProcess> providers = new ArrayList<>();
-            try {
+            try (DirectoryProbe probe = DirectoryProbe.open(registryUrl)) {
                 providers.add(ProviderProcess.start(registryUrl, "p1"));
                 providers.add(ProviderProcess.start(registryUrl, "p2"));
                 for (ProviderProcess provider : providers) {
                     assertThat(provider.awaitReady(START).getHost()).isEqualTo("127.0.0.1");
                 }
-                try (RegistryStack consumer = RegistryStack.connect(registryUrl, "shop")) {
-                    RegistryDirectory<GreetingService> directory = consumer.directory(GreetingService.class,
+                Await.until(() -> probe.directory().getInvokers().size() == 2, SETTLE, "both providers registered");
+                try (Weft consumer = Weft.builder().registry(registryUrl).application("shop").build()) {
+                    GreetingService service = consumer.refer(GreetingService.class,
                             "cluster=failover&retries=2&timeout=3000&loadbalance=roundrobin");
-                    GreetingService service = consumer.proxy(directory);
-                    Await.until(() -> directory.getInvokers().size() == 2, SETTLE, "both providers in " + directory);
-
                     try (CallLoad load = CallLoad.start(() -> service.sayHello("ada"), ProcessFailoverTest::provider,
                             4, 1_500, Duration.ofSeconds(60))) {
                         assertThat(load.awaitMore("p1", 200, SETTLE)).as("%s", load).isTrue();
@@ -43,15 +42,16 @@ class ProcessFailoverTest {
 
                         providers.get(0).kill();
                         assertThat(providers.get(0).isAlive()).isFalse();
-                        Await.until(() -> directory.getInvokers().size() == 1, SETTLE,
-                                "the killed provider's session expired and it left " + directory);
-                        long p1AfterLeaving = load.count("p1");
-                        assertThat(load.awaitMore("p2", 1_000, SETTLE)).as("%s", load).isTrue();
+                        assertThat(load.awaitMore("p2", 500, SETTLE)).as("%s", load).isTrue();
+                        long p1AfterKill = load.count("p1");
+                        Await.until(() -> probe.directory().getInvokers().size() == 1, SETTLE,
+                                "the killed provider's session expired and its node went");
+                        assertThat(load.awaitMore("p2", 500, SETTLE)).as("%s", load).isTrue();
 
                         assertThat(load.stop(SETTLE)).isTrue();
                         assertThat(load.failures()).as("%s", load).isZero();
                         assertThat(load.firstFailures()).isEmpty();
-                        assertThat(load.count("p1")).isEqualTo(p1AfterLeaving);
+                        assertThat(load.count("p1")).isEqualTo(p1AfterKill);
                         assertThat(load.count("p1") + load.count("p2")).isEqualTo(load.calls());
                     }
                 }

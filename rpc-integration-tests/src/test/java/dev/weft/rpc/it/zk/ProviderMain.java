@@ -1,5 +1,6 @@
 package dev.weft.rpc.it.zk;
 
+import dev.weft.rpc.bootstrap.Weft;
 import dev.weft.rpc.protocol.Exporter;
 
 import java.io.BufferedReader;
@@ -8,10 +9,11 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A provider JVM for the cross-process tests: exports {@link GreetingService} on 127.0.0.1, port 0,
- * registered in the registry given as the first argument, under the id given as the second. It
- * prints {@code READY <registered URL>} once registered and shuts down gracefully when its standard
- * input ends (the parent closes it); a kill -9 ends it without either.
+ * A provider JVM for the cross-process tests: exports {@link GreetingService} through {@link Weft}
+ * on 127.0.0.1, port 0, registered in the registry given as the first argument, under the id given
+ * as the second. It prints {@code READY <registered URL>} once registered and closes its
+ * {@code Weft} (unregister, graceful unexport) when its standard input ends; a kill -9 ends it
+ * without either.
  */
 public final class ProviderMain {
 
@@ -24,8 +26,8 @@ public final class ProviderMain {
         if (args.length != 2) {
             throw new IllegalArgumentException("arguments: " + args.length + " (expected: <registry URL> <provider id>)");
         }
-        try (RegistryStack stack = RegistryStack.connect(args[0], "provider-" + args[1])) {
-            Exporter<GreetingService> exporter = stack.export(GreetingService.class, new NamedGreeter(args[1]),
+        try (Weft weft = Weft.builder().registry(args[0]).application("provider-" + args[1]).build()) {
+            Exporter<GreetingService> exporter = weft.export(GreetingService.class, new NamedGreeter(args[1]),
                     "weft://127.0.0.1:0");
             System.out.println(READY + exporter.getInvoker().getUrl().toFullString());
             System.out.flush();
