@@ -14,7 +14,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * One {@code LoadBalance.select} over 10 or 100 in-JVM invokers, rotating through 64 invocations
+ * One {@code LoadBalance.select} (and, for Weft, one {@code Picker.pick}, the cluster's per-call
+ * path) over 10 or 100 in-JVM invokers, rotating through 64 invocations
  * with distinct arguments (so consistent hashing sees different keys). No call is in flight, so
  * {@code leastactive}/{@code shortestresponse}/{@code p2c} see all providers tied, on both sides.
  */
@@ -33,6 +34,7 @@ public class LoadBalanceBenchmark {
         public String weights;
 
         dev.weft.rpc.loadbalance.LoadBalance loadBalance;
+        dev.weft.rpc.loadbalance.Picker<Greeter> picker;
         List<dev.weft.rpc.common.Invoker<Greeter>> list;
         dev.weft.rpc.common.URL consumerUrl;
         dev.weft.rpc.common.Invocation[] invocations;
@@ -45,6 +47,8 @@ public class LoadBalanceBenchmark {
             list = WeftFixtures.constantInvokers(invokers, weights);
             consumerUrl = dev.weft.rpc.common.URL.valueOf(Workload.consumerUrl("loadbalance=" + balancer));
             invocations = WeftFixtures.invocations();
+            picker = loadBalance.picker(list, consumerUrl, invocations[0].getMethodName(),
+                    dev.weft.rpc.loadbalance.CallStats.of(dev.weft.rpc.spi.ExtensionDirector.getDefault()));
         }
 
         dev.weft.rpc.common.Invocation nextInvocation() {
@@ -90,5 +94,11 @@ public class LoadBalanceBenchmark {
     @Benchmark
     public Object weft(WeftState s) {
         return s.loadBalance.select(s.list, s.consumerUrl, s.nextInvocation());
+    }
+
+    /** The cluster's per-call path: a picker built once for the list and method, then {@code pick}. */
+    @Benchmark
+    public Object weftPicker(WeftState s) {
+        return s.picker.pick(s.nextInvocation());
     }
 }

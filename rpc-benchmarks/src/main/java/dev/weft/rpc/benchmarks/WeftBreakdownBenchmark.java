@@ -5,7 +5,9 @@ import dev.weft.rpc.cluster.StaticDirectory;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.InvokerStats;
+import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.spi.ExtensionLoader;
 import java.util.List;
@@ -25,9 +27,8 @@ import org.openjdk.jmh.annotations.State;
  * figures can be attributed: listing the directory (exact {@code list}, and the {@code candidates}
  * the select-based strategies use), and the per-call statistics bookkeeping that
  * {@code AbstractClusterInvoker.invokeProvider} does around each provider call
- * ({@code InvokerStats.startCall()}/{@code endCall(...)}): untracked (nothing reads the statistics:
- * {@code random}, {@code roundrobin}, {@code consistenthash}), counted (calls in flight:
- * {@code leastactive}) and timed (latency too: {@code shortestresponse}, {@code p2c}).
+ * ({@code InvokerStats.startCall()}/{@code endCall(...)}): counted (calls in flight, always recorded)
+ * and timed (latency too, once {@code shortestresponse} or {@code p2c} asked for it).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -41,7 +42,6 @@ public class WeftBreakdownBenchmark {
     private LoadBalance random;
     private URL consumerUrl;
     private String[] arguments;
-    private InvokerStats[] untracked;
     private InvokerStats[] counted;
     private InvokerStats[] timed;
     private Invocation[] invocations;
@@ -56,9 +56,9 @@ public class WeftBreakdownBenchmark {
         random = ExtensionLoader.getExtensionLoader(LoadBalance.class).getExtension("random");
         arguments = Arguments.all();
         invocations = WeftFixtures.invocations();
-        untracked = statsOf(providers, stats -> { });
-        counted = statsOf(WeftFixtures.constantInvokers(invokers, "equal"), InvokerStats::trackInFlight);
-        timed = statsOf(WeftFixtures.constantInvokers(invokers, "equal"), InvokerStats::trackLatency);
+        CallStats callStats = CallStats.of(new ExtensionDirector(WeftBreakdownBenchmark.class.getClassLoader()));
+        counted = statsOf(callStats, providers, stats -> { });
+        timed = statsOf(callStats, WeftFixtures.constantInvokers(invokers, "equal"), InvokerStats::timeLatency);
     }
 
     /** The floor of {@code ClusterBenchmark.weft}: its fresh invocation and one provider call, no cluster. */
@@ -86,10 +86,10 @@ public class WeftBreakdownBenchmark {
     }
 
     /** The statistics of each of {@code providers}, with {@code tracking} turned on. */
-    private static InvokerStats[] statsOf(List<Invoker<Greeter>> providers, Consumer<InvokerStats> tracking) {
+    private static InvokerStats[] statsOf(CallStats callStats, List<Invoker<Greeter>> providers, Consumer<InvokerStats> tracking) {
         InvokerStats[] stats = new InvokerStats[providers.size()];
         for (int i = 0; i < stats.length; i++) {
-            stats[i] = InvokerStats.of(providers.get(i));
+            stats[i] = callStats.get(providers.get(i));
             tracking.accept(stats[i]);
         }
         return stats;
@@ -107,11 +107,6 @@ public class WeftBreakdownBenchmark {
         int index = provider;
         provider = index + 1 == invokers ? 0 : index + 1;
         return index;
-    }
-
-    @Benchmark
-    public Object statsUntracked() {
-        return recordOneCall(untracked);
     }
 
     @Benchmark

@@ -120,17 +120,13 @@ class BenchmarkSanityTest {
 
         assertThat((java.util.List<?>) benchmark.directoryList()).hasSize(10);
         assertThat((java.util.List<?>) benchmark.directoryCandidates()).hasSize(10);
-        dev.weft.rpc.loadbalance.InvokerStats untracked = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsUntracked();
-        assertThat(untracked.isInFlightTracked()).isFalse();
-        assertThat(untracked.isLatencyTracked()).isFalse();
         dev.weft.rpc.loadbalance.InvokerStats counted = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsCounted();
         assertThat(counted.inFlight()).isZero();
-        assertThat(counted.isInFlightTracked()).isTrue();
-        assertThat(counted.isLatencyTracked()).isFalse();
+        assertThat(counted.isLatencyTimed()).isFalse();
         dev.weft.rpc.loadbalance.InvokerStats timed = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsTimed();
         assertThat(timed.inFlight()).isZero();
-        assertThat(timed.isLatencyTracked()).isTrue();
-        assertThat(timed.windowSuccesses()).isPositive();
+        assertThat(timed.isLatencyTimed()).isTrue();
+        assertThat(timed.recentSuccesses(System.nanoTime())).isPositive();
     }
 
     @Test

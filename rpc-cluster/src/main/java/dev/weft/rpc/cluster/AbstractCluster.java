@@ -2,28 +2,29 @@ package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
 import dev.weft.rpc.spi.ExtensionLoader;
 
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
  * The shared logic of clusters: resolves balancers by name through the {@link ExtensionDirector}
- * that created this cluster (the default director when constructed directly), caching each
- * distinct name once, and builds the strategy's invoker.
+ * that created this cluster (the default director when constructed directly; the loader caches
+ * them, and an invoker resolves a name once per directory state), builds the strategy's invoker, and starts it: the invoker records call
+ * statistics in that director's {@link CallStats} and checks the directory's state, so
+ * {@link #join} throws for a bad setting.
  *
- * <p>Thread-safe. The balancer cache holds only names the loader resolved, so it is bounded by
- * the number of registered balancers; an unknown name is not cached and the loader's error
- * (naming the available balancers) reaches the caller.
+ * <p>Thread-safe. An unknown balancer name fails the join (or the {@code setUrl}) with the
+ * loader's error, naming the available balancers.
  */
 public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware {
 
-    private final ConcurrentHashMap<String, LoadBalance> loadBalances = new ConcurrentHashMap<>();
     private volatile Function<String, LoadBalance> lookup;
+    private volatile CallStats stats;
 
     /** Called by the loader right after construction: balancers come from the same director. */
     @Override
@@ -31,18 +32,36 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
         Objects.requireNonNull(director, "director");
         ExtensionLoader<LoadBalance> loader = director.getExtensionLoader(LoadBalance.class);
         useLoadBalances(loader::getExtension);
+        stats = CallStats.of(director);
     }
 
     /** Resolves balancers with {@code lookup} instead of a director (tests, embedding). */
     final void useLoadBalances(Function<String, LoadBalance> lookup) {
         this.lookup = Objects.requireNonNull(lookup, "lookup");
-        loadBalances.clear();
     }
 
+    /**
+     * Builds this strategy's invoker over {@code directory} and starts it.
+     *
+     * @throws IllegalArgumentException when the directory's consumer URL has a bad setting for this
+     *                                  strategy or its balancer ({@code what: value (expected: rule)})
+     */
     @Override
     public final <T> Invoker<T> join(Directory<T> directory) throws RpcException {
         Objects.requireNonNull(directory, "directory");
-        return doJoin(directory, this::loadBalance);
+        AbstractClusterInvoker<T> invoker = doJoin(directory, this::loadBalance);
+        invoker.start(callStats());
+        return invoker;
+    }
+
+    /** The statistics the invokers record into: the creating director's, else the default director's. */
+    protected final CallStats callStats() {
+        CallStats current = stats;
+        if (current == null) {
+            current = CallStats.of(ExtensionDirector.getDefault());
+            stats = current;
+        }
+        return current;
     }
 
     /**
@@ -54,18 +73,12 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
     protected abstract <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances);
 
     private LoadBalance loadBalance(String name) {
-        LoadBalance cached = loadBalances.get(name);
-        if (cached != null) {
-            return cached;
-        }
         Function<String, LoadBalance> resolver = lookup;
         if (resolver == null) {
             ExtensionLoader<LoadBalance> loader = ExtensionDirector.getDefault().getExtensionLoader(LoadBalance.class);
             resolver = loader::getExtension;
             lookup = resolver;
         }
-        LoadBalance resolved = Objects.requireNonNull(resolver.apply(name), () -> "LoadBalance '" + name + "' resolved to null");
-        LoadBalance raced = loadBalances.putIfAbsent(name, resolved);
-        return raced != null ? raced : resolved;
+        return Objects.requireNonNull(resolver.apply(name), () -> "LoadBalance '" + name + "' resolved to null");
     }
 }

@@ -1,48 +1,47 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.cluster.internal.FailureLog;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.cluster.internal.InvokerStatsCache;
-import dev.weft.rpc.cluster.internal.MethodTable;
+import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.loadbalance.MethodSettings;
+import dev.weft.rpc.loadbalance.Picker;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * The shared logic of cluster invokers: per-method settings read once per consumer URL, provider
- * selection (balancer, sticky, exclusion of tried invokers, reselection), call statistics, and
- * the error texts.
+ * The shared logic of cluster invokers: per-state plans, provider selection (picker, sticky,
+ * exclusion of tried invokers, reselection), call statistics, and the error texts.
  *
- * <p><b>Call path.</b> {@link #invoke} refuses calls once destroyed, then looks up the
- * {@link MethodSettings} of the method (one map lookup in an immutable table; they are rebuilt when the directory's URL
- * instance changes) and hands over to the strategy's {@link #doInvoke}. The happy path copies no
- * list and allocates no "tried" collection; strategies allocate one only after a failure.
+ * <p><b>States and plans.</b> Joined to an {@link AbstractDirectory}, the invoker is one of its
+ * {@link DirectoryListener}s: it checks every new state before it is published, resolving the
+ * consumer keys of the service level and of every method of the interface (balancer name,
+ * {@code retries}, {@code sticky}, the balancer's own keys, and the strategy's keys through
+ * {@link #resolve}). A bad value vetoes the state: {@code join}, {@code setUrl}, {@code setState}
+ * throw {@code what: value (expected: rule)} and the last good state keeps serving, so at call time
+ * only runtime failures remain. Each published state gets a plan; each method's
+ * {@link MethodPlan} (with its picker) is built once, on the first call of that method in that state.
+ * The per-call path is one volatile read of the plan, one map lookup and {@code picker.pick}.
+ * Other {@link Directory} implementations are read per call and a plan is rebuilt when their URL or
+ * members change (a bad value then fails the call).
  *
  * <p><b>Statistics.</b> {@link #invokeProvider} records {@link InvokerStats} around every provider
- * call (in flight, elapsed nanoseconds, success), so {@code leastactive}, {@code shortestresponse}
- * and {@code p2c} work with no configuration. A call counts as successful when the provider
- * answered: a normal result, a result carrying the service's exception, or a business
- * {@link RpcException} ({@link RpcException#isBiz()}); latency of an answer is real provider
- * latency, while network errors and timeouts count as failures. Only what something reads is
- * recorded ({@link InvokerStats#startCall()}): calls in flight once a balancer reading them has
- * seen the invoker ({@code leastactive}, {@code shortestresponse}, {@code p2c}, bounded
- * {@code consistenthash}) or {@link InvokerStats#inFlight()} was read, and latency once
- * {@code shortestresponse} or {@code p2c} has seen it. Cost on the happy path: while nothing in
- * the JVM reads statistics ({@link InvokerStats#anyTracking()}), one volatile read and nothing
- * else; otherwise the statistics object comes from an identity table built once per listed
- * invoker list (no registry lookup), and with {@code random}, {@code roundrobin} or plain
- * {@code consistenthash} nothing else happens (no atomic operation, no clock read), with
- * {@code leastactive} two atomic adds, and with the latency readers two clock reads as well.
- * Nothing is allocated.
+ * call in the {@link CallStats} of the director that created the cluster: calls in flight always,
+ * latency when the balancer asked for it. A call counts as successful when the provider answered: a
+ * result (even one carrying the service's exception) or a business {@link RpcException}.
  *
  * <p><b>Ownership.</b> The invoker owns the directory it was joined with: {@link #destroy()}
  * destroys it. Thread-safe: one instance serves every thread of the consumer.
@@ -60,14 +59,18 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** Consumer/method URL key: keep using the last chosen invoker while it is available (default false). */
     public static final String STICKY_KEY = "sticky";
 
-    /** Methods with cached settings per URL; beyond this (arbitrary generic names) settings are not cached. */
-    private static final int MAX_CACHED_METHODS = 1024;
+    /** Methods with a cached plan per state; beyond this (arbitrary generic names) plans are built per call. */
+    private static final int MAX_PLANNED_METHODS = 1024;
 
     private final Directory<T> directory;
     private final Function<String, LoadBalance> loadBalances;
     private final AtomicBoolean destroyed = new AtomicBoolean();
-    private final InvokerStatsCache stats = new InvokerStatsCache();
-    private volatile UrlSettings<T> urlSettings;
+    private final DirectoryListener<T> listener = new PlanListener();
+    private volatile CallStats stats;
+    private volatile StatePlan<T> plan;
+    private volatile FailureLog failureLog;
+    /** The sticky invoker per method: kept across states while it stays listed and available. */
+    private final ConcurrentHashMap<String, Invoker<T>> stickyInvokers = new ConcurrentHashMap<>();
 
     /**
      * @param directory    the providers; owned by this invoker from now on
@@ -76,6 +79,38 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     protected AbstractClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         this.directory = Objects.requireNonNull(directory, "directory");
         this.loadBalances = Objects.requireNonNull(loadBalances, "loadBalances");
+    }
+
+    /**
+     * Starts serving with {@code stats}: checks the directory's current state and, for an
+     * {@link AbstractDirectory}, registers as its listener. Called once by the cluster's {@code join}.
+     *
+     * @throws IllegalArgumentException when the current state has a bad setting
+     */
+    final void start(CallStats callStats) {
+        this.stats = Objects.requireNonNull(callStats, "callStats");
+        if (directory instanceof AbstractDirectory) {
+            ((AbstractDirectory<T>) directory).addListener(listener);
+        } else {
+            DirectoryState<T> initial = DirectoryState.of(directory.getUrl(), List.of(), 0, false);
+            validate(initial);
+            plan = new StatePlan<>(initial, resolve(new MethodSettings(initial.url(), null)));
+        }
+    }
+
+    /** This invoker's rate-limited failure log on {@code log}, timed by the director's ticker. */
+    final FailureLog failureLog(org.slf4j.Logger log) {
+        FailureLog current = failureLog;
+        if (current == null) {
+            current = new FailureLog(log, stats.ticker());
+            failureLog = current;
+        }
+        return current;
+    }
+
+    /** The statistics this invoker records into (the creating director's). */
+    protected final CallStats callStats() {
+        return stats;
     }
 
     /** The directory's current consumer URL. */
@@ -116,8 +151,9 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             try {
                 onDestroy();
             } finally {
-                urlSettings = null;
-                stats.clear();
+                if (directory instanceof AbstractDirectory) {
+                    ((AbstractDirectory<T>) directory).removeListener(listener);
+                }
                 directory.destroy();
             }
         }
@@ -139,11 +175,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             throw new RpcException("Cluster invoker of service " + getInterface().getName() + " is destroyed; refusing call of method "
                     + invocation.getMethodName() + " (consumer: " + directory.getUrl() + ")");
         }
-        return doInvoke(invocation, settings(invocation.getMethodName()));
+        return doInvoke(invocation, plan(invocation));
     }
 
     /** The strategy: list, select, call, and handle failures. */
-    protected abstract Result doInvoke(Invocation invocation, MethodSettings<T> settings) throws RpcException;
+    protected abstract Result doInvoke(Invocation invocation, MethodPlan<T> plan) throws RpcException;
 
     /** The {@link #RETRIES_KEY} default of this strategy. */
     protected int defaultRetries() {
@@ -151,197 +187,229 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     }
 
     /**
-     * Reads and validates this strategy's own consumer keys; called once per consumer URL
-     * instance, before the first call that uses it. Throw {@link IllegalArgumentException} for
-     * bad values (the call fails with it until the URL is fixed).
+     * Reads and validates this strategy's own keys for one method ({@code settings.method()} null:
+     * the service level), once per state; what it returns is {@link MethodPlan#strategySettings()}.
+     * Throw {@link IllegalArgumentException} (e.g. {@code settings.invalid(...)}) for a bad value: the
+     * state is then rejected. The default reads nothing.
      */
-    protected void configure(URL consumerUrl) {
+    protected Object resolve(MethodSettings settings) {
+        return null;
     }
 
-    // ------------------------------------------------------------------ settings
+    /** What {@link #resolve} returned for the service level of the current state. */
+    protected final <S> S serviceSettings() {
+        @SuppressWarnings("unchecked")
+        S resolved = (S) plan.serviceSettings;
+        return resolved;
+    }
 
-    /** The settings of {@code method} under the directory's current URL. */
-    protected final MethodSettings<T> settings(String method) {
-        URL url = directory.getUrl();
-        UrlSettings<T> current = urlSettings;
-        if (current == null || current.url != url) {
-            current = refresh(url);
+    // ------------------------------------------------------------------ plans
+
+    /** The plan of the invocation's method under the current state. */
+    protected final MethodPlan<T> plan(Invocation invocation) {
+        StatePlan<T> current = plan;
+        if (!(directory instanceof AbstractDirectory)) {
+            current = observed(current, invocation);
+        } else if (current.state.hasDown() && current.state.anyRecovered()) {
+            directory.candidates(invocation); // publishes the recovered state, which replaces the plan
+            current = plan;
         }
-        MethodSettings<T> settings = current.methods.get(method);
-        return settings != null ? settings : current.create(method, this);
+        return current.method(invocation.getMethodName(), this);
     }
 
-    private synchronized UrlSettings<T> refresh(URL url) {
-        UrlSettings<T> current = urlSettings;
-        if (current != null && current.url == url) {
+    /** For directories that do not publish states: a new plan when the URL or the members changed. */
+    private StatePlan<T> observed(StatePlan<T> current, Invocation invocation) {
+        URL url = directory.getUrl();
+        List<Invoker<T>> members = directory.list(invocation);
+        DirectoryState<T> state = current.state;
+        if (url.equals(state.url()) && sameInvokers(state.allInvokers(), members)) {
             return current;
         }
-        configure(url);
-        UrlSettings<T> fresh = new UrlSettings<>(url);
-        urlSettings = fresh;
+        DirectoryState<T> next = DirectoryState.of(url, members, state.version() + 1, false);
+        validate(next);
+        StatePlan<T> fresh = new StatePlan<>(next, resolve(new MethodSettings(url, null)));
+        plan = fresh;
         return fresh;
     }
 
-    /** Per-URL cache of method settings: an immutable table replaced under the lock when a method is added. */
-    private static final class UrlSettings<T> {
-        final URL url;
-        final boolean availableCheck;
-        volatile MethodTable<MethodSettings<T>> methods = MethodTable.empty();
-
-        UrlSettings(URL url) {
-            this.url = url;
-            this.availableCheck = url.getParameter(AbstractDirectory.AVAILABLE_CHECK_KEY, true);
+    private static <T> boolean sameInvokers(List<Invoker<T>> a, List<Invoker<T>> b) {
+        if (a.size() != b.size()) {
+            return false;
         }
-
-        MethodSettings<T> create(String method, AbstractClusterInvoker<T> owner) {
-            String balancer = url.getMethodParameter(method, LOADBALANCE_KEY, DEFAULT_LOADBALANCE);
-            LoadBalance loadBalance = owner.loadBalances.apply(balancer);
-            int retries = Math.max(0, url.getMethodParameter(method, RETRIES_KEY, owner.defaultRetries()));
-            boolean sticky = url.getMethodParameter(method, STICKY_KEY, false);
-            MethodSettings<T> created = new MethodSettings<>(url, method, loadBalance, retries, sticky, availableCheck);
-            synchronized (this) {
-                MethodTable<MethodSettings<T>> table = methods;
-                MethodSettings<T> raced = table.get(method);
-                if (raced != null) {
-                    return raced;
-                }
-                if (table.size() < MAX_CACHED_METHODS) {
-                    methods = table.with(method, created);
-                }
-                return created;
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
             }
+        }
+        return true;
+    }
+
+    /** Resolves the settings of the service level and of every method of the interface; throws on the first bad one. */
+    private void validate(DirectoryState<T> state) {
+        resolveSettings(state, null);
+        TreeSet<String> methods = new TreeSet<>();
+        for (Method method : getInterface().getMethods()) {
+            if (!method.isDefault() && !java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+                methods.add(method.getName());
+            }
+        }
+        for (String method : methods) {
+            MethodPlan<T> resolved = resolveSettings(state, method);
+            resolved.loadBalance().picker(List.<Invoker<T>>of(), state.url(), method, stats);
         }
     }
 
-    /**
-     * What one method's calls use, read once per consumer URL: the URL itself, the balancer, the
-     * retries ({@code >= 0}), stickiness, the availability check, and the sticky invoker.
-     * Thread-safe.
-     */
-    public static final class MethodSettings<T> {
-        private final URL url;
-        private final String method;
-        private final LoadBalance loadBalance;
-        private final int retries;
-        private final boolean sticky;
-        private final boolean availableCheck;
-        private volatile Invoker<T> stickyInvoker;
+    /** A method plan without its picker (validation) or, with {@code withPicker}, complete. */
+    private MethodPlan<T> resolveSettings(DirectoryState<T> state, String method) {
+        MethodSettings settings = new MethodSettings(state.url(), method);
+        String balancer = settings.getString(LOADBALANCE_KEY, DEFAULT_LOADBALANCE);
+        LoadBalance loadBalance;
+        try {
+            loadBalance = loadBalances.apply(balancer);
+        } catch (RuntimeException e) {
+            throw settings.invalid(LOADBALANCE_KEY, balancer, "a LoadBalance extension; " + e.getMessage());
+        }
+        int retries = Math.max(0, settings.getInt(RETRIES_KEY, defaultRetries(), Integer.MIN_VALUE, Integer.MAX_VALUE));
+        boolean sticky = settings.getBoolean(STICKY_KEY, false);
+        Object strategy = resolve(settings);
+        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), null, strategy);
+    }
 
-        MethodSettings(URL url, String method, LoadBalance loadBalance, int retries, boolean sticky, boolean availableCheck) {
-            this.url = url;
-            this.method = method;
-            this.loadBalance = loadBalance;
-            this.retries = retries;
-            this.sticky = sticky;
-            this.availableCheck = availableCheck;
+    private MethodPlan<T> buildPlan(DirectoryState<T> state, String method) {
+        MethodPlan<T> resolved = resolveSettings(state, method);
+        Picker<T> picker = resolved.loadBalance().picker(state.candidates(), state.url(), method, stats);
+        return new MethodPlan<>(resolved.settings(), resolved.loadBalance(), resolved.retries(), resolved.sticky(),
+                resolved.availableCheck(), state.candidates(), picker, resolved.strategySettings());
+    }
+
+    /** One published state with its service-level strategy settings and the method plans built so far. */
+    private static final class StatePlan<T> {
+        final DirectoryState<T> state;
+        final Object serviceSettings;
+        final ConcurrentHashMap<String, MethodPlan<T>> methods = new ConcurrentHashMap<>();
+
+        StatePlan(DirectoryState<T> state, Object serviceSettings) {
+            this.state = state;
+            this.serviceSettings = serviceSettings;
         }
 
-        /** The consumer URL these settings were read from. */
-        public URL url() {
-            return url;
+        MethodPlan<T> method(String name, AbstractClusterInvoker<T> owner) {
+            String key = name == null ? "" : name;
+            MethodPlan<T> known = methods.get(key);
+            if (known != null) {
+                return known;
+            }
+            MethodPlan<T> built = owner.buildPlan(state, name);
+            if (methods.size() >= MAX_PLANNED_METHODS) {
+                return built;
+            }
+            MethodPlan<T> raced = methods.putIfAbsent(key, built);
+            return raced != null ? raced : built;
+        }
+    }
+
+    /** Checks states before the directory publishes them, and plans the published ones. */
+    private final class PlanListener implements DirectoryListener<T> {
+        @Override
+        public void check(DirectoryState<T> next) {
+            validate(next);
         }
 
-        public String method() {
-            return method;
-        }
-
-        public LoadBalance loadBalance() {
-            return loadBalance;
-        }
-
-        /** Extra attempts, never negative. */
-        public int retries() {
-            return retries;
-        }
-
-        public boolean sticky() {
-            return sticky;
-        }
-
-        public boolean availableCheck() {
-            return availableCheck;
+        @Override
+        public void published(DirectoryState<T> state) {
+            plan = new StatePlan<>(state, resolve(new MethodSettings(state.url(), null)));
         }
     }
 
     // ------------------------------------------------------------------ listing and selection
 
     /**
+     * The providers the call chooses among ({@link MethodPlan#candidates()}; the mock invokers for
+     * a call asking for mocks).
+     *
+     * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when there are none
+     */
+    protected final List<Invoker<T>> listCandidates(Invocation invocation, MethodPlan<T> plan) throws RpcException {
+        List<Invoker<T>> invokers = AbstractDirectory.isMockCall(invocation) ? directory.candidates(invocation) : plan.candidates();
+        if (invokers.isEmpty()) {
+            throw noProviderError(invocation);
+        }
+        return invokers;
+    }
+
+    /**
      * The directory's invokers for {@code invocation}, each checked available now
-     * ({@link Directory#list}): for strategies that call invokers without {@link #select}.
+     * ({@link Directory#list}): for strategies that call invokers without {@link #select}, and for
+     * retries after a failure.
      *
      * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when there are none
      */
     protected final List<Invoker<T>> listInvokers(Invocation invocation) throws RpcException {
-        return prepared(directory.list(invocation), invocation);
-    }
-
-    /**
-     * The directory's invokers for {@code invocation} that are not known to be unavailable
-     * ({@link Directory#candidates}): for strategies that pick with {@link #select}, which checks
-     * the invoker it picks and falls back to the exact list when it is down.
-     *
-     * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when there are none
-     */
-    protected final List<Invoker<T>> listCandidates(Invocation invocation) throws RpcException {
-        return prepared(directory.candidates(invocation), invocation);
-    }
-
-    private List<Invoker<T>> prepared(List<Invoker<T>> invokers, Invocation invocation) {
+        List<Invoker<T>> invokers = directory.list(invocation);
         if (invokers.isEmpty()) {
             throw noProviderError(invocation);
-        }
-        if (InvokerStats.anyTracking()) {
-            stats.prepare(invokers);
         }
         return invokers;
     }
 
     /** The {@link RpcException#NO_INVOKER_AVAILABLE} error naming the service, method and consumer URL. */
     protected final RpcException noProviderError(Invocation invocation) {
+        if (directory instanceof AbstractDirectory && ((AbstractDirectory<T>) directory).isDestroyed()) {
+            return new RpcException(RpcException.NO_INVOKER_AVAILABLE, "Directory of service " + getInterface().getName()
+                    + " is destroyed; cannot list providers for method " + invocation.getMethodName() + " (consumer: "
+                    + directory.getUrl() + ")");
+        }
         return new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available for method " + invocation.getMethodName()
                 + " of service " + getInterface().getName() + " (consumer: " + directory.getUrl()
                 + "; the directory is empty or every provider is unavailable)");
     }
 
     /**
-     * Picks the invoker for the next attempt among {@code invokers} (non-empty; typically from
-     * {@link #listCandidates}).
+     * Picks the invoker for the next attempt among {@code invokers} (non-empty).
      *
-     * <p>With {@code sticky} the last chosen invoker is kept while it is listed, available and not
-     * in {@code tried}. Otherwise the balancer chooses; when its choice was already tried, the
-     * balancer chooses again among the untried available ones, and when its choice is unavailable
-     * under the availability check, among the untried ones of the directory's exact
-     * {@link Directory#list} (asking for it also lets the directory stop offering the invoker).
-     * When every invoker was tried, the least recently tried available one is used, so repeated
-     * attempts rotate instead of hammering one provider.
+     * <p>The first attempt over the plan's candidates asks the plan's picker; later attempts (or other
+     * lists) ask the balancer's {@code select}. With {@code sticky} the last chosen invoker is kept
+     * while it is listed, available and not in {@code tried}. When the choice was already tried,
+     * the balancer chooses again among the untried available ones; when it is unavailable under the
+     * availability check, among the untried ones of the directory's exact {@link Directory#list}
+     * (asking for it also lets the directory publish the provider as down). When every invoker was
+     * tried, the least recently tried available one is used, so repeated attempts rotate.
      *
      * @param tried invokers already tried in this call, least recent first; {@code null} for none
      */
-    protected final Invoker<T> select(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried,
-                                      MethodSettings<T> settings) {
-        if (!settings.sticky) {
-            return doSelect(invocation, invokers, tried, settings);
+    protected final Invoker<T> select(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried, MethodPlan<T> plan) {
+        if (!plan.sticky()) {
+            return doSelect(invocation, invokers, tried, plan);
         }
-        Invoker<T> sticky = settings.stickyInvoker;
-        if (sticky != null && (tried == null || !tried.contains(sticky)) && (!settings.availableCheck || sticky.isAvailable())
+        String method = plan.method() == null ? "" : plan.method();
+        Invoker<T> sticky = stickyInvokers.get(method);
+        if (sticky != null && (tried == null || !tried.contains(sticky)) && (!plan.availableCheck() || sticky.isAvailable())
                 && invokers.contains(sticky)) {
             return sticky;
         }
-        Invoker<T> chosen = doSelect(invocation, invokers, tried, settings);
-        settings.stickyInvoker = chosen;
+        Invoker<T> chosen = doSelect(invocation, invokers, tried, plan);
+        if (chosen != sticky && (stickyInvokers.size() < MAX_PLANNED_METHODS || stickyInvokers.containsKey(method))) {
+            stickyInvokers.put(method, chosen);
+        }
         return chosen;
     }
 
-    private Invoker<T> doSelect(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried,
-                                MethodSettings<T> settings) {
-        Invoker<T> chosen = invokers.size() == 1 ? invokers.get(0) : settings.loadBalance.select(invokers, settings.url, invocation);
+    private Invoker<T> doSelect(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried, MethodPlan<T> plan) {
+        Invoker<T> chosen;
+        if (invokers.size() == 1) {
+            chosen = invokers.get(0);
+        } else if (invokers == plan.candidates()) {
+            chosen = plan.picker().pick(invocation);
+        } else {
+            chosen = plan.loadBalance().select(invokers, plan.url(), invocation);
+        }
         if (chosen == null) {
-            throw new IllegalStateException("LoadBalance " + settings.loadBalance.getClass().getName() + " returned null for method "
+            throw new IllegalStateException("LoadBalance " + plan.loadBalance().getClass().getName() + " returned null for method "
                     + invocation.getMethodName() + " of service " + getInterface().getName() + " among " + invokers.size() + " invokers");
         }
         List<Invoker<T>> among = invokers;
         if (tried == null || !tried.contains(chosen)) {
-            if (!settings.availableCheck || chosen.isAvailable()) {
+            if (!plan.availableCheck() || chosen.isAvailable()) {
                 return chosen;
             }
             // the candidates may be stale: ask for the exact list, which also tells the directory
@@ -350,14 +418,14 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
                 throw noProviderError(invocation);
             }
         }
-        return reselect(invocation, among, tried, settings, chosen);
+        return reselect(invocation, among, tried, plan, chosen);
     }
 
     private Invoker<T> reselect(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried,
-                                MethodSettings<T> settings, Invoker<T> rejected) {
+                                MethodPlan<T> plan, Invoker<T> rejected) {
         List<Invoker<T>> untried = new ArrayList<>(invokers.size());
         for (Invoker<T> invoker : invokers) {
-            if ((tried == null || !tried.contains(invoker)) && (!settings.availableCheck || invoker.isAvailable())) {
+            if ((tried == null || !tried.contains(invoker)) && (!plan.availableCheck() || invoker.isAvailable())) {
                 untried.add(invoker);
             }
         }
@@ -365,12 +433,12 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             return untried.get(0);
         }
         if (!untried.isEmpty()) {
-            Invoker<T> chosen = settings.loadBalance.select(Collections.unmodifiableList(untried), settings.url, invocation);
+            Invoker<T> chosen = plan.loadBalance().select(Collections.unmodifiableList(untried), plan.url(), invocation);
             return chosen != null ? chosen : untried.get(0);
         }
         if (tried != null) {
             for (Invoker<T> leastRecent : tried) {
-                if (invokers.contains(leastRecent) && (!settings.availableCheck || leastRecent.isAvailable())) {
+                if (invokers.contains(leastRecent) && (!plan.availableCheck() || leastRecent.isAvailable())) {
                     return leastRecent;
                 }
             }
@@ -393,16 +461,12 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     // ------------------------------------------------------------------ calling
 
     /**
-     * Calls {@code invoker}, recording {@link InvokerStats} (in flight; elapsed time and success
-     * when latency is tracked) around it. Exceptions pass unchanged.
+     * Calls {@code invoker}, recording its {@link InvokerStats} (in flight; elapsed time and success
+     * when latency is timed) around it. Exceptions pass unchanged.
      */
     protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
-        if (!InvokerStats.anyTracking()) {
-            // nothing in this JVM reads statistics yet: there is nothing to record
-            return invoker.invoke(invocation);
-        }
-        InvokerStats stats = this.stats.of(invoker);
-        long started = stats.startCall();
+        InvokerStats counters = stats.get(invoker);
+        long started = counters.startCall();
         boolean answered = false;
         try {
             Result result = invoker.invoke(invocation);
@@ -412,7 +476,30 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             answered = e.isBiz();
             throw e;
         } finally {
-            stats.endCall(started, answered);
+            counters.endCall(started, answered);
+        }
+    }
+
+    /**
+     * Calls {@code invoker} once; when it answers {@link RpcException#NOT_PROCESSED} (the request
+     * never reached the service, so calling elsewhere cannot run it twice) calls once more on
+     * another provider of {@code invokers}, chosen as by {@link #select}. Every strategy that calls
+     * one provider uses this, so even {@code failfast} survives a provider that refused before
+     * processing.
+     */
+    protected final Result invokeOnce(Invocation invocation, Invoker<T> invoker, List<Invoker<T>> invokers, MethodPlan<T> plan) {
+        try {
+            return invokeProvider(invoker, invocation);
+        } catch (RpcException e) {
+            if (!e.isNotProcessed() || invokers.size() < 2) {
+                throw e;
+            }
+            List<Invoker<T>> tried = new ArrayList<>(List.of(invoker));
+            Invoker<T> other = select(invocation, invokers, tried, plan);
+            if (other == invoker) {
+                throw e;
+            }
+            return invokeProvider(other, invocation);
         }
     }
 

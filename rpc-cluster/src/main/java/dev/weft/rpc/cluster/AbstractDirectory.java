@@ -1,35 +1,33 @@
 package dev.weft.rpc.cluster;
 
-import dev.weft.rpc.cluster.internal.AvailableInvokers;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The shared logic of directories: an immutable snapshot of members split into normal and
- * {@code mock}-protocol invokers, availability filtering, and the mock routing flag.
+ * The shared logic of directories: the current {@link DirectoryState}, published on every change
+ * and read with one volatile read, and the {@link DirectoryListener}s that may veto a new state.
  *
  * <ul>
- *   <li>A normal call never sees invokers whose URL protocol is {@code mock}; a call whose
- *       invocation carries attachment {@value #NEED_MOCK_ATTACHMENT}{@code =true} sees only
- *       those (possibly none).</li>
- *   <li>With {@value #AVAILABLE_CHECK_KEY}{@code =true} (the default) {@link #list} lists only
- *       the invokers available now (one {@code isAvailable()} per member), and
- *       {@link #candidates} those not known to be down: the members found down by the last
- *       {@code list} are re-checked, the others are not (so it costs nothing per member while all
- *       are up). The list instance stays the same while membership and availability do not change
- *       (balancers cache per list identity); steady-state reads allocate nothing.</li>
- *   <li>The directory does not own its invokers: {@link #destroy()} drops its references (so
- *       per-invoker statistics can be reclaimed) but destroys none of them.</li>
+ *   <li><b>Publication.</b> A change of members or consumer URL builds the next state, asks every
+ *       listener to {@linkplain DirectoryListener#check check} it (a veto makes the change throw
+ *       and the current state keeps serving), publishes it, then tells the listeners.</li>
+ *   <li><b>Availability.</b> With {@value #AVAILABLE_CHECK_KEY}{@code =true} (the default) a state
+ *       records which providers were available when it was built. {@link #list} checks every
+ *       provider now, and {@link #candidates} re-checks only those that were down; either publishes a
+ *       new state (without a veto: the members did not change) when availability changed.</li>
+ *   <li><b>Mock routing.</b> A normal call never sees invokers whose URL protocol is {@code mock}; a
+ *       call with attachment {@value #NEED_MOCK_ATTACHMENT}{@code =true} sees only those.</li>
+ *   <li><b>Ownership.</b> The directory does not own its invokers: {@link #destroy()} drops its
+ *       references (so per-invoker statistics can be reclaimed) but destroys none of them.</li>
  * </ul>
  *
- * <p>Thread-safe: membership and URL are immutable snapshots behind volatile fields, so every
- * call sees one consistent snapshot even while they are replaced.
+ * <p>Thread-safe: changes are serialised by this object's lock; reads take no lock.
  *
  * @param <T> the service interface
  */
@@ -42,18 +40,16 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     public static final String AVAILABLE_CHECK_KEY = "cluster.availablecheck";
 
     /** The URL protocol of mock invokers, listed only for {@link #NEED_MOCK_ATTACHMENT} calls. */
-    public static final String MOCK_PROTOCOL = "mock";
+    public static final String MOCK_PROTOCOL = DirectoryState.MOCK_PROTOCOL;
 
     private final Class<T> type;
-    private final AvailableInvokers<T> availableNormal = new AvailableInvokers<>();
-    private final AvailableInvokers<T> availableMock = new AvailableInvokers<>();
-    private volatile ConsumerView view;
-    private volatile Members<T> members = Members.empty();
+    private final List<DirectoryListener<T>> listeners = new CopyOnWriteArrayList<>();
+    private volatile DirectoryState<T> state;
     private volatile boolean destroyed;
 
     protected AbstractDirectory(Class<T> type, URL consumerUrl) {
         this.type = Objects.requireNonNull(type, "type");
-        this.view = new ConsumerView(Objects.requireNonNull(consumerUrl, "consumerUrl"));
+        this.state = DirectoryState.of(Objects.requireNonNull(consumerUrl, "consumerUrl"), List.of(), 0, availableCheck(consumerUrl));
     }
 
     @Override
@@ -64,7 +60,12 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     /** The current consumer URL. */
     @Override
     public final URL getUrl() {
-        return view.url;
+        return state.url();
+    }
+
+    /** The current state: one volatile read. */
+    public final DirectoryState<T> state() {
+        return state;
     }
 
     /** Not destroyed and at least one normal (non-mock) invoker is available. */
@@ -73,9 +74,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (destroyed) {
             return false;
         }
-        List<Invoker<T>> normal = members.normal;
-        for (int i = 0, n = normal.size(); i < n; i++) {
-            if (normal.get(i).isAvailable()) {
+        for (Invoker<T> invoker : state.invokers()) {
+            if (invoker.isAvailable()) {
                 return true;
             }
         }
@@ -89,35 +89,44 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
      */
     @Override
     public final List<Invoker<T>> list(Invocation invocation) throws RpcException {
-        return invokersFor(invocation, true);
+        Objects.requireNonNull(invocation, "invocation");
+        DirectoryState<T> current = current(invocation);
+        if (isMockCall(invocation)) {
+            return current.mockInvokers();
+        }
+        DirectoryState<T> rechecked = current.rechecked(current.version() + 1);
+        if (rechecked != current) {
+            rechecked = publishAvailability(current);
+        }
+        return rechecked.candidates();
     }
 
     /**
-     * The invokers for {@code invocation} not known to be unavailable (see the class comment and
-     * {@link Directory#candidates}).
+     * The invokers for {@code invocation} not known to be unavailable: those available at the last
+     * check, with the ones that were down checked again.
      *
      * @throws RpcException when the directory was destroyed
      */
     @Override
     public final List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
-        return invokersFor(invocation, false);
+        Objects.requireNonNull(invocation, "invocation");
+        DirectoryState<T> current = current(invocation);
+        if (isMockCall(invocation)) {
+            return current.mockInvokers();
+        }
+        if (current.anyRecovered()) {
+            current = publishAvailability(current);
+        }
+        return current.candidates();
     }
 
-    /** The listed invokers, each checked available now when {@code exact}, else those not known to be down. */
-    private List<Invoker<T>> invokersFor(Invocation invocation, boolean exact) {
-        Objects.requireNonNull(invocation, "invocation");
-        Members<T> current = members;
+    private DirectoryState<T> current(Invocation invocation) {
+        DirectoryState<T> current = state;
         if (destroyed) {
             throw new RpcException("Directory of service " + type.getName() + " is destroyed; cannot list providers for method "
-                    + invocation.getMethodName() + " (consumer: " + view.url + ")");
+                    + invocation.getMethodName() + " (consumer: " + current.url() + ")");
         }
-        boolean mock = isMockCall(invocation);
-        List<Invoker<T>> source = mock ? current.mock : current.normal;
-        if (!view.availableCheck || source.isEmpty()) {
-            return source;
-        }
-        AvailableInvokers<T> available = mock ? availableMock : availableNormal;
-        return exact ? available.of(source) : available.candidates(source);
+        return current;
     }
 
     /** Whether {@code invocation} asks for the mock invokers. */
@@ -128,16 +137,38 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     /** All members, normal then mock, in the order given; for tests and diagnostics. */
     public List<Invoker<T>> getAllInvokers() {
-        return members.all;
+        return state.allInvokers();
+    }
+
+    /**
+     * Registers {@code listener}: it first {@linkplain DirectoryListener#check checks} the current
+     * state (throwing rejects the registration), then is told it is published, and from then on
+     * sees every state before and after publication.
+     *
+     * @throws RuntimeException what the listener's check threw; it is then not registered
+     */
+    public final synchronized void addListener(DirectoryListener<T> listener) {
+        Objects.requireNonNull(listener, "listener");
+        listener.check(state);
+        listeners.add(listener);
+        listener.published(state);
+    }
+
+    /** Unregisters {@code listener}; idempotent. */
+    public final void removeListener(DirectoryListener<T> listener) {
+        listeners.remove(listener);
     }
 
     /** Drops every reference to the invokers and refuses further {@code list} calls; idempotent. */
     @Override
     public synchronized void destroy() {
         destroyed = true;
-        members = Members.empty();
-        availableNormal.clear();
-        availableMock.clear();
+        DirectoryState<T> empty = DirectoryState.of(state.url(), List.of(), state.version() + 1, state.availableCheck());
+        state = empty;
+        for (DirectoryListener<T> listener : listeners) {
+            listener.published(empty);
+        }
+        listeners.clear();
     }
 
     /** Whether {@link #destroy()} was called. */
@@ -146,14 +177,53 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     }
 
     /**
-     * Replaces the members. When {@code invokers} holds the same invokers in the same order as
-     * now, nothing changes (the listed instances stay the same).
+     * Publishes the state of {@code consumerUrl} (null: keep the current one) and {@code invokers}
+     * (null: keep the current members), after every listener checked it. Ignored after
+     * {@link #destroy()}. When neither changes, nothing is published.
      *
-     * @throws NullPointerException     when {@code invokers} or an element is null
-     * @throws IllegalArgumentException when an invoker serves another interface
+     * @throws NullPointerException     when an element of {@code invokers} is null
+     * @throws IllegalArgumentException when an invoker serves another interface, or a listener vetoed the state
      */
-    protected final synchronized void replaceInvokers(List<Invoker<T>> invokers) {
-        Objects.requireNonNull(invokers, "invokers");
+    protected final synchronized void publish(URL consumerUrl, List<Invoker<T>> invokers) {
+        if (invokers != null) {
+            checkMembers(invokers);
+        }
+        if (destroyed) {
+            return;
+        }
+        DirectoryState<T> current = state;
+        URL url = consumerUrl != null ? consumerUrl : current.url();
+        boolean sameMembers = invokers == null || sameInvokers(current.allInvokers(), invokers);
+        if (sameMembers && url.equals(current.url())) {
+            return;
+        }
+        DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, current.version() + 1,
+                availableCheck(url));
+        for (DirectoryListener<T> listener : listeners) {
+            listener.check(next);
+        }
+        state = next;
+        for (DirectoryListener<T> listener : listeners) {
+            listener.published(next);
+        }
+    }
+
+    private synchronized DirectoryState<T> publishAvailability(DirectoryState<T> seen) {
+        DirectoryState<T> current = state;
+        if (current != seen || destroyed) {
+            return current;
+        }
+        DirectoryState<T> next = current.rechecked(current.version() + 1);
+        if (next != current) {
+            state = next;
+            for (DirectoryListener<T> listener : listeners) {
+                listener.published(next);
+            }
+        }
+        return next;
+    }
+
+    private void checkMembers(List<Invoker<T>> invokers) {
         for (int i = 0, n = invokers.size(); i < n; i++) {
             Invoker<T> invoker = invokers.get(i);
             if (invoker == null) {
@@ -165,17 +235,10 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
                         + " (expected: an Invoker of " + type.getName() + ")");
             }
         }
-        if (destroyed || sameInvokers(members.all, invokers)) {
-            return;
-        }
-        members = Members.of(invokers);
-        availableNormal.clear();
-        availableMock.clear();
     }
 
-    /** Replaces the consumer URL; calls in flight keep the URL they started with. */
-    protected final void replaceUrl(URL consumerUrl) {
-        view = new ConsumerView(Objects.requireNonNull(consumerUrl, "consumerUrl"));
+    private static boolean availableCheck(URL url) {
+        return url.getParameter(AVAILABLE_CHECK_KEY, true);
     }
 
     private static <T> boolean sameInvokers(List<Invoker<T>> current, List<Invoker<T>> next) {
@@ -192,52 +255,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + type.getName() + ", " + members.all.size() + " invokers, " + view.url + "]";
-    }
-
-    /** The consumer URL with the keys the directory reads, parsed once per URL. */
-    private static final class ConsumerView {
-        final URL url;
-        final boolean availableCheck;
-
-        ConsumerView(URL url) {
-            this.url = url;
-            this.availableCheck = url.getParameter(AVAILABLE_CHECK_KEY, true);
-        }
-    }
-
-    /** One immutable membership snapshot. */
-    private static final class Members<T> {
-        private static final Members<?> EMPTY = new Members<>(List.of(), List.of(), List.of());
-
-        final List<Invoker<T>> all;
-        final List<Invoker<T>> normal;
-        final List<Invoker<T>> mock;
-
-        private Members(List<Invoker<T>> all, List<Invoker<T>> normal, List<Invoker<T>> mock) {
-            this.all = all;
-            this.normal = normal;
-            this.mock = mock;
-        }
-
-        @SuppressWarnings("unchecked")
-        static <T> Members<T> empty() {
-            return (Members<T>) EMPTY;
-        }
-
-        static <T> Members<T> of(List<Invoker<T>> invokers) {
-            List<Invoker<T>> all = List.copyOf(invokers);
-            List<Invoker<T>> normal = new ArrayList<>(all.size());
-            List<Invoker<T>> mock = new ArrayList<>(0);
-            for (Invoker<T> invoker : all) {
-                URL url = invoker.getUrl();
-                if (url != null && MOCK_PROTOCOL.equals(url.getProtocol())) {
-                    mock.add(invoker);
-                } else {
-                    normal.add(invoker);
-                }
-            }
-            return new Members<>(all, mock.isEmpty() ? all : List.copyOf(normal), List.copyOf(mock));
-        }
+        DirectoryState<T> current = state;
+        return getClass().getSimpleName() + "[" + type.getName() + ", " + current.allInvokers().size() + " invokers, " + current.url() + "]";
     }
 }

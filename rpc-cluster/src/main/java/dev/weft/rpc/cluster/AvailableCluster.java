@@ -8,7 +8,7 @@ import java.util.function.Function;
  * {@code available}: call the first available provider in directory order, no balancer, no
  * retry. For a primary/standby pair where order expresses preference. Thread-safe singleton.
  */
-public class AvailableCluster extends AbstractCluster {
+public final class AvailableCluster extends AbstractCluster {
 
     /** The strategy's name. */
     public static final String NAME = "available";

@@ -21,15 +21,15 @@ final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         List<Invoker<T>> invokers = listInvokers(invocation);
         for (int i = 0, n = invokers.size(); i < n; i++) {
             Invoker<T> invoker = invokers.get(i);
             if (invoker.isAvailable()) {
-                return FailfastClusterInvoker.invokeOnce(this, invoker, invocation, "Available");
+                return FailfastClusterInvoker.invokeOnce(this, invokers, invoker, invocation, plan, "Available");
             }
         }
         throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation)
-                + ": none of the " + invokers.size() + " providers is available (consumer: " + settings.url() + ")");
+                + ": none of the " + invokers.size() + " providers is available (consumer: " + plan.url() + ")");
     }
 }

@@ -8,7 +8,7 @@ import java.util.function.Function;
  * {@code broadcast}: call every provider, one after the other, e.g. to tell each one to refresh
  * a local cache. Thread-safe singleton.
  */
-public class BroadcastCluster extends AbstractCluster {
+public final class BroadcastCluster extends AbstractCluster {
 
     /** The strategy's name. */
     public static final String NAME = "broadcast";

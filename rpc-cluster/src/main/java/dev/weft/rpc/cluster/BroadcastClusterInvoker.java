@@ -1,12 +1,11 @@
 package dev.weft.rpc.cluster;
 
-import com.google.common.base.Preconditions;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.loadbalance.MethodSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,22 +36,18 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BroadcastClusterInvoker.class);
 
-    private volatile int failPercent = DEFAULT_FAIL_PERCENT;
-
     BroadcastClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         super(directory, loadBalances);
     }
 
     @Override
-    protected void configure(URL consumerUrl) {
-        int percent = consumerUrl.getParameter(FAIL_PERCENT_KEY, DEFAULT_FAIL_PERCENT);
-        Preconditions.checkArgument(percent >= 0 && percent <= 100, "%s: %s (expected: 0-100; consumer: %s)",
-                FAIL_PERCENT_KEY, percent, consumerUrl);
-        failPercent = percent;
+    protected Object resolve(MethodSettings settings) {
+        return settings.method() == null ? settings.getInt(FAIL_PERCENT_KEY, DEFAULT_FAIL_PERCENT, 0, 100) : null;
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
+        int failPercent = this.<Integer>serviceSettings();
         List<Invoker<T>> invokers = listInvokers(invocation);
         int total = invokers.size();
         long stopAt = (long) failPercent * total;
@@ -96,7 +91,7 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
             throw (RpcException) lastFailure;
         }
         throw new RpcException(codeOf(lastFailure), "Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total
-                + " providers (called " + called + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + settings.url()
+                + " providers (called " + called + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url()
                 + "); last failure on provider " + describe(lastFailed) + ": " + brief(lastFailure), lastFailure);
     }
 }

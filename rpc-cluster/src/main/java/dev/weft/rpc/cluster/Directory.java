@@ -11,7 +11,9 @@ import java.util.List;
  * The current set of provider invokers of one service, as seen by one consumer.
  *
  * <p>{@link #getUrl()} is the consumer URL (the keys the cluster strategies read).
- * Implementations are thread-safe.
+ * Implementations are thread-safe. {@link AbstractDirectory} publishes immutable
+ * {@link DirectoryState}s that cluster invokers plan once per state; a cluster invoker over any
+ * other implementation reads its URL and list per call and re-plans when they change.
  *
  * @param <T> the service interface
  */
@@ -21,9 +23,8 @@ public interface Directory<T> extends Node {
     Class<T> getInterface();
 
     /**
-     * The invokers that may serve {@code invocation}: an immutable list, possibly empty. The same
-     * list instance is returned while membership and availability do not change, so callers may
-     * cache per list identity.
+     * The invokers that may serve {@code invocation}: an immutable list, possibly empty, each
+     * available now when the directory checks availability.
      *
      * @throws RpcException when the directory cannot list (e.g. it was destroyed)
      */
@@ -35,8 +36,7 @@ public interface Directory<T> extends Node {
      * became unavailable since may still be included. That lets a directory skip checking every
      * member on every call. The caller checks the invoker it picks ({@link Invoker#isAvailable()})
      * and, when it is down, calls {@link #list} for the exact list, which also lets the directory
-     * learn about it. Same immutability and identity rules as {@link #list}; the default is
-     * {@link #list}.
+     * learn about it. Same immutability as {@link #list}; the default is {@link #list}.
      *
      * @throws RpcException when the directory cannot list (e.g. it was destroyed)
      */

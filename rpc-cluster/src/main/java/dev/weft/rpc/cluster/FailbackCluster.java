@@ -1,10 +1,12 @@
 package dev.weft.rpc.cluster;
 
+import com.google.common.collect.MapMaker;
 import dev.weft.rpc.cluster.internal.ExecutorRetryScheduler;
 import dev.weft.rpc.cluster.internal.RetryScheduler;
 import dev.weft.rpc.loadbalance.LoadBalance;
 
 import java.util.Objects;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
@@ -20,7 +22,7 @@ import java.util.function.Function;
  * {@code ExtensionDirector.close()}) cancels every queued retry and stops the threads.
  * Thread-safe singleton.
  */
-public class FailbackCluster extends AbstractCluster implements AutoCloseable {
+public final class FailbackCluster extends AbstractCluster implements AutoCloseable {
 
     /** The strategy's name. */
     public static final String NAME = "failback";
@@ -32,6 +34,8 @@ public class FailbackCluster extends AbstractCluster implements AutoCloseable {
 
     private final RetryScheduler scheduler;
     private final LongAdder dropped = new LongAdder();
+    /** The invoker joined to each directory, held weakly: for the per-directory retry counts. */
+    private final ConcurrentMap<Directory<?>, FailbackClusterInvoker<?>> byDirectory = new MapMaker().weakKeys().weakValues().makeMap();
 
     public FailbackCluster() {
         this(new ExecutorRetryScheduler("weft-failback", RETRY_WORKERS, WORKER_QUEUE_BOUND));
@@ -44,7 +48,25 @@ public class FailbackCluster extends AbstractCluster implements AutoCloseable {
 
     @Override
     protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
-        return new FailbackClusterInvoker<>(directory, loadBalances, scheduler, dropped);
+        FailbackClusterInvoker<T> invoker = new FailbackClusterInvoker<>(directory, loadBalances, scheduler, dropped);
+        byDirectory.put(directory, invoker);
+        return invoker;
+    }
+
+    /**
+     * Calls of the invoker joined to {@code directory} waiting for a retry now; 0 when none was
+     * joined by this cluster. Works whatever wraps the joined invoker (the {@code rpc-mock} wrapper
+     * does): get this cluster with {@code loader.getExtension("failback", false)}.
+     */
+    public int pendingRetries(Directory<?> directory) {
+        FailbackClusterInvoker<?> invoker = byDirectory.get(directory);
+        return invoker == null ? 0 : invoker.pendingRetries();
+    }
+
+    /** Calls the invoker joined to {@code directory} dropped instead of retrying (queue full, cluster closed). */
+    public long droppedRetries(Directory<?> directory) {
+        FailbackClusterInvoker<?> invoker = byDirectory.get(directory);
+        return invoker == null ? 0 : invoker.droppedRetries();
     }
 
     /** Retries dropped by all invokers of this cluster because their queue was full or the cluster closed. */

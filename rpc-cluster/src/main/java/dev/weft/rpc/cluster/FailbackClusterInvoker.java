@@ -1,6 +1,5 @@
 package dev.weft.rpc.cluster;
 
-import com.google.common.base.Preconditions;
 import dev.weft.rpc.cluster.internal.Cancellable;
 import dev.weft.rpc.cluster.internal.RetryScheduler;
 import dev.weft.rpc.common.Invocation;
@@ -8,8 +7,8 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcResult;
-import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.loadbalance.MethodSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +21,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
- * One attempt; on a non-business failure (an empty directory included) logs it, returns an empty
+ * One attempt; on a non-business failure (an empty directory included) logs it (rate-limited,
+ * with counts), returns an empty
  * result ({@code null} value) and queues the call for retry every {@code failback.period} ms
  * (default 5000) up to {@code retries} times (method level, default 3; 0 means no retry). Each
  * retry re-lists the directory and selects a provider afresh, preferring one other than the
@@ -52,8 +52,6 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     private final LongAdder clusterDropped;
     private final Set<RetryTask> tasks = ConcurrentHashMap.newKeySet();
     private final AtomicLong dropped = new AtomicLong();
-    private volatile int maxTasks = DEFAULT_FAILBACK_TASKS;
-    private volatile long periodMillis = DEFAULT_FAILBACK_PERIOD_MILLIS;
 
     FailbackClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances, RetryScheduler scheduler,
                            LongAdder clusterDropped) {
@@ -67,28 +65,36 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
         return DEFAULT_RETRIES;
     }
 
-    @Override
-    protected void configure(URL consumerUrl) {
-        int bound = consumerUrl.getParameter(FAILBACK_TASKS_KEY, DEFAULT_FAILBACK_TASKS);
-        Preconditions.checkArgument(bound > 0, "%s: %s (expected: > 0; consumer: %s)", FAILBACK_TASKS_KEY, bound, consumerUrl);
-        long period = consumerUrl.getParameter(FAILBACK_PERIOD_KEY, DEFAULT_FAILBACK_PERIOD_MILLIS);
-        Preconditions.checkArgument(period > 0, "%s: %s (expected: > 0 ms; consumer: %s)", FAILBACK_PERIOD_KEY, period, consumerUrl);
-        maxTasks = bound;
-        periodMillis = period;
+    /** The service-level keys: the queue bound and the retry period. */
+    private record Limits(int maxTasks, long periodMillis) {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+    protected Object resolve(MethodSettings settings) {
+        if (settings.method() != null) {
+            return null;
+        }
+        return new Limits(settings.getInt(FAILBACK_TASKS_KEY, DEFAULT_FAILBACK_TASKS, 1, Integer.MAX_VALUE),
+                settings.getLong(FAILBACK_PERIOD_KEY, DEFAULT_FAILBACK_PERIOD_MILLIS, 1, Long.MAX_VALUE));
+    }
+
+    private Limits limits() {
+        return serviceSettings();
+    }
+
+    @Override
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         Invoker<T> invoker = null;
         try {
-            invoker = select(invocation, listCandidates(invocation), null, settings);
-            return invokeProvider(invoker, invocation);
+            List<Invoker<T>> invokers = listCandidates(invocation, plan);
+            invoker = select(invocation, invokers, null, plan);
+            return invokeOnce(invocation, invoker, invokers, plan);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
             if (isBiz(failure)) {
                 throw (RpcException) failure;
             }
-            queueRetry(invocation, settings, invoker, failure);
+            queueRetry(invocation, plan, invoker, failure);
             return RpcResult.of(null);
         }
     }
@@ -129,11 +135,11 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
         }
     }
 
-    private void queueRetry(Invocation invocation, MethodSettings<T> settings, Invoker<T> failed, Throwable failure) {
+    private void queueRetry(Invocation invocation, MethodPlan<T> plan, Invoker<T> failed, Throwable failure) {
         String where = failed == null ? "(no provider)" : "provider " + describe(failed);
-        if (settings.retries() == 0) {
-            LOG.error("Failback invoke of {} failed on {} and {}=0: not retrying (consumer: {})", callSite(invocation), where,
-                    RETRIES_KEY, settings.url(), failure);
+        if (plan.retries() == 0) {
+            failureLog(LOG).error("Failback invoke of " + callSite(invocation) + " failed on " + where + " and " + RETRIES_KEY
+                    + "=0: not retrying (consumer: " + plan.url() + ")", failure);
             return;
         }
         if (scheduler.isClosed()) {
@@ -141,17 +147,18 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             drop(invocation, "the failback cluster is closed", failure);
             return;
         }
-        RetryTask task = new RetryTask(invocation, settings.method(), settings.retries(), failed);
-        if (!reserve(task)) {
-            drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + maxTasks + ")", failure);
+        Limits limits = limits();
+        RetryTask task = new RetryTask(invocation, plan.retries(), failed, limits.periodMillis());
+        if (!reserve(task, limits.maxTasks())) {
+            drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + limits.maxTasks() + ")", failure);
             return;
         }
-        LOG.error("Failback invoke of {} failed on {}; retrying every {} ms up to {} times (consumer: {})", callSite(invocation),
-                where, periodMillis, settings.retries(), settings.url(), failure);
+        failureLog(LOG).error("Failback invoke of " + callSite(invocation) + " failed on " + where + "; retrying every "
+                + limits.periodMillis() + " ms up to " + plan.retries() + " times (consumer: " + plan.url() + ")", failure);
         task.schedule();
     }
 
-    private synchronized boolean reserve(RetryTask task) {
+    private synchronized boolean reserve(RetryTask task, int maxTasks) {
         if (tasks.size() >= maxTasks || isDestroyed()) {
             return false;
         }
@@ -169,17 +176,17 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     /** One queued call: retried until it gets an answer, runs out of retries, or is cancelled. */
     private final class RetryTask implements Runnable {
         private final Invocation invocation;
-        private final String method;
         private final int retries;
+        private final long periodMillis;
         private int attempts;
         private Invoker<T> lastFailed;
         private volatile Cancellable scheduled;
 
-        RetryTask(Invocation invocation, String method, int retries, Invoker<T> lastFailed) {
+        RetryTask(Invocation invocation, int retries, Invoker<T> lastFailed, long periodMillis) {
             this.invocation = invocation;
-            this.method = method;
             this.retries = retries;
             this.lastFailed = lastFailed;
+            this.periodMillis = periodMillis;
         }
 
         void schedule() {
@@ -209,16 +216,21 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             attempts++;
             Invoker<T> invoker = null;
             try {
-                MethodSettings<T> settings = settings(method);
-                List<Invoker<T>> invokers = listCandidates(invocation);
-                invoker = select(invocation, invokers, lastFailed == null ? null : List.of(lastFailed), settings);
+                MethodPlan<T> plan = plan(invocation);
+                List<Invoker<T>> invokers = listCandidates(invocation, plan);
+                invoker = select(invocation, invokers, lastFailed == null ? null : List.of(lastFailed), plan);
                 invokeProvider(invoker, invocation);
                 if (finish()) {
                     LOG.info("Failback retry {}/{} of {} succeeded on provider {}", attempts, retries, callSite(invocation),
                             describe(invoker));
                 }
+            } catch (Error fatal) {
+                // an Error ends this task (its queue slot is freed) but not the worker: no caller is waiting to rethrow it to
+                if (finish()) {
+                    LOG.error("Failback retry {}/{} of {} threw an Error; giving up on this call", attempts, retries,
+                            callSite(invocation), fatal);
+                }
             } catch (Throwable failure) {
-                rethrowIfFatal(failure);
                 if (isBiz(failure)) {
                     if (finish()) {
                         LOG.warn("Failback retry {}/{} of {} got a business exception; not retrying: {}", attempts, retries,

@@ -8,7 +8,7 @@ import java.util.function.Function;
  * {@code failfast}: one attempt; a failure is reported at once naming the provider. For
  * non-idempotent writes, where a retry could execute twice. Thread-safe singleton.
  */
-public class FailfastCluster extends AbstractCluster {
+public final class FailfastCluster extends AbstractCluster {
 
     /** The strategy's name. */
     public static final String NAME = "failfast";

@@ -10,7 +10,7 @@ import java.util.function.Function;
  * exceptions are never retried. Use it for idempotent reads only: a retried write may execute
  * twice. Thread-safe singleton.
  */
-public class FailoverCluster extends AbstractCluster {
+public final class FailoverCluster extends AbstractCluster {
 
     /** The strategy's name. */
     public static final String NAME = "failover";

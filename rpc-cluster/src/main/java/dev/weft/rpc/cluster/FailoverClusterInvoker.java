@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Up to {@code retries + 1} attempts, each on an invoker not tried before while one exists,
+ * Up to {@code retries + 1} attempts (one more when a provider answers
+ * {@link RpcException#NOT_PROCESSED}), each on an invoker not tried before while one exists,
  * re-listing the directory before every retry. Retries non-business {@link RpcException}s and
  * unexpected exceptions; business exceptions (thrown with {@link RpcException#isBiz()} or carried
  * in the result) return at once. The final error names the method, the service, the attempts,
@@ -28,14 +29,15 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
-        List<Invoker<T>> invokers = listCandidates(invocation);
-        int attempts = settings.retries() + 1;
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
+        List<Invoker<T>> invokers = listCandidates(invocation, plan);
+        int attempts = plan.retries() + 1;
         List<Invoker<T>> tried = null;
         Throwable lastFailure = null;
         int attempt = 0;
+        boolean notProcessedRetried = false;
         while (true) {
-            Invoker<T> invoker = select(invocation, invokers, tried, settings);
+            Invoker<T> invoker = select(invocation, invokers, tried, plan);
             attempt++;
             try {
                 Result result = invokeProvider(invoker, invocation);
@@ -51,6 +53,11 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 }
                 lastFailure = failure;
                 tried = markTried(tried, invoker, attempts);
+                if (!notProcessedRetried && failure instanceof RpcException && ((RpcException) failure).isNotProcessed()) {
+                    // the provider never ran it: one attempt elsewhere, beyond the retries
+                    notProcessedRetried = true;
+                    attempts++;
+                }
             }
             if (attempt >= attempts || isDestroyed()) {
                 break;
@@ -62,8 +69,8 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
             invokers = relisted;
         }
         throw new RpcException(codeOf(lastFailure), "Failed to invoke " + callSite(invocation) + " after " + attempt
-                + (attempt == 1 ? " attempt" : " attempts") + " (retries=" + settings.retries() + "); providers tried "
-                + tried.size() + "/" + invokers.size() + " " + describeAll(tried) + " (consumer: " + settings.url()
+                + (attempt == 1 ? " attempt" : " attempts") + " (retries=" + plan.retries() + "); providers tried "
+                + tried.size() + "/" + invokers.size() + " " + describeAll(tried) + " (consumer: " + plan.url()
                 + "); last cause: " + brief(lastFailure), lastFailure);
     }
 }

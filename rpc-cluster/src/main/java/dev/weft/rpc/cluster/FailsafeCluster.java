@@ -8,7 +8,7 @@ import java.util.function.Function;
  * {@code failsafe}: any failure is logged and the call returns an empty result ({@code null}).
  * For calls whose outcome nobody needs, such as audit logging. Thread-safe singleton.
  */
-public class FailsafeCluster extends AbstractCluster {
+public final class FailsafeCluster extends AbstractCluster {
 
     /** The strategy's name. */
     public static final String NAME = "failsafe";

@@ -8,11 +8,13 @@ import dev.weft.rpc.loadbalance.LoadBalance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.function.Function;
 
 /**
  * One attempt; every thrown failure (an empty directory and business exceptions included) is
- * logged at error level and an empty result ({@code null} value) is returned. A result that
+ * logged at error level, rate-limited with counts, and an empty result ({@code null} value) is
+ * returned. Configuration errors never reach it: they are rejected when the state is built. A result that
  * carries the service's exception is the provider's answer and is returned unchanged.
  * Thread-safe.
  */
@@ -25,14 +27,14 @@ final class FailsafeClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         try {
-            Invoker<T> invoker = select(invocation, listCandidates(invocation), null, settings);
-            return invokeProvider(invoker, invocation);
+            List<Invoker<T>> invokers = listCandidates(invocation, plan);
+            return invokeOnce(invocation, select(invocation, invokers, null, plan), invokers, plan);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
-            LOG.error("Failsafe ignored a failure of {} (consumer: {}); returning an empty result", callSite(invocation),
-                    settings.url(), failure);
+            failureLog(LOG).error("Failsafe ignored a failure of " + callSite(invocation) + " (consumer: " + plan.url()
+                    + "); returning an empty result", failure);
             return RpcResult.of(null);
         }
     }

@@ -1,12 +1,15 @@
 package dev.weft.rpc.cluster;
 
-import dev.weft.rpc.cluster.internal.NamedDaemonThreadFactory;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -21,7 +24,7 @@ import java.util.function.Function;
  * (called by {@code ExtensionDirector.close()}) stops the threads; later forking calls fail with a
  * clear error. Thread-safe singleton.
  */
-public class ForkingCluster extends AbstractCluster implements AutoCloseable {
+public final class ForkingCluster extends AbstractCluster implements AutoCloseable {
 
     /** The strategy's name. */
     public static final String NAME = "forking";
@@ -35,6 +38,7 @@ public class ForkingCluster extends AbstractCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ForkingCluster.class);
 
     private final ThreadPoolExecutor executor;
+    private final Set<LinkedBlockingQueue<Object>> waiting = ConcurrentHashMap.newKeySet();
 
     public ForkingCluster() {
         this(DEFAULT_THREADS);
@@ -43,19 +47,22 @@ public class ForkingCluster extends AbstractCluster implements AutoCloseable {
     /** A forking cluster with {@code threads} workers (tests, embedding). */
     ForkingCluster(int threads) {
         executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE_BOUND),
-                new NamedDaemonThreadFactory("weft-forking"), new ThreadPoolExecutor.AbortPolicy());
+                new ThreadFactoryBuilder().setNameFormat("weft-forking-%d").setDaemon(true).build(), new ThreadPoolExecutor.AbortPolicy());
         executor.allowCoreThreadTimeOut(true);
     }
 
     @Override
     protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
-        return new ForkingClusterInvoker<>(directory, loadBalances, executor);
+        return new ForkingClusterInvoker<>(directory, loadBalances, executor, waiting);
     }
 
-    /** Stops the fork threads (forks in flight are interrupted); idempotent. */
+    /** Stops the fork threads (forks in flight are interrupted) and fails the waiting calls at once; idempotent. */
     @Override
     public void close() {
         executor.shutdownNow();
+        for (LinkedBlockingQueue<Object> answers : waiting) {
+            answers.offer(ForkingClusterInvoker.CLOSED);
+        }
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
                 LOG.warn("Forking threads did not stop within 5 s after close");

@@ -1,15 +1,16 @@
 package dev.weft.rpc.cluster;
 
-import com.google.common.base.Preconditions;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.loadbalance.MethodSettings;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -19,14 +20,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * Calls {@code forks} distinct invokers (method level, default 2; {@code <= 0} or at least the
- * number of invokers means all) in parallel on the cluster's bounded executor and returns the
- * first answer: a result (even one carrying the service's exception) or a business exception,
- * which is thrown unchanged. Fails only when every fork failed, with the last cause and its code.
- * Waits at most {@code timeout} ms (method level, default 1000) and then throws a
- * {@link RpcException#TIMEOUT_EXCEPTION} error; it never returns {@code null}. Forks still queued
- * when the answer arrives are cancelled; running ones finish and their results are ignored.
- * Thread-safe.
+ * Calls {@code forks} distinct available invokers (method level, default 2; {@code <= 0} or at
+ * least the number of invokers means all available ones) in parallel on the cluster's bounded
+ * executor and returns the first answer: a result (even one carrying the service's exception) or a
+ * business exception, which is thrown unchanged. An {@link Error} thrown by a provider is rethrown
+ * to the caller at once, as every strategy does. Fails only when every fork failed, with the last
+ * cause and its code. Waits at most {@code timeout} ms (method level, default 1000) and then throws
+ * a {@link RpcException#TIMEOUT_EXCEPTION} error; it never returns {@code null}. When the forking
+ * cluster closes, waiting calls fail at once. Forks still queued when the answer arrives are
+ * cancelled; running ones finish and their results are ignored. Thread-safe.
  */
 final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -37,86 +39,130 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
     static final int DEFAULT_FORKS = 2;
     static final int DEFAULT_TIMEOUT_MILLIS = 1000;
 
-    private final ExecutorService executor;
+    /** Offered to every waiting call when the cluster closes. */
+    static final Object CLOSED = new Object();
 
-    ForkingClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances, ExecutorService executor) {
+    private final ExecutorService executor;
+    private final Set<LinkedBlockingQueue<Object>> waiting;
+
+    ForkingClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances, ExecutorService executor,
+                          Set<LinkedBlockingQueue<Object>> waiting) {
         super(directory, loadBalances);
         this.executor = executor;
+        this.waiting = waiting;
+    }
+
+    /** The method's fork count and wait. */
+    private record Forks(int forks, int timeoutMillis) {
     }
 
     @Override
-    protected Result doInvoke(Invocation invocation, MethodSettings<T> settings) {
-        String method = invocation.getMethodName();
-        int timeout = settings.url().getMethodParameter(method, TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
-        Preconditions.checkArgument(timeout > 0, "%s: %s (expected: > 0 ms; consumer: %s)", TIMEOUT_KEY, timeout, settings.url());
-        int forks = settings.url().getMethodParameter(method, FORKS_KEY, DEFAULT_FORKS);
+    protected Object resolve(MethodSettings settings) {
+        return new Forks(settings.getInt(FORKS_KEY, DEFAULT_FORKS, Integer.MIN_VALUE, Integer.MAX_VALUE),
+                settings.getInt(TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS, 1, Integer.MAX_VALUE));
+    }
+
+    @Override
+    protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
+        Forks config = plan.strategySettings();
+        int timeout = config.timeoutMillis();
         if (executor.isShutdown()) {
-            throw new RpcException("Forking invoke of " + callSite(invocation) + " refused: the forking cluster is closed (consumer: "
-                    + settings.url() + ")");
+            throw closed(invocation, plan);
         }
-        List<Invoker<T>> selected = selectForks(invocation, listCandidates(invocation), forks, settings);
+        List<Invoker<T>> selected = selectForks(invocation, config.forks(), plan);
 
         int count = selected.size();
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
-        AtomicInteger failures = new AtomicInteger();
-        List<Future<?>> futures = new ArrayList<>(count);
-        for (Invoker<T> invoker : selected) {
-            try {
-                futures.add(executor.submit(() -> fork(invoker, invocation, answers, failures, count)));
-            } catch (RejectedExecutionException rejected) {
-                RpcException refused = new RpcException("fork on provider " + describe(invoker) + " refused: the forking executor is "
-                        + (executor.isShutdown() ? "closed" : "saturated"), rejected);
-                if (failures.incrementAndGet() == count) {
-                    answers.offer(refused);
+        waiting.add(answers);
+        try {
+            if (executor.isShutdown()) {
+                throw closed(invocation, plan);
+            }
+            AtomicInteger failures = new AtomicInteger();
+            List<Future<?>> futures = new ArrayList<>(count);
+            for (Invoker<T> invoker : selected) {
+                try {
+                    futures.add(executor.submit(() -> fork(invoker, invocation, plan, answers, failures, count)));
+                } catch (RejectedExecutionException rejected) {
+                    RpcException refused = new RpcException("fork on provider " + describe(invoker) + " refused: the forking executor is "
+                            + (executor.isShutdown() ? "closed" : "saturated"), rejected);
+                    if (failures.incrementAndGet() == count) {
+                        answers.offer(refused);
+                    }
                 }
             }
-        }
-        Object answer;
-        try {
-            answer = answers.poll(timeout, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            Object answer;
+            try {
+                answer = answers.poll(timeout, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancel(futures);
+                throw new RpcException("Forking invoke of " + callSite(invocation) + " interrupted while waiting for " + count
+                        + " providers", e);
+            }
             cancel(futures);
-            throw new RpcException("Forking invoke of " + callSite(invocation) + " interrupted while waiting for " + count
-                    + " providers", e);
+            return answer(invocation, plan, selected, answer, failures.get(), timeout);
+        } finally {
+            waiting.remove(answers);
         }
-        cancel(futures);
+    }
+
+    private Result answer(Invocation invocation, MethodPlan<T> plan, List<Invoker<T>> selected, Object answer, int failures,
+                          int timeout) {
         if (answer instanceof Result) {
             return (Result) answer;
         }
+        if (answer == CLOSED) {
+            throw closed(invocation, plan);
+        }
+        int count = selected.size();
         if (answer == null) {
             throw new RpcException(RpcException.TIMEOUT_EXCEPTION, "Forking invoke of " + callSite(invocation) + " timed out after "
-                    + timeout + " ms waiting for " + count + " providers " + describeAll(selected) + " (" + failures.get()
-                    + " failed; consumer: " + settings.url() + ")");
+                    + timeout + " ms waiting for " + count + " providers " + describeAll(selected) + " (" + failures
+                    + " failed; consumer: " + plan.url() + ")");
+        }
+        if (answer instanceof Error) {
+            throw (Error) answer;
         }
         Throwable failure = (Throwable) answer;
         if (isBiz(failure)) {
             throw (RpcException) failure;
         }
         throw new RpcException(codeOf(failure), "Forking invoke of " + callSite(invocation) + " failed on all " + count
-                + " providers " + describeAll(selected) + " (consumer: " + settings.url() + "); last cause: " + brief(failure), failure);
+                + " providers " + describeAll(selected) + " (consumer: " + plan.url() + "); last cause: " + brief(failure), failure);
     }
 
-    private void fork(Invoker<T> invoker, Invocation invocation, LinkedBlockingQueue<Object> answers, AtomicInteger failures,
-                      int count) {
+    private RpcException closed(Invocation invocation, MethodPlan<T> plan) {
+        return new RpcException("Forking invoke of " + callSite(invocation) + " refused: the forking cluster is closed (consumer: "
+                + plan.url() + ")");
+    }
+
+    private void fork(Invoker<T> invoker, Invocation invocation, MethodPlan<T> plan, LinkedBlockingQueue<Object> answers,
+                      AtomicInteger failures, int count) {
         try {
-            Result result = invokeProvider(invoker, invocation);
+            Result result = invokeOnce(invocation, invoker, plan.candidates(), plan);
             answers.offer(result != null ? result : RpcResult.of(null));
+        } catch (Error fatal) {
+            answers.offer(fatal);
         } catch (Throwable failure) {
-            rethrowIfFatal(failure);
             if (isBiz(failure) || failures.incrementAndGet() == count) {
                 answers.offer(failure);
             }
         }
     }
 
-    private List<Invoker<T>> selectForks(Invocation invocation, List<Invoker<T>> invokers, int forks, MethodSettings<T> settings) {
-        if (forks <= 0 || forks >= invokers.size()) {
-            return invokers;
+    /**
+     * The invokers to call: all available ones when the forks cover the list (checked now, so a
+     * provider that went down is not called), else {@code forks} distinct ones chosen by the balancer.
+     */
+    private List<Invoker<T>> selectForks(Invocation invocation, int forks, MethodPlan<T> plan) {
+        List<Invoker<T>> candidates = listCandidates(invocation, plan);
+        if (forks <= 0 || forks >= candidates.size()) {
+            return listInvokers(invocation);
         }
         List<Invoker<T>> selected = new ArrayList<>(forks);
         while (selected.size() < forks) {
-            Invoker<T> invoker = select(invocation, invokers, selected, settings);
+            Invoker<T> invoker = select(invocation, candidates, selected, plan);
             if (selected.contains(invoker)) {
                 break;
             }

@@ -33,7 +33,7 @@ public class StaticDirectory<T> extends AbstractDirectory<T> {
      */
     public StaticDirectory(Class<T> type, URL consumerUrl, List<Invoker<T>> invokers) {
         super(type, consumerUrl);
-        replaceInvokers(invokers);
+        publish(null, Objects.requireNonNull(invokers, "invokers"));
     }
 
     private static <T> Class<T> interfaceOf(List<Invoker<T>> invokers) {

@@ -88,10 +88,10 @@ class BroadcastClusterInvokerTest {
 
     @Test
     void broadcast_rejectsAFailPercentOutOfRange() {
-        assertThatThrownBy(() -> join("broadcast.fail.percent=150").invoke(hello()))
+        assertThatThrownBy(() -> join("broadcast.fail.percent=150"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("broadcast.fail.percent: 150 (expected: 0-100; consumer:"
-                        + " consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?broadcast.fail.percent=150)");
+                .hasMessage("broadcast.fail.percent: 150 (expected: an integer from 0 to 100) in consumer URL"
+                        + " consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?broadcast.fail.percent=150");
         assertThat(a.calls()).isZero();
     }
 }

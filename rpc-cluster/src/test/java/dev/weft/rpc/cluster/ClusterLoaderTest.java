@@ -74,11 +74,9 @@ class ClusterLoaderTest {
 
     @Test
     void unknownBalancer_surfacesTheLoadersErrorNamingTheAvailableOnes() {
-        Invoker<Greeting> invoker = loader.getExtension("failover").join(directory("loadbalance=randon", a));
-
-        assertThatThrownBy(() -> invoker.invoke(hello()))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("randon")
+        assertThatThrownBy(() -> loader.getExtension("failover").join(directory("loadbalance=randon", a)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("loadbalance: randon (expected: a LoadBalance extension; No extension 'randon'")
                 .hasMessageContaining("random")
                 .hasMessageContaining("roundrobin");
     }

@@ -179,12 +179,13 @@ class FailbackClusterInvokerTest {
 
     @Test
     void badFailbackKeys_areRejectedWithTheKey() {
-        assertThatThrownBy(() -> join(directory("failbacktasks=0", a)).invoke(hello()))
+        assertThatThrownBy(() -> join(directory("failbacktasks=0", a)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("failbacktasks: 0 (expected: > 0; consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?failbacktasks=0)");
-        assertThatThrownBy(() -> join(directory("failback.period=-1", a)).invoke(hello()))
+                .hasMessage("failbacktasks: 0 (expected: an integer >= 1) in consumer URL consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?failbacktasks=0");
+        assertThatThrownBy(() -> join(directory("failback.period=-1", a)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("failback.period: -1 (expected: > 0 ms;");
+                .hasMessageStartingWith("failback.period: -1 (expected: an integer >= 1) in consumer URL");
+        assertThat(a.calls()).isZero();
     }
 
     @Test
@@ -207,5 +208,23 @@ class FailbackClusterInvokerTest {
         assertThat(ThreadCounts.alive("weft-failback-timer-")).isEqualTo(1);
         real.close();
         assertThat(ThreadCounts.awaitAlive("weft-failback-", before)).isEqualTo(before);
+    }
+
+    @Test
+    void failback_aRetryThrowingAnError_freesItsQueueSlot_soLaterFailuresAreStillQueued() {
+        a.then(networkError(), (self, invocation) -> {
+            throw new OutOfMemoryError("simulated at " + self.host());
+        });
+        a.always(networkError());
+        FailbackClusterInvoker<Greeting> invoker = join(directory("failbacktasks=1", a));
+
+        invoker.invoke(hello());
+        assertThat(invoker.pendingRetries()).isEqualTo(1);
+        assertThat(scheduler.runDue()).isEqualTo(1);
+        assertThat(invoker.pendingRetries()).as("the Error ended the task and freed its slot").isZero();
+
+        invoker.invoke(hello());
+        assertThat(invoker.pendingRetries()).isEqualTo(1);
+        assertThat(invoker.droppedRetries()).isZero();
     }
 }

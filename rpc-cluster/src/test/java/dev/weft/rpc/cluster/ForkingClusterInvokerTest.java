@@ -126,9 +126,9 @@ class ForkingClusterInvokerTest {
 
     @Test
     void forking_rejectsANonPositiveTimeout() {
-        assertThatThrownBy(() -> cluster.join(directory("timeout=0", a, b)).invoke(hello()))
+        assertThatThrownBy(() -> cluster.join(directory("timeout=0", a, b)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("timeout: 0 (expected: > 0 ms; consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?timeout=0)");
+                .hasMessage("timeout: 0 (expected: an integer >= 1) in consumer URL consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?timeout=0");
     }
 
     @Test
@@ -145,5 +145,48 @@ class ForkingClusterInvokerTest {
                 .isInstanceOf(RpcException.class)
                 .hasMessage("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting refused: the forking cluster is"
                         + " closed (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?forks=0)");
+    }
+
+    @Test
+    void forking_forksCoverTheList_neverCallAProviderThatWentDown() {
+        Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=5000", a, b));
+        a.available(false);
+        for (int i = 0; i < 100; i++) {
+            assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.2");
+        }
+        assertThat(a.calls()).isZero();
+    }
+
+    @Test
+    void forking_aProvidersError_isRethrownAtOnce_notAfterTheTimeout() {
+        a.always((self, invocation) -> {
+            throw new StackOverflowError("deep recursion at " + self.host());
+        });
+        b.always(blockUntil(new CountDownLatch(1), release));
+        Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> invoker.invoke(hello())).isInstanceOf(StackOverflowError.class).hasMessageContaining("10.0.0.1");
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).as("seconds waited").isLessThan(30);
+    }
+
+    @Test
+    void close_failsForkingCallsInFlight_atOnce_insteadOfWaitingOutTheirTimeout() throws Exception {
+        CountDownLatch entered = new CountDownLatch(2);
+        a.always(blockUntil(entered, release));
+        b.always(blockUntil(entered, release));
+        Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
+        java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Result> call = caller.submit(() -> invoker.invoke(hello()));
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            long started = System.nanoTime();
+            cluster.close();
+            assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(RpcException.class)
+                    .hasMessageContaining("refused: the forking cluster is closed");
+            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).as("seconds waited").isLessThan(30);
+        } finally {
+            caller.shutdownNow();
+        }
     }
 }

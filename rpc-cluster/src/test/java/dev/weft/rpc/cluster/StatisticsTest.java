@@ -2,6 +2,7 @@ package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcResult;
+import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.AfterEach;
@@ -45,19 +46,19 @@ class StatisticsTest {
     void inFlight_onceSomethingReadsIt_risesDuringTheCall_andFallsAfter_evenWhenTheCallFails() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         a.then(blockUntil(entered, release), networkError(), bizError());
-        Invoker<Greeting> invoker = first(new FailfastCluster()).join(directory("", a));
-        assertThat(InvokerStats.of(a).inFlight()).as("the first read turns counting on").isZero();
+        Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failfast").join(directory("", a));
+        assertThat(stats(a).inFlight()).isZero();
 
         Future<?> call = caller.submit(() -> invoker.invoke(hello()));
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(InvokerStats.of(a).inFlight()).isEqualTo(1);
+        assertThat(stats(a).inFlight()).isEqualTo(1);
         release.countDown();
         call.get(5, TimeUnit.SECONDS);
-        assertThat(InvokerStats.of(a).inFlight()).isZero();
+        assertThat(stats(a).inFlight()).isZero();
 
         assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("connection refused");
         assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("insufficient funds");
-        assertThat(InvokerStats.of(a).inFlight()).isZero();
+        assertThat(stats(a).inFlight()).isZero();
     }
 
     @Test
@@ -83,22 +84,68 @@ class StatisticsTest {
         assertThat(b.calls()).isEqualTo(bBefore + 100);
         release.countDown();
         stuck.get(5, TimeUnit.SECONDS);
-        assertThat(InvokerStats.of(a).inFlight()).isZero();
+        assertThat(stats(a).inFlight()).isZero();
     }
 
     @Test
-    void random_recordsNothing_noCountNoClock_becauseNothingReadsIt() {
-        DynamicDirectory<Greeting> directory = directory("loadbalance=random", a, b);
+    void random_countsCallsInFlight_fromTheFirstCall_butTimesNothing() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        a.then(blockUntil(entered, release));
+        DynamicDirectory<Greeting> directory = directory("loadbalance=random", a);
         Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
-        for (int i = 0; i < 50; i++) {
-            invoker.invoke(hello());
+        Future<?> call = caller.submit(() -> invoker.invoke(hello()));
+        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(stats(a).inFlight()).as("one provider, random balancer: still counted").isEqualTo(1);
+        assertThat(stats(a).isLatencyTimed()).isFalse();
+        release.countDown();
+        call.get(5, TimeUnit.SECONDS);
+        assertThat(stats(a).inFlight()).isZero();
+    }
+
+    @Test
+    void leastactive_chosenBySetUrl_seesCallsStartedEarlier_underAnotherBalancer_withOneProvider() throws Exception {
+        CountDownLatch entered = new CountDownLatch(3);
+        a.then(blockUntil(entered, release), blockUntil(entered, release), blockUntil(entered, release));
+        DynamicDirectory<Greeting> directory = directory("loadbalance=random", a);
+        Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
+        ExecutorService three = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> stuck = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                stuck.add(three.submit(() -> invoker.invoke(hello())));
+            }
+            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+            directory.setState(directory.getUrl().addParameter("loadbalance", "leastactive"), List.of(a, b));
+            for (int i = 0; i < 50; i++) {
+                assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.2");
+            }
+            release.countDown();
+            for (Future<?> call : stuck) {
+                call.get(5, TimeUnit.SECONDS);
+            }
+        } finally {
+            three.shutdownNow();
         }
-        assertThat(a.calls() + b.calls()).isEqualTo(50);
-        for (FakeInvoker provider : List.of(a, b)) {
-            InvokerStats stats = InvokerStats.of(provider);
-            assertThat(stats.isInFlightTracked()).as("nothing reads calls in flight under random").isFalse();
-            assertThat(stats.isLatencyTracked()).as("nothing reads latency under random").isFalse();
+        assertThat(stats(a).inFlight()).isZero();
+    }
+
+    @Test
+    void twoDirectors_neverSeeEachOthersCounts() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        a.then(blockUntil(entered, release));
+        try (ExtensionDirector other = new ExtensionDirector(StatisticsTest.class.getClassLoader())) {
+            Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory("", a));
+            Future<?> call = caller.submit(() -> invoker.invoke(hello()));
+            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(stats(a).inFlight()).isEqualTo(1);
+            assertThat(CallStats.of(other).get(a).inFlight()).isZero();
+            release.countDown();
+            call.get(5, TimeUnit.SECONDS);
         }
+    }
+
+    private InvokerStats stats(Invoker<?> invoker) {
+        return CallStats.of(director).get(invoker);
     }
 
     @ParameterizedTest
@@ -116,18 +163,18 @@ class StatisticsTest {
             invoker.invoke(hello());
             warmUp++;
         }
-        assertThat(InvokerStats.of(a).isLatencyTracked()).isTrue();
-        assertThat(InvokerStats.of(b).isLatencyTracked()).isTrue();
-        assertThat(InvokerStats.of(a).windowSuccesses()).isEqualTo(a.calls()).isPositive();
-        assertThat(InvokerStats.of(b).windowSuccesses()).isEqualTo(b.calls()).isPositive();
+        assertThat(stats(a).isLatencyTimed()).isTrue();
+        assertThat(stats(b).isLatencyTimed()).isTrue();
+        assertThat(stats(a).recentSuccesses(System.nanoTime())).isEqualTo(a.calls()).isPositive();
+        assertThat(stats(b).recentSuccesses(System.nanoTime())).isEqualTo(b.calls()).isPositive();
 
         int slowBefore = a.calls();
         for (int i = 0; i < 30; i++) {
             assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.2");
         }
         assertThat(a.calls()).isEqualTo(slowBefore);
-        assertThat(InvokerStats.of(a).windowAverageLatencyNanos()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
-        assertThat(InvokerStats.of(b).windowAverageLatencyNanos()).isLessThan(TimeUnit.MILLISECONDS.toNanos(20));
+        assertThat(stats(a).expectedLatencyNanos(System.nanoTime())).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+        assertThat(stats(b).expectedLatencyNanos(System.nanoTime())).isLessThan(TimeUnit.MILLISECONDS.toNanos(20));
     }
 
     private static void sleepMillis(long millis) {

@@ -4,46 +4,63 @@ import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.loadbalance.internal.ProviderWeight;
-import dev.weft.rpc.loadbalance.internal.TimeSource;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Base of the balancers: checks the arguments, answers the trivial cases without the subclass
- * (an empty list is an error, a single invoker is returned as is) and offers the weight rules.
+ * Base of the balancers: a subclass builds a {@link Picker} for one list and one method
+ * ({@link #newPicker}); this class answers the trivial lists (empty: an error; one invoker: that
+ * one), and implements {@link #select} on top of pickers.
  *
- * <p>Weight: provider URL key {@code weight} (method level {@code <method>.weight} first, default
- * 100), reduced during warm-up: when the provider URL has {@code timestamp} (start time, epoch
- * millis) and its uptime is below {@code warmup} (millis, default 600000), the weight is
- * {@code max(1, min(weight, uptime * weight / warmup))}; a future timestamp counts as just
- * started. Weight 0 is never picked unless every invoker has weight 0 (then all are equal).
- * A negative or non-numeric {@code weight} (or a malformed {@code warmup}/{@code timestamp}) is a
- * configuration error: {@code select} throws {@link IllegalArgumentException} naming the key, the
- * value and the provider URL. It is not an {@link RpcException} on purpose: retrying another
- * provider cannot fix it, so a cluster does not retry it.
+ * <p><b>{@code select} on any list.</b> {@code select} keeps the last picker built per service and
+ * method and reuses it only when the list holds the same invokers in the same order, each with the
+ * same provider URL, under an equal consumer URL: so a list changed in place, or an invoker whose
+ * weight changed, gets a new picker, and an unchanging list gets the precomputed one (at most
+ * {@value #MAX_SELECT_ENTRIES} services, each with at most as many methods, keep one; beyond that a picker is
+ * built per call).
+ *
+ * <p><b>Weights</b> come from {@link #weights}: see {@link WeightTable}. A provider whose weight keys
+ * are malformed is left out and reported once per picker (that is, once per directory state and
+ * method) at WARN; the others serve.
+ *
+ * <p><b>Statistics and time</b> come from the {@link CallStats} the cluster passes to
+ * {@link #picker}; {@code select} uses those of the director that created this balancer (the
+ * default director for one constructed directly). Nothing here is static.
  *
  * <p>Subclasses must be thread-safe: one instance serves every thread and every service.
  */
-public abstract class AbstractLoadBalance implements LoadBalance {
+public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirectorAware {
 
-    private final TimeSource time;
+    static final int MAX_SELECT_ENTRIES = 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(AbstractLoadBalance.class);
 
-    protected AbstractLoadBalance() {
-        this(TimeSource.SYSTEM);
+    /** Per service, per method: the last picker {@code select} built (keyed by the strings the URL and invocation hold, no allocation). */
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, SelectEntry>> selectEntries = new ConcurrentHashMap<>();
+    private volatile CallStats stats;
+
+    /** Called by the loader: statistics and time come from the director that created this balancer. */
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        this.stats = CallStats.of(director);
     }
 
-    AbstractLoadBalance(TimeSource time) {
-        this.time = Objects.requireNonNull(time, "time");
+    /** The statistics {@code select} reads (the creating director's, else the default director's). */
+    protected final CallStats callStats() {
+        CallStats current = stats;
+        if (current == null) {
+            current = CallStats.of(ExtensionDirector.getDefault());
+            stats = current;
+        }
+        return current;
     }
 
-    /**
-     * Returns the only invoker of a singleton list, or delegates to {@link #doSelect}.
-     *
-     * @throws RpcException with {@link RpcException#NO_INVOKER_AVAILABLE} when {@code invokers} is empty
-     * @throws IllegalArgumentException when a provider's weight configuration is malformed
-     */
     @Override
     public final <T> Invoker<T> select(List<Invoker<T>> invokers, URL url, Invocation invocation) throws RpcException {
         Objects.requireNonNull(invokers, "invokers");
@@ -54,30 +71,156 @@ public abstract class AbstractLoadBalance implements LoadBalance {
             return invokers.get(0);
         }
         if (size == 0) {
-            throw emptyList(url, invocation);
+            throw emptyList(url, invocation.getMethodName());
         }
-        return doSelect(invokers, url, invocation);
+        String method = invocation.getMethodName();
+        ConcurrentHashMap<String, SelectEntry> byMethod = selectEntries.get(url.getServiceInterface());
+        SelectEntry entry = byMethod == null || method == null ? null : byMethod.get(method);
+        if (entry == null || !entry.matches(invokers, url)) {
+            entry = new SelectEntry(invokers, url, newPicker(List.copyOf(invokers), url, method, callStats()));
+            remember(url.getServiceInterface(), method, entry);
+        }
+        @SuppressWarnings("unchecked") // the entry matched: its picker was built from this very content
+        Picker<T> picker = (Picker<T>) entry.picker;
+        return picker.pick(invocation);
     }
 
-    /** Kept out of {@link #select} so that it stays small enough for the JIT to inline. */
-    private RpcException emptyList(URL url, Invocation invocation) {
+    private void remember(String service, String method, SelectEntry entry) {
+        if (method == null) {
+            return;
+        }
+        ConcurrentHashMap<String, SelectEntry> byMethod = selectEntries.get(service);
+        if (byMethod == null) {
+            if (selectEntries.size() >= MAX_SELECT_ENTRIES) {
+                return;
+            }
+            byMethod = selectEntries.computeIfAbsent(service, k -> new ConcurrentHashMap<>());
+        }
+        if (byMethod.size() < MAX_SELECT_ENTRIES || byMethod.containsKey(method)) {
+            byMethod.put(method, entry);
+        }
+    }
+
+    @Override
+    public final <T> Picker<T> picker(List<Invoker<T>> invokers, URL url, String methodName, CallStats stats) {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(stats, "stats");
+        checkSettings(url, methodName);
+        List<Invoker<T>> copy = List.copyOf(invokers);
+        if (copy.isEmpty()) {
+            return invocation -> {
+                throw emptyList(url, invocation.getMethodName());
+            };
+        }
+        if (copy.size() == 1) {
+            Invoker<T> only = copy.get(0);
+            return invocation -> only;
+        }
+        return newPicker(copy, url, methodName, stats);
+    }
+
+    /**
+     * A picker over {@code invokers} (immutable, at least two) for calls of {@code method} (null:
+     * any), reading the consumer keys of {@code url} now. Override this: everything that depends
+     * only on the list and the URL is then computed once per directory state. The default (for
+     * balancers written against {@link #doSelect}) calls {@code doSelect} on every pick.
+     *
+     * @throws IllegalArgumentException when a consumer key this balancer reads is malformed
+     */
+    protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
+        return invocation -> doSelect(invokers, url, invocation);
+    }
+
+    /**
+     * Selects from a list of at least two invokers, per call: the simpler way to write a balancer
+     * that has nothing to precompute (the default {@link #newPicker} calls it). A balancer overrides
+     * either this or {@link #newPicker}.
+     */
+    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
+        throw new UnsupportedOperationException(getClass().getName() + " overrides neither newPicker nor doSelect");
+    }
+
+    /**
+     * The effective weight of {@code invoker} for {@code invocation} now (warm-up applied, time from
+     * {@link #callStats()}), read from its URL: for balancers written against {@link #doSelect}.
+     *
+     * @throws IllegalArgumentException when the weight keys are malformed, naming the key, value and provider URL
+     */
+    protected final int getWeight(Invoker<?> invoker, Invocation invocation) {
+        WeightTable table = WeightTable.read(List.of(invoker), invocation.getMethodName(), callStats().currentTimeMillis());
+        if (!table.problems().isEmpty()) {
+            throw new IllegalArgumentException(table.problems().get(0));
+        }
+        return table.weight(0);
+    }
+
+    /**
+     * Reads and checks the consumer keys this balancer reads for {@code method}, whatever the list:
+     * {@link #picker} calls it first, so a cluster checking a new state with an empty list still
+     * rejects a bad key. The default reads nothing.
+     *
+     * @throws IllegalArgumentException when a key is malformed
+     */
+    protected void checkSettings(URL url, String method) {
+    }
+
+    /**
+     * The weights of {@code invokers} for {@code method}; providers with malformed weight keys are
+     * left out and logged once, here.
+     */
+    protected final Weights weights(List<? extends Invoker<?>> invokers, String method, CallStats stats) {
+        Weights weights = Weights.read(invokers, method, stats);
+        for (String problem : weights.current().problems()) {
+            LOG.warn("Load balancing leaves a provider out{}: {}", method == null ? "" : " for method " + method, problem);
+        }
+        return weights;
+    }
+
+    /** The error of a pick when no invoker may be picked. */
+    protected static RpcException noEligible(URL url, String method, WeightTable weights) {
+        return new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider may be picked for " + url.getServiceInterface()
+                + "." + method + ": every provider is left out (" + String.join("; ", weights.problems()) + "; consumer: " + url + ")");
+    }
+
+    private RpcException emptyList(URL url, String method) {
         return new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available to call "
-                + url.getServiceInterface() + "." + invocation.getMethodName() + " (load balance: "
+                + url.getServiceInterface() + "." + method + " (load balance: "
                 + getClass().getSimpleName() + ", the invoker list is empty; consumer: " + url + ")");
     }
 
-    /** Selects from a list of at least two invokers. */
-    protected abstract <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation);
+    /** A picker with the content it was built from, to check a later list against. */
+    private static final class SelectEntry {
+        final URL url;
+        final Invoker<?>[] invokers;
+        final URL[] providers;
+        final Picker<?> picker;
 
-    /**
-     * The effective weight of {@code invoker} for this invocation now (warm-up applied), read from
-     * its URL. For custom balancers; the built-in ones cache weights per invoker list instead.
-     *
-     * @throws IllegalArgumentException when the weight configuration is malformed
-     */
-    protected int getWeight(Invoker<?> invoker, Invocation invocation) {
-        URL provider = invoker.getUrl();
-        int weight = ProviderWeight.staticWeight(provider, invocation.getMethodName());
-        return ProviderWeight.warmedWeight(provider, weight, ProviderWeight.warmupEndMillis(provider), time.currentTimeMillis());
+        SelectEntry(List<? extends Invoker<?>> list, URL url, Picker<?> picker) {
+            this.url = url;
+            this.invokers = list.toArray(new Invoker<?>[0]);
+            List<URL> urls = new ArrayList<>(invokers.length);
+            for (Invoker<?> invoker : invokers) {
+                urls.add(invoker.getUrl());
+            }
+            this.providers = urls.toArray(new URL[0]);
+            this.picker = picker;
+        }
+
+        boolean matches(List<? extends Invoker<?>> list, URL consumer) {
+            if (list.size() != invokers.length || (consumer != url && !consumer.equals(url))) {
+                return false;
+            }
+            for (int i = 0; i < invokers.length; i++) {
+                Invoker<?> invoker = list.get(i);
+                if (invoker != invokers[i]) {
+                    return false;
+                }
+                URL provider = invoker.getUrl();
+                if (provider != providers[i] && !Objects.equals(provider, providers[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 }

@@ -1,11 +1,7 @@
 package dev.weft.rpc.loadbalance;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.loadbalance.internal.SnapshotCache;
-import dev.weft.rpc.loadbalance.internal.TimeSource;
-import dev.weft.rpc.loadbalance.internal.WeightTable;
 
 import java.util.List;
 import java.util.Objects;
@@ -15,44 +11,41 @@ import java.util.random.RandomGenerator;
 
 /**
  * {@code leastactive}: the invoker with the fewest calls in flight ({@link InvokerStats#inFlight()},
- * recorded by the cluster around every call); ties are broken by weighted random choice. Invokers
- * of weight 0 are skipped unless all weights are 0.
- *
- * <p>One O(n) scan of the statistics cached per invoker list, then one over the scores it wrote
- * ({@link LowestScoreTies}), without allocation. Thread-safe.
+ * counted by the cluster around every call from the first one), ties broken by weighted random
+ * choice. Weight-0 invokers are skipped unless all weights are 0. O(n) per pick, no allocation.
+ * Thread-safe.
  */
-public class LeastActiveLoadBalance extends AbstractLoadBalance {
+public final class LeastActiveLoadBalance extends AbstractLoadBalance {
 
     /** Extension name. */
     public static final String NAME = "leastactive";
 
     private final Supplier<? extends RandomGenerator> random;
-    private final SnapshotCache<InvokerSnapshot> snapshots;
 
     public LeastActiveLoadBalance() {
-        this(TimeSource.SYSTEM, ThreadLocalRandom::current);
+        this(ThreadLocalRandom::current);
     }
 
-    LeastActiveLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
-        super(time);
+    /** A balancer breaking ties with {@code random} (tests pass a seeded generator). */
+    public LeastActiveLoadBalance(Supplier<? extends RandomGenerator> random) {
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time, InvokerSnapshot.Reads.IN_FLIGHT));
     }
 
     @Override
-    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-        InvokerSnapshot snapshot = snapshots.get(invokers);
-        WeightTable weights = snapshot.weights(invocation.getMethodName());
-        InvokerStats[] stats = snapshot.stats;
-        int n = snapshot.size;
-        LowestScoreTies lowest = LowestScoreTies.start(n);
-        long[] scores = lowest.scores;
-        long best = LowestScoreTies.NOT_ELIGIBLE;
-        for (int i = 0; i < n; i++) {
-            long score = weights.isEligible(i) ? stats[i].inFlightCount() : LowestScoreTies.NOT_ELIGIBLE;
-            scores[i] = score;
-            best = Math.min(best, score);
+    protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
+        Weights weights = weights(invokers, method, stats);
+        InvokerStats[] counters = new InvokerStats[invokers.size()];
+        for (int i = 0; i < counters.length; i++) {
+            counters[i] = stats.get(invokers.get(i));
         }
-        return invokers.get(lowest.pick(n, best, weights, random.get()));
+        LowestScore.Score inFlight = (index, now) -> counters[index].inFlight();
+        return invocation -> {
+            WeightTable table = weights.current();
+            int index = LowestScore.pick(table, inFlight, 0, random.get());
+            if (index < 0) {
+                throw noEligible(url, invocation.getMethodName(), table);
+            }
+            return invokers.get(index);
+        };
     }
 }

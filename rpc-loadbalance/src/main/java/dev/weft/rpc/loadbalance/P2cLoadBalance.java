@@ -1,16 +1,10 @@
 package dev.weft.rpc.loadbalance;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.loadbalance.internal.SnapshotCache;
-import dev.weft.rpc.loadbalance.internal.TimeSource;
-import dev.weft.rpc.loadbalance.internal.WeightTable;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -21,20 +15,16 @@ import java.util.random.RandomGenerator;
  * invokers are never drawn unless all are 0) and takes the one with the lower
  * peak-EWMA latency × (in-flight + 1).
  *
- * <p>Peak EWMA ({@link InvokerStats#peakEwmaNanos()}): decay time constant {@value #DECAY_KEY}
- * (consumer URL, method level first, milliseconds, default 10000); errors raise the estimate. An
- * invoker with no history is neutral: it takes the other candidate's estimate, so in-flight
- * counts decide; two without history compare in-flight counts only. History starts with the first
- * call after this balancer first sees the invoker: that is when it turns
- * {@linkplain InvokerStats#trackLatency() latency tracking} on.
+ * <p>Peak EWMA: {@link InvokerStats#peakEwmaNanos(long, long)}, decayed over idle time with the time
+ * constant {@value #DECAY_KEY} (consumer URL, method level first, ms, default 10000), read when the
+ * picker is built. Both candidates are decayed to the later of their last samples, so no clock is
+ * read per pick and an idle invoker's estimate shrinks relative to a busy one (it is probed again).
+ * An invoker with no history takes the other's estimate, so in-flight counts decide. Building a
+ * picker asks the cluster to time its invokers' calls ({@link InvokerStats#timeLatency()}).
  *
- * <p>Both estimates are decayed to the later of the two candidates' last updates rather than to a
- * clock reading (no clock per pick): an idle invoker's estimate shrinks relative to an active one,
- * so a once-slow invoker is probed again.
- *
- * <p>O(1) per pick (two random draws, O(log n) each when weights differ). Thread-safe.
+ * <p>O(1) per pick (O(log n) when weights differ). Thread-safe.
  */
-public class P2cLoadBalance extends AbstractLoadBalance {
+public final class P2cLoadBalance extends AbstractLoadBalance {
 
     /** Extension name. */
     public static final String NAME = "p2c";
@@ -44,52 +34,63 @@ public class P2cLoadBalance extends AbstractLoadBalance {
     private static final int DISTINCT_DRAWS = 4;
 
     private final Supplier<? extends RandomGenerator> random;
-    private final SnapshotCache<Snapshot> snapshots;
 
     public P2cLoadBalance() {
-        this(TimeSource.SYSTEM, ThreadLocalRandom::current);
+        this(ThreadLocalRandom::current);
     }
 
-    P2cLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
-        super(time);
+    /** A balancer drawing from {@code random} (tests pass a seeded generator). */
+    public P2cLoadBalance(Supplier<? extends RandomGenerator> random) {
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new Snapshot(new InvokerSnapshot(list, time, InvokerSnapshot.Reads.LATENCY)));
     }
 
     @Override
-    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-        Snapshot snapshot = snapshots.get(invokers);
-        String method = invocation.getMethodName();
-        InvokerSnapshot base = snapshot.base;
-        WeightTable weights = base.weights(method);
-        long decayNanos = snapshot.decayNanos(url, method);
-        RandomGenerator rnd = random.get();
-        int a = weights.pick(rnd);
-        int b = secondPick(weights, a, rnd);
-        if (b == a) {
-            return invokers.get(a);
+    protected void checkSettings(URL url, String method) {
+        decayNanos(url, method);
+    }
+
+    private static long decayNanos(URL url, String method) {
+        return TimeUnit.MILLISECONDS.toNanos(
+                new MethodSettings(url, method).getLong(DECAY_KEY, DEFAULT_DECAY_MILLIS, 1, TimeUnit.DAYS.toMillis(365)));
+    }
+
+    @Override
+    protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
+        long decayNanos = decayNanos(url, method);
+        Weights weights = weights(invokers, method, stats);
+        InvokerStats[] counters = new InvokerStats[invokers.size()];
+        for (int i = 0; i < counters.length; i++) {
+            counters[i] = stats.get(invokers.get(i));
+            counters[i].timeLatency();
         }
-        InvokerStats first = base.stats[a];
-        InvokerStats second = base.stats[b];
-        first.ewmaDecayNanos(decayNanos);
-        second.ewmaDecayNanos(decayNanos);
-        long now = Math.max(first.ewmaStamp(), second.ewmaStamp());
-        double costA = first.peakEwmaAt(now);
-        double costB = second.peakEwmaAt(now);
+        return invocation -> {
+            WeightTable table = weights.current();
+            RandomGenerator rnd = random.get();
+            int a = table.pick(rnd);
+            if (a < 0) {
+                throw noEligible(url, invocation.getMethodName(), table);
+            }
+            int b = secondPick(table, a, rnd);
+            return invokers.get(b == a ? a : better(counters[a], counters[b], decayNanos) ? a : b);
+        };
+    }
+
+    /** Whether {@code first} scores at most {@code second}. */
+    private static boolean better(InvokerStats first, InvokerStats second, long decayNanos) {
+        long now = Math.max(first.lastSampleNanos(), second.lastSampleNanos());
+        double costA = first.peakEwmaNanos(now, decayNanos);
+        double costB = second.peakEwmaNanos(now, decayNanos);
         if (costA < 0) {
             costA = costB < 0 ? 1 : costB;
         }
         if (costB < 0) {
             costB = costA;
         }
-        int inFlightA = first.inFlightCount();
-        int inFlightB = second.inFlightCount();
+        int inFlightA = first.inFlight();
+        int inFlightB = second.inFlight();
         double scoreA = costA * (inFlightA + 1.0);
         double scoreB = costB * (inFlightB + 1.0);
-        if (scoreA != scoreB) {
-            return invokers.get(scoreA < scoreB ? a : b);
-        }
-        return invokers.get(inFlightB < inFlightA ? b : a);
+        return scoreA != scoreB ? scoreA < scoreB : inFlightA <= inFlightB;
     }
 
     private static int secondPick(WeightTable weights, int first, RandomGenerator rnd) {
@@ -100,7 +101,7 @@ public class P2cLoadBalance extends AbstractLoadBalance {
         }
         for (int attempt = 0; attempt < DISTINCT_DRAWS; attempt++) {
             int other = weights.pick(rnd);
-            if (other != first) {
+            if (other != first && other >= 0) {
                 return other;
             }
         }
@@ -111,50 +112,5 @@ public class P2cLoadBalance extends AbstractLoadBalance {
             }
         }
         return first;
-    }
-
-    /** Invoker snapshot plus the decay read from the last consumer URL seen. */
-    private static final class Snapshot {
-        final InvokerSnapshot base;
-        private final ConcurrentMap<String, Decay> byMethod = new ConcurrentHashMap<>(4);
-        private volatile Decay decay;
-
-        Snapshot(InvokerSnapshot base) {
-            this.base = base;
-        }
-
-        long decayNanos(URL url, String method) {
-            Decay cached = decay;
-            if (cached != null && cached.url == url && Objects.equals(cached.method, method)) {
-                return cached.nanos;
-            }
-            String key = method == null ? "" : method;
-            Decay known = byMethod.get(key);
-            if (known != null && known.url == url) {
-                decay = known;
-                return known.nanos;
-            }
-            long millis = url.getMethodParameter(method, DECAY_KEY, DEFAULT_DECAY_MILLIS);
-            if (millis <= 0) {
-                throw new IllegalArgumentException(DECAY_KEY + ": " + millis + " (expected: milliseconds > 0) in consumer URL " + url);
-            }
-            long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
-            Decay fresh = new Decay(url, method, nanos);
-            byMethod.put(key, fresh);
-            decay = fresh;
-            return nanos;
-        }
-    }
-
-    private static final class Decay {
-        final URL url;
-        final String method;
-        final long nanos;
-
-        Decay(URL url, String method, long nanos) {
-            this.url = url;
-            this.method = method;
-            this.nanos = nanos;
-        }
     }
 }

@@ -1,11 +1,7 @@
 package dev.weft.rpc.loadbalance;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.loadbalance.internal.SnapshotCache;
-import dev.weft.rpc.loadbalance.internal.TimeSource;
-import dev.weft.rpc.loadbalance.internal.WeightTable;
 
 import java.util.List;
 import java.util.Objects;
@@ -14,66 +10,53 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
- * {@code shortestresponse}: the invoker with the least expected latency × (in-flight + 1); ties
- * are broken by weighted random choice; weight-0 invokers are skipped unless all weights are 0.
+ * {@code shortestresponse}: the invoker with the least expected latency × (in-flight + 1), ties
+ * broken by weighted random choice; weight-0 invokers are skipped unless all weights are 0.
  *
- * <p>Expected latency is the average successful latency in the statistics window (the last 10 to
- * 20 s) divided by the window's success rate, so failures count against an invoker and a node
- * that fails fast does not attract traffic (an invoker whose calls all failed scores as ~18 min).
- * An invoker without samples in the window scores 1 ns × (in-flight + 1): it is tried rather than
- * starved, and stays tried until its first call completes. Latency is recorded only for invokers
- * a latency-reading balancer has seen ({@link InvokerStats#trackLatency()}): this balancer turns
- * it on when it first sees a list, so an invoker's history starts with its first call after that.
+ * <p>Expected latency ({@link InvokerStats#expectedLatencyNanos(long)}) is the average successful
+ * latency in the last 10 to 20 s divided by the success rate, so failures count against an invoker.
+ * An invoker without samples scores 1 ns × (in-flight + 1): it is tried rather than starved.
+ * Building a picker asks the cluster to time its invokers' calls ({@link InvokerStats#timeLatency()}).
  *
- * <p>"Now" for the window is the latest window period in which any invoker of the list finished a
- * call, so no clock is read per pick: samples older than the previous period relative to the
- * freshest invoker count as none, and an invoker left idle is probed again.
- *
- * <p>Two O(n) scans of the statistics cached per invoker list, then one over the scores written
- * ({@link LowestScoreTies}), without allocation. Thread-safe.
+ * <p>O(n) per pick (one clock read), no allocation. Thread-safe.
  */
-public class ShortestResponseLoadBalance extends AbstractLoadBalance {
+public final class ShortestResponseLoadBalance extends AbstractLoadBalance {
 
     /** Extension name. */
     public static final String NAME = "shortestresponse";
     private static final int MAX_COUNTED_IN_FLIGHT = 1 << 20;
 
     private final Supplier<? extends RandomGenerator> random;
-    private final SnapshotCache<InvokerSnapshot> snapshots;
 
     public ShortestResponseLoadBalance() {
-        this(TimeSource.SYSTEM, ThreadLocalRandom::current);
+        this(ThreadLocalRandom::current);
     }
 
-    ShortestResponseLoadBalance(TimeSource time, Supplier<? extends RandomGenerator> random) {
-        super(time);
+    /** A balancer breaking ties with {@code random} (tests pass a seeded generator). */
+    public ShortestResponseLoadBalance(Supplier<? extends RandomGenerator> random) {
         this.random = Objects.requireNonNull(random, "random");
-        this.snapshots = new SnapshotCache<>(list -> new InvokerSnapshot(list, time, InvokerSnapshot.Reads.LATENCY));
     }
 
     @Override
-    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-        InvokerSnapshot snapshot = snapshots.get(invokers);
-        WeightTable weights = snapshot.weights(invocation.getMethodName());
-        InvokerStats[] stats = snapshot.stats;
-        int n = snapshot.size;
-        long epoch = Long.MIN_VALUE;
-        for (int i = 0; i < n; i++) {
-            epoch = Math.max(epoch, stats[i].sampleEpoch());
+    protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
+        Weights weights = weights(invokers, method, stats);
+        InvokerStats[] counters = new InvokerStats[invokers.size()];
+        for (int i = 0; i < counters.length; i++) {
+            counters[i] = stats.get(invokers.get(i));
+            counters[i].timeLatency();
         }
-        LowestScoreTies lowest = LowestScoreTies.start(n);
-        long[] scores = lowest.scores;
-        long best = LowestScoreTies.NOT_ELIGIBLE;
-        for (int i = 0; i < n; i++) {
-            long score = LowestScoreTies.NOT_ELIGIBLE;
-            if (weights.isEligible(i)) {
-                InvokerStats s = stats[i];
-                long expected = s.expectedLatencyNanos(epoch);
-                score = (expected < 0 ? 1 : expected) * (Math.min(s.inFlightCount(), MAX_COUNTED_IN_FLIGHT) + 1L);
+        LowestScore.Score score = (index, now) -> {
+            InvokerStats s = counters[index];
+            long expected = s.expectedLatencyNanos(now);
+            return (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
+        };
+        return invocation -> {
+            WeightTable table = weights.current();
+            int index = LowestScore.pick(table, score, stats.ticker().read(), random.get());
+            if (index < 0) {
+                throw noEligible(url, invocation.getMethodName(), table);
             }
-            scores[i] = score;
-            best = Math.min(best, score);
-        }
-        return invokers.get(lowest.pick(n, best, weights, random.get()));
+            return invokers.get(index);
+        };
     }
 }

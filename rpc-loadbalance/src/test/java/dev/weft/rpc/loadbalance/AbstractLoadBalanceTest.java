@@ -1,13 +1,12 @@
 package dev.weft.rpc.loadbalance;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.weft.rpc.loadbalance.Fixtures.CONSUMER;
@@ -20,9 +19,11 @@ class AbstractLoadBalanceTest {
     private final AtomicInteger subclassCalls = new AtomicInteger();
     private final AbstractLoadBalance counting = new AbstractLoadBalance() {
         @Override
-        protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-            subclassCalls.incrementAndGet();
-            return invokers.get(invokers.size() - 1);
+        protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
+            return invocation -> {
+                subclassCalls.incrementAndGet();
+                return invokers.get(invokers.size() - 1);
+            };
         }
     };
 
@@ -50,65 +51,72 @@ class AbstractLoadBalanceTest {
     }
 
     @Test
-    void getWeight_readsMethodLevelFirst_andAppliesWarmup() {
-        FakeTime time = new FakeTime();
-        AbstractLoadBalance balance = new RandomLoadBalance(time, () -> new Random(1));
-        long now = time.currentTimeMillis();
+    void weights_readMethodLevelFirst_andApplyWarmup() {
+        FakeTicker ticker = new FakeTicker();
+        CallStats stats = ticker.stats();
+        long now = stats.currentTimeMillis();
         Invoker<Object> warming = FakeInvoker.of("w", 1, "weight=200&sayHello.weight=80&warmup=1000&timestamp=" + (now - 250));
-        assertThat(balance.getWeight(warming, call("sayHello"))).isEqualTo(20);
-        assertThat(balance.getWeight(warming, call("other"))).isEqualTo(50);
+        assertThat(Weights.read(List.of(warming), "sayHello", stats).current().weight(0)).isEqualTo(20);
+        Weights other = Weights.read(List.of(warming), "other", stats);
+        assertThat(other.current().weight(0)).isEqualTo(50);
+        ticker.advanceMillis(500);
+        assertThat(other.current().weight(0)).as("the director's ticker moves warm-up").isEqualTo(150);
     }
 
     @Test
-    void select_negativeWeight_failsNamingKeyValueAndProviderUrl() {
-        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, ""), FakeInvoker.of("b", 2, "weight=-5"));
-        RandomLoadBalance balance = new RandomLoadBalance();
-        assertThatThrownBy(() -> balance.select(invokers, CONSUMER, call("sayHello")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("weight: -5 (expected: an integer between 0 and 2147483647) in provider URL weft://10.0.0.2:20880/dev.weft.Demo?weight=-5");
+    void select_negativeWeight_leavesThatProviderOut_theOthersServe() {
+        Invoker<Object> good = FakeInvoker.of("a", 1, "");
+        List<Invoker<Object>> invokers = List.of(good, FakeInvoker.of("b", 2, "weight=-5"));
+        for (LoadBalance balance : List.of(new RandomLoadBalance(), new RoundRobinLoadBalance(), new LeastActiveLoadBalance(),
+                new ShortestResponseLoadBalance(), new P2cLoadBalance())) {
+            for (int i = 0; i < 50; i++) {
+                assertThat(balance.select(invokers, CONSUMER, call("sayHello"))).as(balance.toString()).isSameAs(good);
+            }
+        }
+        assertThat(Weights.read(invokers, "sayHello", new FakeTicker().stats()).current().problems())
+                .containsExactly("weight: -5 (expected: an integer between 0 and 2147483647) in provider URL weft://10.0.0.2:20880/dev.weft.Demo?weight=-5");
     }
 
     @Test
-    void select_nonNumericMethodWeight_namesTheMethodKey() {
-        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, ""), FakeInvoker.of("b", 2, "sayHello.weight=heavy"));
+    void select_everyProviderMalformed_failsNamingKeyValueAndProviderUrl() {
+        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, "sayHello.weight=heavy"), FakeInvoker.of("b", 2, "weight=-5"));
         RoundRobinLoadBalance balance = new RoundRobinLoadBalance();
         assertThatThrownBy(() -> balance.select(invokers, CONSUMER, call("sayHello")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("sayHello.weight: heavy (expected: an integer between 0 and 2147483647) in provider URL weft://10.0.0.2:20880/");
-        assertThat(balance.select(invokers, CONSUMER, call("other"))).isIn(invokers);
-    }
-
-    @Test
-    void select_badWeight_isDetectedOncePerList_notRereadPerCall() {
-        FakeInvoker good = FakeInvoker.of("a", 1, "");
-        FakeInvoker bad = FakeInvoker.of("b", 2, "weight=x");
-        List<Invoker<Object>> invokers = List.of(good, bad);
-        LeastActiveLoadBalance balance = new LeastActiveLoadBalance();
-        for (int i = 0; i < 5; i++) {
-            assertThatThrownBy(() -> balance.select(invokers, CONSUMER, call("sayHello")))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("weight: x (expected: an integer between 0 and 2147483647) in provider URL");
-        }
-        assertThat(bad.urlReads).hasValue(1);
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.getCode()).isEqualTo(RpcException.NO_INVOKER_AVAILABLE))
+                .hasMessageContaining("sayHello.weight: heavy (expected: an integer between 0 and 2147483647) in provider URL weft://10.0.0.1:20880/")
+                .hasMessageContaining("weight: -5 (expected");
+        assertThatThrownBy(() -> new RandomLoadBalance().select(invokers, CONSUMER, call("sayHello")))
+                .hasMessageContaining("weight: -5");
     }
 
     @Test
     void select_malformedTimestamp_failsNamingTheKey() {
         List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, ""), FakeInvoker.of("b", 2, "timestamp=yesterday"));
-        assertThatThrownBy(() -> new RandomLoadBalance().select(invokers, CONSUMER, call("sayHello")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("timestamp: yesterday (expected: epoch milliseconds) in provider URL");
+        assertThat(Weights.read(invokers, "sayHello", new FakeTicker().stats()).current().problems()).singleElement(
+                org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("timestamp: yesterday (expected: epoch milliseconds) in provider URL");
+        for (int i = 0; i < 20; i++) {
+            assertThat(new RandomLoadBalance().select(invokers, CONSUMER, call("sayHello"))).isSameAs(invokers.get(0));
+        }
     }
 
     @Test
-    void weights_areReadOncePerListInstance_notPerCall() {
-        List<Invoker<Object>> invokers = Fixtures.weighted(3, 1, 2);
-        RandomLoadBalance balance = new RandomLoadBalance();
-        for (int i = 0; i < 1000; i++) {
-            balance.select(invokers, CONSUMER, call("sayHello"));
-        }
-        for (Invoker<Object> invoker : invokers) {
-            assertThat(((FakeInvoker) invoker).urlReads).hasValue(1);
+    void select_mutableListChangedInPlace_picksOnlyWhatTheListHoldsNow() {
+        for (LoadBalance balance : List.of(new RandomLoadBalance(), new RoundRobinLoadBalance(), new LeastActiveLoadBalance(),
+                new ShortestResponseLoadBalance(), new P2cLoadBalance(), new ConsistentHashLoadBalance())) {
+            List<Invoker<Object>> list = new ArrayList<>(Fixtures.plain(3));
+            for (int i = 0; i < 100; i++) {
+                balance.select(list, CONSUMER, call("sayHello", "key-" + i));
+            }
+            Invoker<Object> removed = list.remove(2);
+            Invoker<Object> drained = FakeInvoker.of("i1", 2, "weight=0");
+            list.set(1, drained);
+            for (int i = 0; i < 1000; i++) {
+                Invoker<Object> chosen = balance.select(list, CONSUMER, call("sayHello", "key-" + i));
+                assertThat(chosen).as(balance.getClass().getSimpleName()).isIn(list).isNotSameAs(removed);
+                if (!(balance instanceof ConsistentHashLoadBalance)) {
+                    assertThat(chosen).as(balance.getClass().getSimpleName() + " picks weight 0").isNotSameAs(drained);
+                }
+            }
         }
     }
 }

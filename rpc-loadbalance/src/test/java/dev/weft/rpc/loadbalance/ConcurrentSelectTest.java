@@ -31,7 +31,7 @@ class ConcurrentSelectTest {
     @ParameterizedTest
     @ValueSource(strings = {"random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"})
     void select_8ThreadsX100k_onAChangingList_noExceptionAndNoLostCount(String name) throws Exception {
-        LoadBalance balance = switch (name) {
+        AbstractLoadBalance balance = switch (name) {
             case "random" -> new RandomLoadBalance();
             case "roundrobin" -> new RoundRobinLoadBalance();
             case "leastactive" -> new LeastActiveLoadBalance();
@@ -39,6 +39,9 @@ class ConcurrentSelectTest {
             case "consistenthash" -> new ConsistentHashLoadBalance();
             default -> new P2cLoadBalance();
         };
+        dev.weft.rpc.spi.ExtensionDirector director = new dev.weft.rpc.spi.ExtensionDirector(getClass().getClassLoader());
+        balance.setExtensionDirector(director);
+        CallStats callStats = CallStats.of(director);
         List<Invoker<Object>> pool = new ArrayList<>();
         long now = System.currentTimeMillis();
         for (int i = 0; i < 20; i++) {
@@ -78,10 +81,10 @@ class ConcurrentSelectTest {
                         if (!list.contains(chosen)) {
                             throw new AssertionError(chosen + " is not in " + list);
                         }
-                        InvokerStats stats = InvokerStats.of(chosen);
-                        stats.begin();
+                        InvokerStats stats = callStats.get(chosen);
+                        long started = stats.startCall();
                         picks.computeIfAbsent(chosen, k -> new LongAdder()).increment();
-                        stats.end(1_000, i % 50 != 0);
+                        stats.endCall(started, i % 50 != 0);
                     }
                     return null;
                 }));
@@ -98,7 +101,7 @@ class ConcurrentSelectTest {
         }
         assertThat(picks.values().stream().mapToLong(LongAdder::sum).sum()).isEqualTo((long) THREADS * SELECTS);
         for (Invoker<Object> invoker : pool) {
-            assertThat(InvokerStats.of(invoker).inFlight()).isZero();
+            assertThat(callStats.get(invoker).inFlight()).isZero();
         }
     }
 }

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +17,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConsistentHashLoadBalanceTest {
 
+    private final dev.weft.rpc.spi.ExtensionDirector director = new FakeTicker().director();
+    private final CallStats stats = CallStats.of(director);
     private final ConsistentHashLoadBalance balance = new ConsistentHashLoadBalance();
+
+    {
+        balance.setExtensionDirector(director);
+    }
     private final List<Invoker<Object>> ten = Fixtures.plain(10);
 
     private Map<String, Invoker<Object>> route(List<Invoker<Object>> invokers, URL url, int keys) {
@@ -126,37 +131,17 @@ class ConsistentHashLoadBalanceTest {
     }
 
     @Test
-    void consistentHash_newestListFastPath_routesLikeTheGeneralPath_smallAndHugeRings() {
-        // 10 providers: the newest list resolves most keys from its per-range table; 300 providers
-        // (48,000 ring points): the table would be too big, so it maps ring slots only
-        for (int providers : new int[] {10, 300}) {
-            List<Invoker<Object>> list = Fixtures.plain(providers);
-            Map<String, Invoker<Object>> viaNewest = route(list, CONSUMER, 3_000);
-            balance.select(new ArrayList<>(list), CONSUMER, call("find", "k")); // another list becomes the newest
-            Map<String, Invoker<Object>> viaCache = route(list, CONSUMER, 3_000);
-            assertThat(viaCache).as("%d providers", providers).isEqualTo(viaNewest);
-            assertThat(new HashSet<>(viaNewest.values())).as("%d providers", providers)
-                    .hasSizeGreaterThan(providers * 9 / 10);
-        }
-    }
-
-    @Test
-    void consistentHash_ringIsCachedByAddresses_copiesAndReselectSubsetsDoNotRebuildIt() {
-        balance.select(ten, CONSUMER, call("find", "k"));
-        assertThat(balance.ringsBuilt()).isEqualTo(1);
-        balance.select(new ArrayList<>(ten), CONSUMER, call("find", "k"));
-        balance.select(List.copyOf(ten.subList(2, 9)), CONSUMER, call("find", "k"));
-        assertThat(balance.ringsBuilt()).isEqualTo(1);
-        // a subset routes exactly like a ring built for the subset alone
+    void consistentHash_aSubsetOrReorderedList_routesExactlyLikeARingBuiltForItAlone() {
         List<Invoker<Object>> subset = List.copyOf(ten.subList(2, 9));
+        List<Invoker<Object>> reversed = new ArrayList<>(subset);
+        java.util.Collections.reverse(reversed);
+        route(ten, CONSUMER, 100);
         ConsistentHashLoadBalance fresh = new ConsistentHashLoadBalance();
         for (int k = 0; k < 2_000; k++) {
-            assertThat(balance.select(subset, CONSUMER, call("find", "user-" + k)))
-                    .isSameAs(fresh.select(subset, CONSUMER, call("find", "user-" + k)));
+            Invoker<Object> owner = fresh.select(subset, CONSUMER, call("find", "user-" + k));
+            assertThat(balance.select(subset, CONSUMER, call("find", "user-" + k))).isSameAs(owner);
+            assertThat(balance.select(reversed, CONSUMER, call("find", "user-" + k))).isSameAs(owner);
         }
-        assertThat(fresh.ringsBuilt()).isEqualTo(1);
-        balance.select(List.of(ten.get(0), FakeInvoker.of("other", 77, "")), CONSUMER, call("find", "k"));
-        assertThat(balance.ringsBuilt()).as("an unknown address rebuilds").isEqualTo(2);
     }
 
     @Test
@@ -180,20 +165,20 @@ class ConsistentHashLoadBalanceTest {
         URL bounded = CONSUMER.addParameter("hash.load.factor", "1.25");
         Invoker<Object> owner = balance.select(ten, bounded, call("find", "hot"));
         for (Invoker<Object> invoker : ten) {
-            InvokerStats.of(invoker).begin();
+            stats.get(invoker).startCall();
         }
         assertThat(balance.select(ten, bounded, call("find", "hot"))).as("at the mean").isSameAs(owner);
-        InvokerStats.of(owner).begin();
-        InvokerStats.of(owner).begin();
+        stats.get(owner).startCall();
+        stats.get(owner).startCall();
         // 12 in flight over 10 invokers: capacity ceil(1.25 * 13 / 10) = 2; the owner has 3
         Invoker<Object> next = balance.select(ten, bounded, call("find", "hot"));
         assertThat(next).isNotSameAs(owner);
         assertThat(balance.select(ten, CONSUMER, call("find", "hot"))).as("unbounded ignores load").isSameAs(owner);
         for (Invoker<Object> invoker : ten) {
-            InvokerStats.of(invoker).end(1, true);
+            stats.get(invoker).endCall(InvokerStats.UNTIMED, true);
         }
-        InvokerStats.of(owner).end(1, true);
-        InvokerStats.of(owner).end(1, true);
+        stats.get(owner).endCall(InvokerStats.UNTIMED, true);
+        stats.get(owner).endCall(InvokerStats.UNTIMED, true);
         assertThat(balance.select(ten, bounded, call("find", "hot"))).isSameAs(owner);
     }
 
@@ -201,13 +186,13 @@ class ConsistentHashLoadBalanceTest {
     void consistentHash_badKeys_failNamingKeyAndValue() {
         assertThatThrownBy(() -> balance.select(ten, CONSUMER.addParameter("hash.arguments", "0,x"), call("find", "k")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("hash.arguments: 0,x (expected: comma-separated argument indexes >= 0, e.g. 0,2) in consumer URL");
+                .hasMessageStartingWith("hash.arguments: 0,x (expected: comma-separated integers >= 0, e.g. 0,2) in consumer URL");
         assertThatThrownBy(() -> balance.select(ten, CONSUMER.addParameter("find.hash.nodes", 0), call("find", "k")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("find.hash.nodes: 0 (expected: an integer from 1 to 10000)");
         assertThatThrownBy(() -> balance.select(ten, CONSUMER.addParameter("hash.load.factor", "0.5"), call("find", "k")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("hash.load.factor: 0.5 (expected: a number >= 1, e.g. 1.25)");
+                .hasMessageStartingWith("hash.load.factor: 0.5 (expected: a number >= 1.0)");
     }
 
     @Test

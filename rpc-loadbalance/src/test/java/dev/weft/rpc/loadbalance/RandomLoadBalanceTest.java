@@ -14,9 +14,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RandomLoadBalanceTest {
 
-    private final FakeTime time = new FakeTime();
+    private final FakeTicker ticker = new FakeTicker();
+    private final dev.weft.rpc.spi.ExtensionDirector director = ticker.director();
+    private final CallStats stats = CallStats.of(director);
     private final Random seeded = new Random(20261129);
-    private final RandomLoadBalance balance = new RandomLoadBalance(time, () -> seeded);
+    private final RandomLoadBalance balance = withTicker(new RandomLoadBalance(() -> seeded));
 
     @Test
     void random_equalWeights_isUniform_chiSquareBelowCritical() {
@@ -58,7 +60,7 @@ class RandomLoadBalanceTest {
 
     @Test
     void warmup_weightAt0_50_100PercentOfThePeriod_is1_50_100() {
-        long now = time.currentTimeMillis();
+        long now = stats.currentTimeMillis();
         assertThat(warmed(now, now)).isEqualTo(1);
         assertThat(warmed(now - 300_000, now)).isEqualTo(50);
         assertThat(warmed(now - 600_000, now)).isEqualTo(100);
@@ -72,13 +74,13 @@ class RandomLoadBalanceTest {
 
     @Test
     void warmup_providerStartedHalfAPeriodAgo_getsHalfItsShare_thenFullShareAfterThePeriod() {
-        long now = time.currentTimeMillis();
+        long now = stats.currentTimeMillis();
         FakeInvoker old = FakeInvoker.of("old", 1, "");
         FakeInvoker fresh = FakeInvoker.of("fresh", 2, "warmup=60000&timestamp=" + (now - 30_000));
         List<Invoker<Object>> invokers = List.of(old, fresh);
         // weights 100 : 50 -> fresh gets one third
         assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 30_000).get(fresh)).isBetween(9_500, 10_500);
-        time.advanceMillis(30_000);
+        ticker.advanceMillis(30_000);
         // the same list instance: weights are recomputed because a provider was warming up
         assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 30_000).get(fresh)).isBetween(14_500, 15_500);
     }
@@ -88,7 +90,7 @@ class RandomLoadBalanceTest {
         List<Invoker<Object>> equal = Fixtures.plain(2);
         List<Invoker<Object>> zeroFirst = Fixtures.weighted(0, 100);
         List<Invoker<Object>> zeroForSayHello = List.of(FakeInvoker.of("a", 1, "sayHello.weight=0"), FakeInvoker.of("b", 2, ""));
-        long now = time.currentTimeMillis();
+        long now = stats.currentTimeMillis();
         List<Invoker<Object>> warming = List.of(FakeInvoker.of("c", 3, ""), FakeInvoker.of("d", 4, "warmup=60000&timestamp=" + now));
         int equalFirst = 0;
         int warmingFresh = 0;
@@ -100,12 +102,17 @@ class RandomLoadBalanceTest {
         }
         assertThat(equalFirst).isBetween(900, 1_100);
         assertThat(warmingFresh).as("weight 1 of 101 while just started").isLessThan(60);
-        time.advanceMillis(60_000);
+        ticker.advanceMillis(60_000);
         warmingFresh = 0;
         for (int i = 0; i < 2_000; i++) {
             balance.select(equal, CONSUMER, call("sayHello"));
             warmingFresh += balance.select(warming, CONSUMER, call("sayHello")) == warming.get(1) ? 1 : 0;
         }
         assertThat(warmingFresh).as("warmed up: equal weights").isBetween(900, 1_100);
+    }
+
+    private <B extends AbstractLoadBalance> B withTicker(B balance) {
+        balance.setExtensionDirector(director);
+        return balance;
     }
 }

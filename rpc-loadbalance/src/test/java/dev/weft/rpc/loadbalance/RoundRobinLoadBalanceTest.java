@@ -21,8 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RoundRobinLoadBalanceTest {
 
-    private final FakeTime time = new FakeTime();
-    private final RoundRobinLoadBalance balance = new RoundRobinLoadBalance(time);
+    private final FakeTicker ticker = new FakeTicker();
+    private final dev.weft.rpc.spi.ExtensionDirector director = ticker.director();
+    private final CallStats stats = CallStats.of(director);
+    private final RoundRobinLoadBalance balance = withTicker(new RoundRobinLoadBalance());
 
     private String picks(List<Invoker<Object>> invokers, Invocation invocation, int n) {
         List<Invoker<Object>> picked = new ArrayList<>();
@@ -74,18 +76,14 @@ class RoundRobinLoadBalanceTest {
     }
 
     @Test
-    void roundRobin_changedWeight_keepsTheOthersCurrentValues_andDropsInvokersThatLeft() {
+    void roundRobin_changedContent_startsAFreshSequence_overWhatTheListHoldsNow() {
         FakeInvoker a = FakeInvoker.of("a", 1, "weight=5");
         FakeInvoker b = FakeInvoker.of("b", 2, "weight=1");
         FakeInvoker c = FakeInvoker.of("c", 3, "weight=1");
         assertThat(picks(List.of(a, b, c), call("m"), 3)).isEqualTo("a a b");
-        // state now: a=1, b=-4, c=3. b comes back with weight 3 (same address, new invoker object): all keep their values.
         FakeInvoker b3 = FakeInvoker.of("b", 2, "weight=3");
-        assertThat(picks(List.of(a, b3, c), call("m"), 18)).isEqualTo(reference(new int[] {5, 3, 1}, new long[] {1, -4, 3}, 18));
-
-        // c leaves: its value is dropped; a and b continue from where the previous list left them
-        long[] before = referenceState(new int[] {5, 3, 1}, new long[] {1, -4, 3}, 18);
-        assertThat(picks(List.of(a, b3), call("m"), 16)).isEqualTo(reference(new int[] {5, 3}, new long[] {before[0], before[1]}, 16));
+        assertThat(picks(List.of(a, b3, c), call("m"), 18)).isEqualTo(reference(new int[] {5, 3, 1}, new long[3], 18));
+        assertThat(picks(List.of(a, b3), call("m"), 16)).isEqualTo(reference(new int[] {5, 3}, new long[2], 16));
     }
 
     @Test
@@ -97,7 +95,7 @@ class RoundRobinLoadBalanceTest {
 
     @Test
     void roundRobin_duringWarmup_sharesFollowTheWarmedWeights() {
-        long now = time.currentTimeMillis();
+        long now = stats.currentTimeMillis();
         List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, ""),
                 FakeInvoker.of("b", 2, "warmup=100000&timestamp=" + (now - 50_000)));
         Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, invokers, CONSUMER, call("m"), 1500);
@@ -176,5 +174,10 @@ class RoundRobinLoadBalanceTest {
             current[best] -= total;
         }
         return current;
+    }
+
+    private <B extends AbstractLoadBalance> B withTicker(B balance) {
+        balance.setExtensionDirector(director);
+        return balance;
     }
 }

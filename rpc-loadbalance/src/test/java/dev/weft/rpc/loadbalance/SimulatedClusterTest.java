@@ -1,6 +1,7 @@
 package dev.weft.rpc.loadbalance;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -33,49 +34,49 @@ class SimulatedClusterTest {
 
     /** Share of all calls that went to the slow provider. */
     private static double slowShare(String name) {
-        FakeTime time = new FakeTime();
+        FakeTicker time = new FakeTicker();
+        ExtensionDirector director = time.director();
+        CallStats stats = CallStats.of(director);
         Random seeded = new Random(99);
         LoadBalance balance = switch (name) {
-            case "random" -> new RandomLoadBalance(time, () -> seeded);
-            case "leastactive" -> new LeastActiveLoadBalance(time, () -> seeded);
-            case "shortestresponse" -> new ShortestResponseLoadBalance(time, () -> seeded);
-            case "p2c" -> new P2cLoadBalance(time, () -> seeded);
+            case "random" -> new RandomLoadBalance(() -> seeded);
+            case "leastactive" -> new LeastActiveLoadBalance(() -> seeded);
+            case "shortestresponse" -> new ShortestResponseLoadBalance(() -> seeded);
+            case "p2c" -> new P2cLoadBalance(() -> seeded);
             default -> throw new IllegalArgumentException(name);
         };
         List<Invoker<Object>> providers = Fixtures.plain(PROVIDERS);
-        for (Invoker<Object> provider : providers) {
-            InvokerStats.of(provider, time::nanoTime);
-        }
+        Picker<Object> picker = balance.picker(providers, CONSUMER, "m", stats);
         Invoker<Object> slow = providers.get(3);
         Map<Invoker<Object>, Integer> calls = new HashMap<>();
         PriorityQueue<Completion> pending = new PriorityQueue<>((a, b) -> Long.compare(a.at(), b.at()));
         int started = 0;
         for (int client = 0; client < CLIENTS; client++) {
-            pending.add(start(balance, providers, slow, time, calls));
+            pending.add(start(picker, stats, slow, time, calls));
             started++;
         }
         while (!pending.isEmpty()) {
             Completion done = pending.poll();
-            time.advanceNanos(done.at() - time.nanoTime());
-            InvokerStats.of(done.invoker()).endCall(done.started(), true);
+            time.advanceNanos(done.at() - time.read());
+            stats.get(done.invoker()).endCall(done.started(), true);
             if (started < CALLS) {
-                pending.add(start(balance, providers, slow, time, calls));
+                pending.add(start(picker, stats, slow, time, calls));
                 started++;
             }
         }
         for (Invoker<Object> provider : providers) {
-            assertThat(InvokerStats.of(provider).inFlight()).isZero();
+            assertThat(stats.get(provider).inFlight()).isZero();
         }
         return calls.getOrDefault(slow, 0) / (double) CALLS;
     }
 
-    private static Completion start(LoadBalance balance, List<Invoker<Object>> providers, Invoker<Object> slow,
-                                    FakeTime time, Map<Invoker<Object>, Integer> calls) {
-        Invoker<Object> chosen = balance.select(providers, CONSUMER, call("m"));
+    private static Completion start(Picker<Object> picker, CallStats stats, Invoker<Object> slow,
+                                    FakeTicker time, Map<Invoker<Object>, Integer> calls) {
+        Invoker<Object> chosen = picker.pick(call("m"));
         calls.merge(chosen, 1, Integer::sum);
-        long started = InvokerStats.of(chosen).startCall();
+        long started = stats.get(chosen).startCall();
         long latency = chosen == slow ? SLOW : FAST;
-        return new Completion(time.nanoTime() + latency, started, chosen);
+        return new Completion(time.read() + latency, started, chosen);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.weft.rpc.loadbalance;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -19,28 +20,35 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StatsDrivenLoadBalanceTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-    private final FakeTime time = new FakeTime();
+    private final FakeTicker time = new FakeTicker();
+    private final ExtensionDirector director = time.director();
+    private final CallStats stats = CallStats.of(director);
     private final Random seeded = new Random(7);
 
-    /** Invokers with statistics on the fake clock and the given weights (negative: none). */
-    private List<Invoker<Object>> invokers(int... weights) {
-        List<Invoker<Object>> list = Fixtures.weighted(weights);
-        for (Invoker<Object> invoker : list) {
-            InvokerStats.of(invoker, time::nanoTime);
-        }
-        return list;
+    /** Invokers with the given weights (negative: none). */
+    private static List<Invoker<Object>> invokers(int... weights) {
+        return Fixtures.weighted(weights);
     }
 
-    private static void inFlight(Invoker<?> invoker, int calls) {
+    /** {@code balance}, reading this test's statistics and clock. */
+    private <B extends AbstractLoadBalance> B on(B balance) {
+        balance.setExtensionDirector(director);
+        return balance;
+    }
+
+    private void inFlight(Invoker<?> invoker, int calls) {
         for (int i = 0; i < calls; i++) {
-            InvokerStats.of(invoker).begin();
+            stats.get(invoker).startCall();
         }
     }
 
     private void completed(Invoker<?> invoker, long latency, boolean success, int times) {
+        InvokerStats counters = stats.get(invoker);
+        counters.timeLatency();
         for (int i = 0; i < times; i++) {
-            InvokerStats.of(invoker).begin();
-            InvokerStats.of(invoker).end(latency, success);
+            long started = counters.startCall();
+            time.advanceNanos(latency);
+            counters.endCall(started, success);
         }
     }
 
@@ -52,7 +60,7 @@ class StatsDrivenLoadBalanceTest {
         inFlight(list.get(0), 3);
         inFlight(list.get(1), 1);
         inFlight(list.get(2), 2);
-        LeastActiveLoadBalance balance = new LeastActiveLoadBalance(time, () -> seeded);
+        LeastActiveLoadBalance balance = on(new LeastActiveLoadBalance(() -> seeded));
         assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 100).get(list.get(1))).isEqualTo(100);
     }
 
@@ -60,7 +68,7 @@ class StatsDrivenLoadBalanceTest {
     void leastActive_tiesAreBrokenByWeight_withinSeededBounds() {
         List<Invoker<Object>> list = invokers(100, 300, 100);
         inFlight(list.get(2), 1);
-        LeastActiveLoadBalance balance = new LeastActiveLoadBalance(time, () -> seeded);
+        LeastActiveLoadBalance balance = on(new LeastActiveLoadBalance(() -> seeded));
         Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 40_000);
         assertThat(counts.get(list.get(2))).isZero();
         // 1:3 among the two idle invokers; 1 degree of freedom, p = 0.001
@@ -71,7 +79,7 @@ class StatsDrivenLoadBalanceTest {
     void leastActive_equalTies_areUniform_andWeightZeroIsSkipped() {
         List<Invoker<Object>> list = invokers(0, -1, -1, -1);
         inFlight(list.get(1), 2);
-        LeastActiveLoadBalance balance = new LeastActiveLoadBalance(time, () -> seeded);
+        LeastActiveLoadBalance balance = on(new LeastActiveLoadBalance(() -> seeded));
         Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 20_000);
         assertThat(counts.get(list.get(0))).as("weight 0 with no calls in flight").isZero();
         assertThat(counts.get(list.get(1))).isZero();
@@ -85,7 +93,7 @@ class StatsDrivenLoadBalanceTest {
         List<Invoker<Object>> list = invokers(-1, -1);
         completed(list.get(0), 10 * MS, true, 5);
         completed(list.get(1), 30 * MS, true, 5);
-        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
         // 10 ms x (3 + 1) = 40 > 30 ms x (0 + 1)
         inFlight(list.get(0), 3);
@@ -96,7 +104,7 @@ class StatsDrivenLoadBalanceTest {
     void shortestResponse_triesInvokersWithoutSamples_insteadOfStarvingThem() {
         List<Invoker<Object>> list = invokers(-1, -1);
         completed(list.get(0), MS / 1000, true, 10);
-        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
     }
 
@@ -106,7 +114,7 @@ class StatsDrivenLoadBalanceTest {
         completed(list.get(0), 10 * MS, true, 10);
         completed(list.get(1), MS, true, 1);
         completed(list.get(1), MS / 10, false, 19);
-        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         // fast-failing: 1 ms average at a 5% success rate = 20 ms per success, worse than 10 ms
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
     }
@@ -116,9 +124,9 @@ class StatsDrivenLoadBalanceTest {
         List<Invoker<Object>> list = invokers(-1, -1);
         completed(list.get(0), 10 * MS, true, 10);
         completed(list.get(1), 900 * MS, true, 10);
-        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
-        time.advanceMillis(TimeUnit.SECONDS.toMillis(2 * InvokerStats.BUCKET_SECONDS));
+        time.advanceMillis(TimeUnit.NANOSECONDS.toMillis(2 * InvokerStats.BUCKET_NANOS));
         completed(list.get(0), 10 * MS, true, 1);
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
     }
@@ -130,7 +138,7 @@ class StatsDrivenLoadBalanceTest {
         List<Invoker<Object>> list = invokers(-1, -1);
         completed(list.get(0), 50 * MS, true, 1);
         completed(list.get(1), 5 * MS, true, 1);
-        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 100).get(list.get(1))).isEqualTo(100);
         inFlight(list.get(1), 10);
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
@@ -142,7 +150,7 @@ class StatsDrivenLoadBalanceTest {
         completed(list.get(0), MS, true, 1);
         completed(list.get(1), 2 * MS, true, 1);
         completed(list.get(2), 3 * MS, true, 1);
-        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 30_000);
         // pairs {0,1},{0,2} go to 0, {1,2} to 1: shares 2/3 and 1/3
         assertThat(counts.get(list.get(2))).isZero();
@@ -153,7 +161,7 @@ class StatsDrivenLoadBalanceTest {
     void p2c_invokerWithoutHistory_isNeutral_inFlightDecides() {
         List<Invoker<Object>> list = invokers(-1, -1);
         completed(list.get(0), 100 * MS, true, 1);
-        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         inFlight(list.get(0), 1);
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
         inFlight(list.get(1), 2);
@@ -165,7 +173,7 @@ class StatsDrivenLoadBalanceTest {
         List<Invoker<Object>> list = invokers(-1, -1);
         completed(list.get(0), 100 * MS, true, 1);
         completed(list.get(1), 10 * MS, true, 1);
-        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         URL fastDecay = CONSUMER.addParameter(P2cLoadBalance.DECAY_KEY, 1000);
         assertThat(balance.select(list, fastDecay, call("m"))).isSameAs(list.get(1));
         // 3 s later with a 1 s constant: 100 ms decays to ~5 ms while the other was just refreshed
@@ -173,7 +181,6 @@ class StatsDrivenLoadBalanceTest {
         completed(list.get(1), 10 * MS, true, 1);
         assertThat(balance.select(list, fastDecay, call("m"))).isSameAs(list.get(0));
         // with the default 10 s constant the slow one is still ~74 ms
-        InvokerStats.of(list.get(0)).ewmaDecayNanos(TimeUnit.SECONDS.toNanos(10));
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
     }
 
@@ -182,7 +189,7 @@ class StatsDrivenLoadBalanceTest {
         List<Invoker<Object>> list = invokers(-1, -1);
         completed(list.get(0), 5 * MS, true, 1);
         completed(list.get(1), 8 * MS, true, 1);
-        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
         completed(list.get(0), MS / 100, false, 1);
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
@@ -194,13 +201,13 @@ class StatsDrivenLoadBalanceTest {
         URL bad = CONSUMER.addParameter(P2cLoadBalance.DECAY_KEY, 0);
         assertThatThrownBy(() -> new P2cLoadBalance().select(list, bad, call("m")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("p2c.decay: 0 (expected: milliseconds > 0) in consumer URL weft://consumer");
+                .hasMessageStartingWith("p2c.decay: 0 (expected: an integer from 1 to 31536000000) in consumer URL weft://consumer");
     }
 
     @Test
     void p2c_weightZero_isNeverDrawn() {
         List<Invoker<Object>> list = invokers(0, 100, 100);
-        P2cLoadBalance balance = new P2cLoadBalance(time, () -> seeded);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         List<Invoker<Object>> picked = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             picked.add(balance.select(list, CONSUMER, call("m")));
@@ -208,40 +215,79 @@ class StatsDrivenLoadBalanceTest {
         assertThat(picked).doesNotContain(list.get(0));
     }
 
-    // ------------------------------------------------------------------ who turns tracking on
+    // ------------------------------------------------------------------ what is recorded, and for whom
 
     @Test
-    void statsReadingBalancers_turnTheirTrackingOnForEveryInvokerTheySee_theOthersDoNot() {
-        Map<String, LoadBalance> balancers = Map.of(
-                "shortestresponse", new ShortestResponseLoadBalance(time, () -> seeded),
-                "p2c", new P2cLoadBalance(time, () -> seeded),
-                "leastactive", new LeastActiveLoadBalance(time, () -> seeded),
-                "random", new RandomLoadBalance(time, () -> seeded),
-                "roundrobin", new RoundRobinLoadBalance(time),
-                "consistenthash", new ConsistentHashLoadBalance());
-        for (Map.Entry<String, LoadBalance> entry : balancers.entrySet()) {
-            List<Invoker<Object>> list = invokers(-1, -1, -1);
-            entry.getValue().select(list, CONSUMER, call("m"));
-            boolean readsLatency = entry.getKey().equals("shortestresponse") || entry.getKey().equals("p2c");
-            boolean readsInFlight = readsLatency || entry.getKey().equals("leastactive");
-            for (Invoker<Object> invoker : list) {
-                assertThat(InvokerStats.of(invoker).isLatencyTracked()).as(entry.getKey()).isEqualTo(readsLatency);
-                assertThat(InvokerStats.of(invoker).isInFlightTracked()).as(entry.getKey()).isEqualTo(readsInFlight);
-            }
+    void inFlight_isCountedFromTheFirstCall_whateverTheBalancer_andLatencyOnlyOnceAPickerAsks() {
+        Invoker<Object> busy = FakeInvoker.of("busy", 1, "");
+        for (int i = 0; i < 3; i++) {
+            stats.get(busy).startCall();
         }
+        assertThat(stats.get(busy).inFlight()).isEqualTo(3);
+        assertThat(stats.get(busy).isLatencyTimed()).isFalse();
+        Invoker<Object> idle = FakeInvoker.of("idle", 2, "");
+        List<Invoker<Object>> both = List.of(busy, idle);
+        for (LoadBalance balance : List.of(new RandomLoadBalance(), new RoundRobinLoadBalance(), new LeastActiveLoadBalance(),
+                new ConsistentHashLoadBalance())) {
+            balance.picker(both, CONSUMER, "m", stats);
+        }
+        assertThat(stats.get(busy).isLatencyTimed()).as("no latency reader built a picker").isFalse();
+        Picker<Object> leastActive = new LeastActiveLoadBalance(() -> seeded).picker(both, CONSUMER, "m", stats);
+        for (int i = 0; i < 100; i++) {
+            assertThat(leastActive.pick(call("m"))).isSameAs(idle);
+        }
+        new P2cLoadBalance().picker(both, CONSUMER, "m", stats);
+        assertThat(stats.get(busy).isLatencyTimed()).isTrue();
+        assertThat(stats.get(idle).isLatencyTimed()).isTrue();
+    }
+
+    @Test
+    void leastActive_dubboVector_weights1_9_6_actives0_0_1_neverPicksTheBusyOne() {
+        List<Invoker<Object>> list = invokers(1, 9, 6);
+        inFlight(list.get(2), 1);
+        Picker<Object> picker = new LeastActiveLoadBalance(() -> seeded).picker(list, CONSUMER, "m", stats);
+        int[] counts = new int[3];
+        for (int i = 0; i < 10_000; i++) {
+            counts[list.indexOf(picker.pick(call("m")))]++;
+        }
+        assertThat(counts[2]).isZero();
+        // 1:9 between the idle ones; 1 degree of freedom, p = 0.001
+        assertThat(Fixtures.chiSquare(new int[] {counts[0], counts[1]}, new double[] {0.1, 0.9})).isLessThan(10.83);
+    }
+
+    @Test
+    void shortestResponse_slowBusyProvider_isAvoided_evenForCallsStartedBeforeThePickerExisted() {
+        List<Invoker<Object>> list = invokers(-1, -1);
+        completed(list.get(0), 50 * MS, true, 3);
+        completed(list.get(1), 50 * MS, true, 3);
+        inFlight(list.get(0), 4);
+        Picker<Object> picker = new ShortestResponseLoadBalance(() -> seeded).picker(list, CONSUMER, "m", stats);
+        for (int i = 0; i < 100; i++) {
+            assertThat(picker.pick(call("m"))).isSameAs(list.get(1));
+        }
+    }
+
+    @Test
+    void directors_neverSeeEachOthersCounts() {
+        Invoker<Object> shared = FakeInvoker.of("shared", 1, "");
+        CallStats other = new FakeTicker().stats();
+        stats.get(shared).startCall();
+        assertThat(stats.get(shared).inFlight()).isEqualTo(1);
+        assertThat(other.get(shared).inFlight()).isZero();
+        assertThat(CallStats.of(director)).isSameAs(stats);
     }
 
     @Test
     void shortestResponse_learnsLatency_fromCallsRecordedWithStartAndEndCall() {
         List<Invoker<Object>> list = invokers(-1, -1);
-        ShortestResponseLoadBalance balance = new ShortestResponseLoadBalance(time, () -> seeded);
+        ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         // each pick is followed by a call, timed because the balancer asked for latency
         for (int i = 0; i < 20; i++) {
             Invoker<Object> chosen = balance.select(list, CONSUMER, call("m"));
-            InvokerStats stats = InvokerStats.of(chosen);
-            long started = stats.startCall();
+            InvokerStats counters = stats.get(chosen);
+            long started = counters.startCall();
             time.advanceNanos(chosen == list.get(0) ? 10 * MS : MS);
-            stats.endCall(started, true);
+            counters.endCall(started, true);
         }
         assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 100).get(list.get(1))).isEqualTo(100);
     }

@@ -2,6 +2,8 @@ package dev.weft.rpc.mock;
 
 import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.cluster.Directory;
+import dev.weft.rpc.cluster.DirectoryListener;
+import dev.weft.rpc.cluster.DirectoryState;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -65,6 +67,38 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         this.state = new State<>(initial.getUrl(), initial, null);
         if (!initial.isEmpty()) {
             LOG.info("Mock configuration of {}: {}", directory.getInterface().getName(), initial);
+        }
+    }
+
+    /**
+     * Makes this invoker a listener of {@code directory} when it publishes states: a new consumer
+     * URL whose mock keys cannot work is then vetoed (its {@code setUrl}/{@code setState} throws the
+     * {@link MockConfigurationException}, counted in {@link #getRejectedUpdates()}) and the last good
+     * configuration keeps serving. Other directories are re-checked on the next call instead.
+     */
+    void listen() {
+        if (directory instanceof AbstractDirectory) {
+            ((AbstractDirectory<T>) directory).addListener(new DirectoryListener<T>() {
+                @Override
+                public void check(DirectoryState<T> next) {
+                    checkMockKeys(next.url());
+                }
+            });
+        }
+    }
+
+    private void checkMockKeys(URL url) {
+        Map<String, String> keys = mockKeys(url);
+        if (keys.equals(mockKeys(state.active.getUrl()))) {
+            return;
+        }
+        try {
+            MockInvoker.create(directory.getInterface(), url, support);
+        } catch (MockConfigurationException e) {
+            rejectedUpdates.incrementAndGet();
+            LOG.warn("Rejected mock configuration of {} from URL {}; still serving {}:\n{}",
+                    directory.getInterface().getName(), url, state.active, e.getMessage());
+            throw e;
         }
     }
 

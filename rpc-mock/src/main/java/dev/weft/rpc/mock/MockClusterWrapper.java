@@ -20,7 +20,7 @@ import java.util.Objects;
  * <p>{@link #join(Directory)} first checks the mock keys of the directory's URL against the
  * service interface and fails with a {@link MockConfigurationException} when they cannot work
  * (before the wrapped cluster builds anything), then wraps the wrapped cluster's invoker in a
- * {@link MockClusterInvoker}.
+ * {@link MockClusterInvoker}, which vetoes later consumer URLs whose mock keys cannot work.
  *
  * <p>Mock classes are called through the {@link ProxyFactory} of the director that created this
  * wrapper (the adaptive one, so the consumer's {@code proxy} key applies), fetched on first use.
@@ -65,7 +65,9 @@ public final class MockClusterWrapper implements Cluster, ExtensionDirectorAware
         Objects.requireNonNull(directory, "directory");
         MockInvoker<T> initial = MockInvoker.create(directory.getInterface(), directory.getUrl(), support);
         Invoker<T> joined = cluster.join(directory);
-        return new MockClusterInvoker<>(directory, joined, initial, support);
+        MockClusterInvoker<T> invoker = new MockClusterInvoker<>(directory, joined, initial, support);
+        invoker.listen();
+        return invoker;
     }
 
     /** The wrapped cluster. */

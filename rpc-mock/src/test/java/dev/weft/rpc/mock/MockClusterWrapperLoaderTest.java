@@ -103,4 +103,25 @@ class MockClusterWrapperLoaderTest {
         assertThatThrownBy(() -> joined.invoke(MockInvokerTest.call("users"))).isSameAs(biz);
         assertThat(provider.calls.get()).isEqualTo(1);
     }
+
+    @org.junit.jupiter.api.Test
+    void failbackRetryCounts_areReadableThroughTheCluster_evenThoughTheJoinedInvokerIsTheMockWrapper() {
+        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class, MockClusterInvokerTest.PROVIDER, inv -> {
+            throw ScriptedInvoker.networkError();
+        });
+        URL url = URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName() + "?failbacktasks=1&failback.period=600000");
+        DynamicDirectory<UserService> directory = directory(url, provider);
+        Invoker<UserService> joined = director.getExtensionLoader(Cluster.class).getExtension("failback").join(directory);
+        assertThat(joined).isInstanceOf(MockClusterInvoker.class);
+        dev.weft.rpc.cluster.FailbackCluster failback =
+                (dev.weft.rpc.cluster.FailbackCluster) director.getExtensionLoader(Cluster.class).getExtension("failback", false);
+
+        joined.invoke(MockClusterInvokerTest.call("sayHello", "a"));
+        joined.invoke(MockClusterInvokerTest.call("sayHello", "b"));
+
+        assertThat(failback.pendingRetries(directory)).isEqualTo(1);
+        assertThat(failback.droppedRetries(directory)).isEqualTo(1);
+        assertThat(failback.droppedRetries()).isEqualTo(1);
+        assertThat(failback.pendingRetries(directory(url, provider))).as("a directory it never joined").isZero();
+    }
 }

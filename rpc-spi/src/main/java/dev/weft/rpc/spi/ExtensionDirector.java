@@ -1,5 +1,6 @@
 package dev.weft.rpc.spi;
 
+import com.google.common.base.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -21,6 +23,14 @@ import java.util.function.Supplier;
  * sees extra descriptor files sees extra extensions. {@link #close()} closes every extension the
  * director created that is {@link AutoCloseable} (each object once, newest first) and the
  * director then refuses new work.
+ *
+ * <p><b>Time and per-director services.</b> A director owns a {@link Ticker} ({@link #getTicker()},
+ * {@link Ticker#systemTicker()} unless given one), the one clock its extensions read, so a test
+ * passes a fake ticker and gets exact time everywhere. {@link #getService(Class, Function)} holds
+ * services that belong to one director rather than to the JVM (call statistics, for example): each
+ * type is created once, on first request, and closed with the director when it is
+ * {@link AutoCloseable}. This is how extensions share state without static fields, so two directors
+ * never see each other's state.
  *
  * <p>Thread-safe. Extension creation is serialised per director by one reentrant lock, so
  * extensions that need each other (injection, wrappers, constructors asking for other
@@ -34,7 +44,9 @@ public final class ExtensionDirector implements AutoCloseable {
     private static volatile ExtensionDirector defaultDirector;
 
     private final ClassLoader classLoader;
+    private final Ticker ticker;
     private final boolean useContextClassLoader;
+    private final Map<Class<?>, Object> services = new ConcurrentHashMap<>();
     private final Map<Class<?>, ExtensionLoader<?>> loaders = new ConcurrentHashMap<>();
     private final ReentrantLock creationLock = new ReentrantLock();
     private final ThreadLocal<ArrayDeque<String>> creating = new ThreadLocal<>();
@@ -47,11 +59,20 @@ public final class ExtensionDirector implements AutoCloseable {
      * loader of each extension point.
      */
     public ExtensionDirector(ClassLoader classLoader) {
-        this(Objects.requireNonNull(classLoader, "classLoader"), false);
+        this(classLoader, Ticker.systemTicker());
     }
 
-    private ExtensionDirector(ClassLoader classLoader, boolean useContextClassLoader) {
+    /**
+     * As {@link #ExtensionDirector(ClassLoader)}, with {@code ticker} as the clock of everything this
+     * director creates (tests pass a fake one).
+     */
+    public ExtensionDirector(ClassLoader classLoader, Ticker ticker) {
+        this(Objects.requireNonNull(classLoader, "classLoader"), Objects.requireNonNull(ticker, "ticker"), false);
+    }
+
+    private ExtensionDirector(ClassLoader classLoader, Ticker ticker, boolean useContextClassLoader) {
         this.classLoader = classLoader;
+        this.ticker = ticker;
         this.useContextClassLoader = useContextClassLoader;
     }
 
@@ -66,7 +87,7 @@ public final class ExtensionDirector implements AutoCloseable {
                 director = defaultDirector;
                 if (director == null || director.closed) {
                     ClassLoader own = ExtensionDirector.class.getClassLoader();
-                    director = new ExtensionDirector(own == null ? ClassLoader.getSystemClassLoader() : own, true);
+                    director = new ExtensionDirector(own == null ? ClassLoader.getSystemClassLoader() : own, Ticker.systemTicker(), true);
                     defaultDirector = director;
                 }
             }
@@ -98,6 +119,40 @@ public final class ExtensionDirector implements AutoCloseable {
     /** The class loader this director reads descriptors through. */
     public ClassLoader getClassLoader() {
         return classLoader;
+    }
+
+    /** The clock of this director: extensions read time from it, never from the system directly. */
+    public Ticker getTicker() {
+        return ticker;
+    }
+
+    /**
+     * The service of {@code type} belonging to this director, created with {@code factory} on the
+     * first request (once, even when threads race) and returned to every later one. A service that
+     * is {@link AutoCloseable} is closed by {@link #close()}, with the extensions, newest first.
+     * Lookups of an existing service take no lock.
+     *
+     * @throws IllegalStateException when this director is closed and the service does not exist yet
+     * @throws ClassCastException    when {@code factory} returns something that is not a {@code type}
+     */
+    public <S> S getService(Class<S> type, Function<? super ExtensionDirector, ? extends S> factory) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(factory, "factory");
+        Object existing = services.get(type);
+        if (existing != null) {
+            return type.cast(existing);
+        }
+        return create("service " + type.getName(), () -> {
+            Object raced = services.get(type);
+            if (raced != null) {
+                return type.cast(raced);
+            }
+            S service = Objects.requireNonNull(factory.apply(this), () -> "factory of service " + type.getName() + " returned null");
+            type.cast(service);
+            services.put(type, service);
+            created(service);
+            return service;
+        });
     }
 
     /** Whether {@link #close()} has been called. */
@@ -132,6 +187,7 @@ public final class ExtensionDirector implements AutoCloseable {
             }
         }
         loaders.clear();
+        services.clear();
     }
 
     // ------------------------------------------------------------------ used by ExtensionLoader

@@ -1,5 +1,6 @@
 package dev.weft.rpc.cluster.internal;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +34,12 @@ public final class ExecutorRetryScheduler implements RetryScheduler {
      * @param queueBound  tasks waiting for a worker before they are deferred
      */
     public ExecutorRetryScheduler(String name, int workerCount, int queueBound) {
-        timer = new ScheduledThreadPoolExecutor(1, new NamedDaemonThreadFactory(name + "-timer"));
+        timer = new ScheduledThreadPoolExecutor(1, new ThreadFactoryBuilder().setNameFormat(name + "-timer-%d").setDaemon(true).build());
         timer.setRemoveOnCancelPolicy(true);
         timer.setKeepAliveTime(IDLE_SECONDS, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
         workers = new ThreadPoolExecutor(workerCount, workerCount, IDLE_SECONDS, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(queueBound), new NamedDaemonThreadFactory(name + "-worker"),
+                new ArrayBlockingQueue<>(queueBound), new ThreadFactoryBuilder().setNameFormat(name + "-worker-%d").setDaemon(true).build(),
                 new ThreadPoolExecutor.AbortPolicy());
         workers.allowCoreThreadTimeOut(true);
     }

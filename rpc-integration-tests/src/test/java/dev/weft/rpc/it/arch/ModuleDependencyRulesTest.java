@@ -76,6 +76,11 @@ class ModuleDependencyRulesTest {
     }
 
     @Test
+    void publishedModules_holdNoStaticMutableState_exceptTheDefaultDirector() {
+        WeftRules.publishedCodeHoldsNoStaticMutableState(WeftModule.publishedPackages()).check(classes);
+    }
+
+    @Test
     void publishedModules_logOnlyThroughSlf4jApi() {
         WeftRules.publishedCodeUsesNoLoggingBackend().check(classes);
     }

@@ -133,6 +133,47 @@ final class WeftRules {
                 .allowEmptyShould(true);
     }
 
+    /** The one static mutable field allowed in published code: the default director (DESIGN.md §8). */
+    static final String DEFAULT_DIRECTOR_FIELD = "dev.weft.rpc.spi.ExtensionDirector.defaultDirector";
+
+    /** Types whose static instances are mutable state shared by everything in the class loader. */
+    static final String[] MUTABLE_STATE_TYPES = {
+        "java.util.concurrent.ConcurrentMap", "java.util.HashMap", "java.util.ArrayList", "java.util.HashSet",
+        "java.util.LinkedHashMap", "java.util.TreeMap", "java.util.WeakHashMap", "java.util.IdentityHashMap",
+        "java.util.concurrent.atomic.AtomicInteger", "java.util.concurrent.atomic.AtomicLong",
+        "java.util.concurrent.atomic.AtomicBoolean", "java.util.concurrent.atomic.AtomicReference",
+        "java.util.concurrent.atomic.LongAdder", "java.lang.ThreadLocal", "com.google.common.cache.Cache",
+    };
+
+    /**
+     * No static mutable state in published modules (DESIGN.md §8): every static field is final
+     * (the default director excepted) and none holds a map, list, counter, thread-local or cache
+     * that would be shared by every director in the class loader. State belongs to an
+     * {@code ExtensionDirector} instead.
+     */
+    static ArchRule publishedCodeHoldsNoStaticMutableState(String... packages) {
+        return com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields()
+                .that().areStatic().and().areDeclaredInClassesThat().resideInAnyPackage(packages)
+                .and(DescribedPredicate.describe("are not the default director",
+                        (com.tngtech.archunit.core.domain.JavaField field) -> !field.getFullName().equals(DEFAULT_DIRECTOR_FIELD)))
+                .and(DescribedPredicate.describe("are not synthetic",
+                        (com.tngtech.archunit.core.domain.JavaField field) -> !field.getModifiers().contains(JavaModifier.SYNTHETIC)))
+                .should().beFinal()
+                .andShould(new ArchCondition<com.tngtech.archunit.core.domain.JavaField>("not hold a mutable container, counter, thread-local or cache") {
+                    @Override
+                    public void check(com.tngtech.archunit.core.domain.JavaField field, ConditionEvents events) {
+                        JavaClass type = field.getRawType();
+                        for (String mutable : MUTABLE_STATE_TYPES) {
+                            if (type.isAssignableTo(mutable)) {
+                                events.add(SimpleConditionEvent.violated(field, field.getFullName() + " is a static " + type.getName()));
+                            }
+                        }
+                    }
+                })
+                .as("published modules hold no static mutable state, except the default director (DESIGN.md §8)")
+                .allowEmptyShould(true);
+    }
+
     /**
      * A concrete class implementing an {@code @SPI} interface (a strategy, wrapper or adaptive
      * extension) or {@code Invoker} (the invokers strategies build: {@code FailoverClusterInvoker},

@@ -131,4 +131,18 @@ class WeftRulesSelfTest {
         assertThatCode(() -> WeftRules.publishedCodeUsesNoLoggingBackend().check(good)).doesNotThrowAnyException();
         assertThatCode(() -> WeftRules.publishedCodeDependsOnNoTestCode(good).check(good)).doesNotThrowAnyException();
     }
+
+    @Test
+    void staticStateRule_flagsNonFinalFieldsCountersAndRegistries_passesConstantsAndImmutableMaps() {
+        assertThatThrownBy(() -> WeftRules.publishedCodeHoldsNoStaticMutableState("dev.weft.rpc.cluster..")
+                .check(importing(dev.weft.rpc.cluster.archfixture.StaticState.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("StaticState.counter")
+                .hasMessageContaining("StaticState.CALLS is a static java.util.concurrent.atomic.AtomicLong")
+                .hasMessageContaining("StaticState.REGISTRY is a static java.util.concurrent.ConcurrentHashMap")
+                .hasMessageNotContaining("StaticState.CONSTANTS")
+                .hasMessageNotContaining("StaticState.NAME");
+        assertThatCode(() -> WeftRules.publishedCodeHoldsNoStaticMutableState("dev.weft.rpc.spi..")
+                .check(importing(dev.weft.rpc.spi.ExtensionDirector.class))).doesNotThrowAnyException();
+    }
 }

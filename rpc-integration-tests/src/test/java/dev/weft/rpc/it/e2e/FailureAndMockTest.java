@@ -122,13 +122,14 @@ class FailureAndMockTest {
     }
 
     @Test
-    void unknownBalancerName_failsTheCallWithSuggestion() {
+    void unknownBalancerName_failsTheJoinWithSuggestion() {
         try (WeftStack stack = new WeftStack()) {
-            Greeter greeter = stack.consumer(new StaticDirectory<>(WeftStack.consumerUrl("loadbalance=randon"),
-                    list(stack.providers("", ""))));
+            StaticDirectory<Greeter> directory = new StaticDirectory<>(WeftStack.consumerUrl("loadbalance=randon"),
+                    list(stack.providers("", "")));
 
-            assertThatThrownBy(() -> greeter.greet("x"))
-                    .isInstanceOfAny(RpcException.class, IllegalStateException.class)
+            assertThatThrownBy(() -> stack.consumer(directory))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("loadbalance: randon (expected: a LoadBalance extension;")
                     .hasMessageContaining("No extension 'randon' for dev.weft.rpc.loadbalance.LoadBalance")
                     .hasMessageContaining("localfirst")
                     .hasMessageContaining("did you mean 'random'?");

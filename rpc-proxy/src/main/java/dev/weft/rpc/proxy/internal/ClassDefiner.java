@@ -10,7 +10,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 /**
@@ -34,7 +34,6 @@ import java.util.function.Function;
 final class ClassDefiner {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClassDefiner.class);
-    private static final AtomicLong COUNTER = new AtomicLong();
     private static final Module WEFT = ClassDefiner.class.getModule();
     private static final ClassLoader WEFT_LOADER = ClassDefiner.class.getClassLoader();
 
@@ -50,7 +49,8 @@ final class ClassDefiner {
      * @throws RpcException when the class can be defined in neither place
      */
     static Defined define(Class<?> type, String kind, Class<?>[] dependencies, Function<String, byte[]> generator) {
-        long id = COUNTER.incrementAndGet();
+        // a random 64-bit suffix keeps generated names unique without a JVM-wide counter (no static state)
+        String id = Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
         String nextToReason = cannotDefineNextTo(type, dependencies);
         if (nextToReason == null) {
             try {
