@@ -16,7 +16,7 @@ class ExportValidationTest {
     @Test
     void descriptors_registerWeftAndJson() {
         try (ExtensionDirector director = new ExtensionDirector(getClass().getClassLoader())) {
-            Protocol weft = director.getExtensionLoader(Protocol.class).getExtension("weft");
+            Protocol weft = director.getExtensionLoader(Protocol.class).getExtension("weft", false);
             assertThat(weft).isInstanceOf(WeftProtocol.class);
             assertThat(weft.getDefaultPort()).isEqualTo(20880);
             Serialization json = director.getExtensionLoader(Serialization.class).getDefaultExtension();
