@@ -6,6 +6,7 @@ import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.registry.NotifyListener;
 import dev.weft.rpc.registry.Registry;
+import dev.weft.rpc.registry.RegistryHealth;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
@@ -65,10 +66,13 @@ import static com.google.common.base.Preconditions.checkArgument;
  * ensemble, comma list), {@value #JUTE_MAXBUFFER_KEY} (largest response in bytes, default
  * ZooKeeper's {@code jute.maxbuffer}, 1 MiB).
  *
+ * <p>It is its own {@link RegistryHealth}, so a {@code RegistryDirectory} over it reports the
+ * connection state and the time since the last successful read.
+ *
  * <p>Thread-safe. It owns a Curator client, one worker thread and a small notification pool;
  * {@link #close()} unregisters its dynamic URLs, stops every watch and releases all of them.
  */
-public final class ZookeeperRegistry implements Registry {
+public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
     private static final Logger log = LoggerFactory.getLogger(ZookeeperRegistry.class);
 
@@ -208,6 +212,17 @@ public final class ZookeeperRegistry implements Registry {
                 : Optional.empty();
         return new ZookeeperHealth(closed ? ZookeeperHealth.State.CLOSED : state, sessions.current(), sinceLastRead,
                 reportedBadNames.size());
+    }
+
+    /** The connection state as every registry reports it (same states as {@link #health()}). */
+    @Override
+    public RegistryHealth.State getState() {
+        return RegistryHealth.State.valueOf(health().state().name());
+    }
+
+    @Override
+    public Optional<Duration> getTimeSinceLastRead() {
+        return health().sinceLastRead();
     }
 
     /**
