@@ -97,7 +97,7 @@ public final class JsonSerialization implements Serialization {
     public ObjectInput deserialize(InputStream in) throws IOException {
         // Frame bodies are bounded by the payload limit; parsing an array skips Jackson's stream
         // buffering, and knowing the end lets the parser return its buffers after the last value.
-        byte[] bytes = in.readAllBytes();
+        byte[] bytes = readAll(in);
         JsonParser parser = mapper.createParser(bytes);
         return declaredType -> {
             JsonToken token = parser.nextToken();
@@ -115,6 +115,21 @@ public final class JsonSerialization implements Serialization {
             }
             return value;
         };
+    }
+
+    /** All of {@code in}; a stream that knows its length (a frame body) is read in one exact array. */
+    private static byte[] readAll(InputStream in) throws IOException {
+        byte[] head = in.readNBytes(in.available());
+        int next = in.read();
+        if (next < 0) {
+            return head;
+        }
+        byte[] tail = in.readAllBytes();
+        byte[] all = new byte[head.length + 1 + tail.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        all[head.length] = (byte) next;
+        System.arraycopy(tail, 0, all, head.length + 1, tail.length);
+        return all;
     }
 
     @Override

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.InputStream;
 import java.io.IOException;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +64,25 @@ class JsonSerializationTest {
         out.flush();
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("\"x\"");
         assertThat(closed[0]).isFalse();
+    }
+
+    @Test
+    void streamThatDoesNotKnowItsLength_isReadToItsEnd() throws IOException {
+        byte[] bytes = write(new Object[] {"x".repeat(10_000), 42}, new Type[] {String.class, Integer.class});
+        InputStream trickle = new FilterInputStream(new ByteArrayInputStream(bytes)) {
+            @Override
+            public int available() {
+                return 0;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return super.read(b, off, Math.min(len, 7));
+            }
+        };
+        Serialization.ObjectInput in = json.deserialize(trickle);
+        assertThat(in.readObject(String.class)).isEqualTo("x".repeat(10_000));
+        assertThat(in.readObject(Integer.class)).isEqualTo(42);
     }
 
     @Test
