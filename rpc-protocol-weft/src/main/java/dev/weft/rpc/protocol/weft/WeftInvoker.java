@@ -84,7 +84,7 @@ final class WeftInvoker<T> implements Invoker<T> {
         if (destroyed.get()) {
             throw new RpcException(RpcException.NOT_PROCESSED, "invoker destroyed: " + url);
         }
-        Method method = methods.find(invocation.getMethodName(), MethodTable.descriptor(invocation.getParameterTypes()));
+        Method method = methods.find(invocation.getMethodName(), invocation.getParameterTypes());
         if (method == null) {
             throw new RpcException("method: " + RpcInvocation.signature(invocation) + " (expected: one of "
                     + methods.available() + " of " + type.getName() + ")");
