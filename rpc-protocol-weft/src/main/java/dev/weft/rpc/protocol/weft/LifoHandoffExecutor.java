@@ -1,5 +1,7 @@
 package dev.weft.rpc.protocol.weft;
 
+import com.google.common.util.concurrent.Uninterruptibles;
+
 import java.util.Deque;
 import java.util.Objects;
 import java.util.Set;
@@ -164,7 +166,7 @@ final class LifoHandoffExecutor implements Executor {
                 first = null;
                 while (!shutdown) {
                     if (task != null && task != WAKE) {
-                        task.run();
+                        runTask(task);
                     }
                     task = queue.poll();
                     if (task == null) {
@@ -194,22 +196,42 @@ final class LifoHandoffExecutor implements Executor {
                     return queued;
                 }
                 // Popped meanwhile: a task is on its way to the slot too; run the queued one first.
-                queued.run();
+                runTask(queued);
+                return takeHandedOff();
             }
+            Runnable task;
             try {
-                Runnable task = shutdown ? null : slot.poll(keepAliveNanos, TimeUnit.NANOSECONDS);
-                if (task != null || !idle.removeFirstOccurrence(this)) {
-                    // null here means popped after the timeout: the task is about to arrive
-                    return task != null ? task : slot.take();
-                }
-                return null;
+                task = shutdown ? null : slot.poll(keepAliveNanos, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
-                if (!idle.removeFirstOccurrence(this) && !shutdown) {
-                    Runnable task = slot.poll();
-                    return task != null ? task : WAKE;
-                }
+                task = null; // shutdownNow, or an interrupt a task left behind: leave unless popped
+            }
+            if (task != null) {
+                return task;
+            }
+            if (idle.removeFirstOccurrence(this)) {
                 return null;
             }
+            return takeHandedOff();
+        }
+
+        /** The task of whoever popped this worker off the idle stack: it is about to arrive. */
+        private Runnable takeHandedOff() {
+            Runnable task = Uninterruptibles.takeUninterruptibly(slot);
+            if (shutdown) {
+                return null;
+            }
+            Thread.interrupted(); // an interrupt left by the previous task is not for the next one
+            return task;
+        }
+    }
+
+    /** Runs a task; its runtime exception goes to the thread's handler and the thread carries on. */
+    private static void runTask(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            Thread thread = Thread.currentThread();
+            thread.getUncaughtExceptionHandler().uncaughtException(thread, e);
         }
     }
 }

@@ -168,6 +168,33 @@ class LifoHandoffExecutorTest {
     }
 
     @Test
+    void tasksThatThrowOrLeaveTheirThreadInterrupted_doNotStopLaterTasks() throws Exception {
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        executor = new LifoHandoffExecutor(2, 64, 60_000, TimeUnit.MILLISECONDS, new ThreadFactoryBuilder()
+                .setNameFormat("lifo-test-%d").setDaemon(true)
+                .setUncaughtExceptionHandler((t, e) -> uncaught.add(e)).build());
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < 40; i++) {
+            int n = i;
+            executor.execute(() -> {
+                ran.incrementAndGet();
+                if (n % 3 == 0) {
+                    throw new IllegalStateException("task " + n);
+                }
+                if (n % 3 == 1) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            if (i % 4 == 0) {
+                awaitTrue(() -> ran.get() == n + 1);
+            }
+        }
+        awaitTrue(() -> ran.get() == 40);
+        awaitTrue(() -> uncaught.size() == 14);
+        assertThat(uncaught).allSatisfy(e -> assertThat(e).isInstanceOf(IllegalStateException.class));
+    }
+
+    @Test
     void shutdownNow_rejectsNewTasks_andEndsEveryThread() throws Exception {
         LifoHandoffExecutor executor = executor(2, 2, 60_000);
         CountDownLatch started = new CountDownLatch(1);
