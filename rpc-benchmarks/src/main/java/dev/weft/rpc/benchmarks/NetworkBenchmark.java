@@ -2,8 +2,11 @@ package dev.weft.rpc.benchmarks;
 
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,9 +18,13 @@ import java.util.concurrent.TimeUnit;
  * The network benchmark, run by hand: for the raw Netty echo, Weft and Dubbo in turn, a server JVM
  * ({@link NetServer}) and a load generator JVM ({@link NetClient}) on 127.0.0.1; prints a table with
  * throughput, p50 and p99 for 1 and 64 callers, process start to first answered call, and
- * Weft/Dubbo ratios against the bars.
+ * Weft/Dubbo ratios against the bars. Each run prints the load average before and after it, since
+ * on a shared machine the figures mean little without it.
  *
- * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.NetworkBenchmark [seconds]</pre>
+ * <pre>java [-Dnet.jvmArgs="-Dio.netty.allocator.type=pooled ..."] [-Dnet.targets=echo,weft,dubbo]
+ *     -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.NetworkBenchmark [seconds [runs]]</pre>
+ *
+ * {@code net.jvmArgs} is passed to every server and client JVM (space-separated).
  */
 public final class NetworkBenchmark {
 
@@ -26,10 +33,31 @@ public final class NetworkBenchmark {
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        Map<NetTarget, Map<String, Long>> results = new LinkedHashMap<>();
-        for (NetTarget target : new NetTarget[] {NetTarget.ECHO, NetTarget.WEFT, NetTarget.DUBBO}) {
-            results.put(target, measure(target, seconds));
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        List<NetTarget> targets = new ArrayList<>();
+        for (String name : System.getProperty("net.targets", "echo,weft,dubbo").split(",")) {
+            targets.add(NetTarget.valueOf(name.trim().toUpperCase(Locale.ROOT)));
         }
+        for (int run = 1; run <= runs; run++) {
+            System.out.println("run " + run + ", load average before: " + loadAverage());
+            Map<NetTarget, Map<String, Long>> results = new LinkedHashMap<>();
+            for (NetTarget target : targets) {
+                results.put(target, measure(target, seconds));
+            }
+            System.out.println("run " + run + ", load average after: " + loadAverage());
+            print(results);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim();
+        } catch (IOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private static void print(Map<NetTarget, Map<String, Long>> results) {
         System.out.println("| | 1 caller calls/s | p50 µs | p99 µs | 64 callers calls/s | p50 µs | p99 µs | start to first call ms |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         results.forEach((target, r) -> System.out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %s |%n",
@@ -38,6 +66,9 @@ public final class NetworkBenchmark {
                 target == NetTarget.ECHO ? "—" : String.valueOf(r.get("first"))));
         Map<String, Long> w = results.get(NetTarget.WEFT);
         Map<String, Long> d = results.get(NetTarget.DUBBO);
+        if (w == null || d == null) {
+            return;
+        }
         System.out.printf(Locale.ROOT, "64 callers throughput weft/dubbo: %.2f (bar >= 1.5)%n", ratio(w, d, "64.tput"));
         System.out.printf(Locale.ROOT, "1 caller p50 weft/dubbo: %.2f (bar <= 0.75)%n", ratio(w, d, "1.p50"));
         System.out.printf(Locale.ROOT, "1 caller p99 weft/dubbo: %.2f (bar <= 1)%n", ratio(w, d, "1.p99"));
@@ -48,11 +79,23 @@ public final class NetworkBenchmark {
         return (double) weft.get(key) / dubbo.get(key);
     }
 
+    private static List<String> command(String java, String heap, String classPath, String mainClass, String... args) {
+        List<String> command = new ArrayList<>(List.of(java, heap));
+        for (String option : System.getProperty("net.jvmArgs", "").trim().split("\\s+")) {
+            if (!option.isEmpty()) {
+                command.add(option);
+            }
+        }
+        command.addAll(List.of("-cp", classPath, mainClass));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     private static Map<String, Long> measure(NetTarget target, int seconds) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         String classPath = System.getProperty("java.class.path");
         String name = target.name().toLowerCase(Locale.ROOT);
-        Process server = new ProcessBuilder(java, "-Xmx512m", "-cp", classPath, NetServer.class.getName(), name)
+        Process server = new ProcessBuilder(command(java, "-Xmx512m", classPath, NetServer.class.getName(), name))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
@@ -67,8 +110,8 @@ public final class NetworkBenchmark {
             if (port < 0) {
                 throw new IllegalStateException(name + " server did not start");
             }
-            Process client = new ProcessBuilder(java, "-Xmx1g", "-cp", classPath, NetClient.class.getName(), name,
-                    String.valueOf(port), String.valueOf(seconds))
+            Process client = new ProcessBuilder(command(java, "-Xmx1g", classPath, NetClient.class.getName(), name,
+                    String.valueOf(port), String.valueOf(seconds)))
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             Map<String, Long> result = new LinkedHashMap<>();
             List<String> lines = new ArrayList<>();

@@ -20,7 +20,7 @@ final class ChannelState {
     private final String remote;
     private final AtomicLong nextId = new AtomicLong();
     private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
-    private final Set<String> gonePaths = ConcurrentHashMap.newKeySet();
+    private final Set<String> goneServices = ConcurrentHashMap.newKeySet();
     private volatile boolean goingAway;
     private volatile boolean closed;
 
@@ -42,8 +42,8 @@ final class ChannelState {
         return !closed && !goingAway && channel.isActive();
     }
 
-    boolean isUsableFor(String path) {
-        return isUsable() && !gonePaths.contains(path);
+    boolean isUsableFor(String service) {
+        return isUsable() && !goneServices.contains(service);
     }
 
     int pendingCount() {
@@ -92,12 +92,12 @@ final class ChannelState {
         }
     }
 
-    void goAway(String path) {
-        gonePaths.add(path);
+    void goAway(String service) {
+        goneServices.add(service);
     }
 
-    boolean isGone(String path) {
-        return goingAway || gonePaths.contains(path);
+    boolean isGone(String service) {
+        return goingAway || goneServices.contains(service);
     }
 
     /** The channel closed: every pending call fails now, not at its deadline. */

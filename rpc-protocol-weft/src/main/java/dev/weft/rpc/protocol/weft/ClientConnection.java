@@ -87,15 +87,15 @@ final class ClientConnection {
         return current;
     }
 
-    /** Usable for {@code path}; a lazy connection never opened counts as usable (it opens on first call). */
-    boolean isAvailable(String path) {
+    /** Usable for the service {@code service} (its key); a lazy connection never opened counts as usable (it opens on first call). */
+    boolean isAvailable(String service) {
         ChannelState state = current;
         if (state == null) {
             synchronized (this) {
                 return !closed && settings.lazy() && !everConnected && connecting == null;
             }
         }
-        return state.isUsableFor(path);
+        return state.isUsableFor(service);
     }
 
     /**

@@ -55,12 +55,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             case Frame.EVENT_PING -> ctx.writeAndFlush(Frame.event(ctx.alloc(), Frame.EVENT_PONG, new byte[0]),
                     ctx.voidPromise());
             case Frame.EVENT_GOAWAY -> {
-                String path = frame.body().toString(StandardCharsets.UTF_8);
-                LOG.info("weft client: {} is going away{}", state.remote(), path.isEmpty() ? "" : " for " + path);
-                if (path.isEmpty()) {
+                String service = frame.body().toString(StandardCharsets.UTF_8);
+                LOG.info("weft client: {} is going away{}", state.remote(), service.isEmpty() ? "" : " for " + service);
+                if (service.isEmpty()) {
                     state.goAway();
                 } else {
-                    state.goAway(path);
+                    state.goAway(service);
                 }
             }
             default -> {

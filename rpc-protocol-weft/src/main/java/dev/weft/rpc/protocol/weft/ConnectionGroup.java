@@ -47,22 +47,22 @@ final class ConnectionGroup {
         return false;
     }
 
-    boolean isAvailable(String path) {
+    boolean isAvailable(String service) {
         for (ClientConnection connection : connections) {
-            if (connection.isAvailable(path)) {
+            if (connection.isAvailable(service)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** A usable channel for {@code path}, opening one within the deadline when needed. */
-    ChannelState acquire(String path, long deadlineNanos) {
+    /** A usable channel for the service {@code service} (its key), opening one within the deadline when needed. */
+    ChannelState acquire(String service, long deadlineNanos) {
         ClientConnection best = null;
         int bestPending = Integer.MAX_VALUE;
         for (ClientConnection connection : connections) {
             ChannelState state = connection.current();
-            if (state != null && state.isUsableFor(path) && state.pendingCount() < bestPending) {
+            if (state != null && state.isUsableFor(service) && state.pendingCount() < bestPending) {
                 best = connection;
                 bestPending = state.pendingCount();
             }
@@ -70,7 +70,7 @@ final class ConnectionGroup {
         if (best == null) {
             for (ClientConnection connection : connections) {
                 ChannelState state = connection.current();
-                if (state != null && state.isGone(path)) {
+                if (state != null && state.isGone(service)) {
                     continue;
                 }
                 best = connection;
@@ -79,12 +79,12 @@ final class ConnectionGroup {
         }
         if (best == null) {
             throw new RpcException(RpcException.NOT_PROCESSED, "provider " + settings.address() + " is going away for "
-                    + path + "; the call was not sent");
+                    + service + "; the call was not sent");
         }
         ChannelState state = best.acquire(deadlineNanos);
-        if (state.isGone(path)) {
+        if (state.isGone(service)) {
             throw new RpcException(RpcException.NOT_PROCESSED, "provider " + settings.address() + " is going away for "
-                    + path + "; the call was not sent");
+                    + service + "; the call was not sent");
         }
         return state;
     }

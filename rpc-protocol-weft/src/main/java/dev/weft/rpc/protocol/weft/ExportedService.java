@@ -2,6 +2,7 @@ package dev.weft.rpc.protocol.weft;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.protocol.Serialization;
+import dev.weft.rpc.protocol.ServiceKey;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -11,22 +12,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ExportedService {
 
-    private final String path;
+    private final ServiceKey key;
     private final Invoker<?> invoker;
     private final Serialization serialization;
     private final MethodTable methods;
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile boolean closing;
 
-    ExportedService(String path, Invoker<?> invoker, Serialization serialization) {
-        this.path = path;
+    ExportedService(ServiceKey key, Invoker<?> invoker, Serialization serialization) {
+        this.key = key;
         this.invoker = invoker;
         this.serialization = serialization;
         this.methods = new MethodTable(invoker.getInterface());
     }
 
-    String path() {
-        return path;
+    ServiceKey key() {
+        return key;
     }
 
     Invoker<?> invoker() {

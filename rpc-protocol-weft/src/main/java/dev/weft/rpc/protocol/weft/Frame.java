@@ -38,7 +38,7 @@ record Frame(int flags, int status, byte serializationId, long requestId, int de
     /** Event kinds (header byte 4 of an event frame). */
     static final int EVENT_PING = 1;
     static final int EVENT_PONG = 2;
-    /** The provider stops taking calls: body empty for every service, else the UTF-8 service path. */
+    /** The provider stops taking calls: body empty for every service, else the UTF-8 service key ({@code group/interface:version}). */
     static final int EVENT_GOAWAY = 3;
 
     Frame {

@@ -31,7 +31,9 @@ import java.lang.reflect.Type;
  * limit ({@code payload}) before it reaches Jackson. Unknown properties are ignored so that a
  * provider may add fields to a result type before its consumers know them.
  *
- * <p>Thread-safe: one shared mapper; each stream gets its own parser or generator.
+ * <p>Thread-safe: one shared mapper; each stream gets its own parser or generator. An output's
+ * {@code flush()} ends it (as the SPI says, once after the last value); an input's parser is
+ * closed once its last byte is read, so both return their buffers to Jackson's pool.
  */
 public final class JsonSerialization implements Serialization {
 
@@ -83,28 +85,51 @@ public final class JsonSerialization implements Serialization {
                 mapper.writerFor(type).writeValue(generator, value);
             }
 
+            /** Ends this output: flushes, and returns the generator's buffers to Jackson's per-thread pool. */
             @Override
             public void flush() throws IOException {
-                generator.flush();
+                generator.close();
             }
         };
     }
 
     @Override
     public ObjectInput deserialize(InputStream in) throws IOException {
-        JsonParser parser = mapper.createParser(in);
+        // Frame bodies are bounded by the payload limit; parsing an array skips Jackson's stream
+        // buffering, and knowing the end lets the parser return its buffers after the last value.
+        byte[] bytes = readAll(in);
+        JsonParser parser = mapper.createParser(bytes);
         return declaredType -> {
             JsonToken token = parser.nextToken();
             if (token == null) {
                 throw new IOException("json input: ended early (expected: a value of type "
                         + declaredType.getTypeName() + ")");
             }
-            if (token == JsonToken.VALUE_NULL) {
-                return null;
+            Object value = null;
+            if (token != JsonToken.VALUE_NULL) {
+                JavaType type = mapper.constructType(declaredType);
+                value = mapper.readerFor(type).readValue(parser);
             }
-            JavaType type = mapper.constructType(declaredType);
-            return mapper.readerFor(type).readValue(parser);
+            if (parser.currentLocation().getByteOffset() >= bytes.length) {
+                parser.close();
+            }
+            return value;
         };
+    }
+
+    /** All of {@code in}; a stream that knows its length (a frame body) is read in one exact array. */
+    private static byte[] readAll(InputStream in) throws IOException {
+        byte[] head = in.readNBytes(in.available());
+        int next = in.read();
+        if (next < 0) {
+            return head;
+        }
+        byte[] tail = in.readAllBytes();
+        byte[] all = new byte[head.length + 1 + tail.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        all[head.length] = (byte) next;
+        System.arraycopy(tail, 0, all, head.length + 1, tail.length);
+        return all;
     }
 
     @Override

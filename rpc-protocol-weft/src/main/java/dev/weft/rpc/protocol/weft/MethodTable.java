@@ -1,6 +1,8 @@
 package dev.weft.rpc.protocol.weft;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ListMultimap;
+import com.google.common.collect.Multimaps;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -18,6 +20,7 @@ final class MethodTable {
 
     private final Class<?> type;
     private final Map<String, Method> methods;
+    private final ListMultimap<String, Method> byName;
 
     MethodTable(Class<?> type) {
         this.type = type;
@@ -28,11 +31,19 @@ final class MethodTable {
             }
         }
         this.methods = builder.buildKeepingLast();
+        this.byName = Multimaps.index(methods.values(), Method::getName);
     }
 
     /** The comma-separated parameter type names ({@code java.lang.String,int}). */
     static String descriptor(Class<?>[] parameterTypes) {
-        return Arrays.stream(parameterTypes).map(Class::getTypeName).collect(Collectors.joining(","));
+        StringBuilder descriptor = new StringBuilder(16 * parameterTypes.length);
+        for (int i = 0; i < parameterTypes.length; i++) {
+            if (i > 0) {
+                descriptor.append(',');
+            }
+            descriptor.append(parameterTypes[i].getTypeName());
+        }
+        return descriptor.toString();
     }
 
     static String key(String name, Class<?>[] parameterTypes) {
@@ -41,6 +52,17 @@ final class MethodTable {
 
     static String key(String name, String descriptor) {
         return name + '(' + descriptor + ')';
+    }
+
+    /** The method with this name and these parameter types, or {@code null} (the consumer's lookup). */
+    Method find(String name, Class<?>[] parameterTypes) {
+        for (Method method : byName.get(name)) {
+            if (method.getParameterCount() == parameterTypes.length
+                    && Arrays.equals(method.getParameterTypes(), parameterTypes)) {
+                return method;
+            }
+        }
+        return null;
     }
 
     /** The method, or {@code null} when the interface has none by that name and descriptor. */

@@ -13,7 +13,7 @@ import java.lang.reflect.Type;
 import java.util.Map;
 
 /**
- * Request bodies. A fixed binary head that needs no serialization (service path, method name,
+ * Request bodies. A fixed binary head that needs no serialization (service key, method name,
  * parameter descriptor, attachments) lets the provider find the service and check the frame's
  * serialization id before a single argument byte is parsed; then come the arguments, written by
  * the service's serialization against the method's declared generic parameter types.
@@ -27,17 +27,17 @@ final class RequestCodec {
     }
 
     /** The head of a request: what to call and with which attachments. */
-    record Head(String path, String methodName, String descriptor, Map<String, String> attachments) {
+    record Head(String service, String methodName, String descriptor, Map<String, String> attachments) {
     }
 
     /** A complete request frame (two-way). */
     static ByteBuf encode(ByteBufAllocator alloc, Serialization serialization, long requestId, int deadlineMillis,
-                          String path, Method method, Object[] arguments, Map<String, String> attachments)
+                          String service, Method method, Object[] arguments, Map<String, String> attachments)
             throws IOException {
         ByteBuf frame = Frame.start(alloc, Frame.FLAG_REQUEST | Frame.FLAG_TWO_WAY, 0, serialization.getId(),
                 requestId, deadlineMillis);
         try {
-            WireStrings.write(frame, path);
+            WireStrings.write(frame, service);
             WireStrings.write(frame, method.getName());
             WireStrings.write(frame, MethodTable.descriptor(method.getParameterTypes()));
             frame.writeShort(attachments.size());
@@ -61,7 +61,7 @@ final class RequestCodec {
 
     /** Reads the head; the body's reader index is left at the first argument. */
     static Head readHead(ByteBuf body) {
-        String path = WireStrings.read(body, "service path");
+        String service = WireStrings.read(body, "service key");
         String methodName = WireStrings.read(body, "method name");
         String descriptor = WireStrings.read(body, "parameter descriptor");
         if (body.readableBytes() < 2) {
@@ -75,7 +75,7 @@ final class RequestCodec {
         for (int i = 0; i < count; i++) {
             attachments.put(WireStrings.read(body, "attachment key"), WireStrings.read(body, "attachment value"));
         }
-        return new Head(path, methodName, descriptor, attachments.buildKeepingLast());
+        return new Head(service, methodName, descriptor, attachments.buildKeepingLast());
     }
 
     /** Reads the arguments that follow the head, each as its declared generic parameter type. */

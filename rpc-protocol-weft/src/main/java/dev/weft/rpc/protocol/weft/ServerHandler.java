@@ -73,20 +73,20 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             reply(channel, frame, Status.BAD_REQUEST, e.getMessage());
             return;
         }
-        ExportedService service = server.service(head.path());
+        ExportedService service = server.service(head.service());
         if (service == null) {
-            reply(channel, frame, Status.SERVICE_NOT_FOUND, "service: " + head.path() + " (expected: a service exported on port "
-                    + server.port() + ")");
+            reply(channel, frame, Status.SERVICE_NOT_FOUND, "service: " + head.service() + " (expected: a service key exported on port "
+                    + server.port() + ": " + server.serviceKeys() + ")");
             return;
         }
         if (server.isDraining() || service.isClosing()) {
-            reply(channel, frame, Status.NOT_PROCESSED, "shutting down: " + head.path());
+            reply(channel, frame, Status.NOT_PROCESSED, "shutting down: " + head.service());
             return;
         }
         if (frame.serializationId() != service.serialization().getId()) {
             reply(channel, frame, Status.BAD_REQUEST, "serialization id: " + frame.serializationId() + " (expected: "
                     + service.serialization().getId() + ", the " + service.serialization() + " serialization of "
-                    + head.path() + ")");
+                    + head.service() + ")");
             return;
         }
         Method method = service.methods().find(head.methodName(), head.descriptor());
@@ -182,7 +182,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         public void run() {
             try {
                 if (server.isDraining() || service.isClosing()) {
-                    answerStatus(Status.NOT_PROCESSED, "shutting down: " + service.path());
+                    answerStatus(Status.NOT_PROCESSED, "shutting down: " + service.key());
                 } else if (deadlineNanos != Long.MAX_VALUE && server.ticker().read() - deadlineNanos >= 0) {
                     answerStatus(Status.DEADLINE_EXPIRED, "the call's deadline passed while it waited for a thread; not run");
                 } else {
@@ -215,7 +215,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                     frame = ResponseCodec.value(channel.alloc(), service.serialization(), id, method, result.getValue());
                 }
             } catch (IOException | RuntimeException e) {
-                server.badPeers().warn("weft server: cannot encode the result of " + service.path() + "#"
+                server.badPeers().warn("weft server: cannot encode the result of " + service.key() + "#"
                         + method.getName() + ": " + e);
                 frame = ResponseCodec.status(channel.alloc(), id, Status.SERVER_ERROR,
                         "result of " + method.getName() + " could not be encoded: " + e.getMessage());

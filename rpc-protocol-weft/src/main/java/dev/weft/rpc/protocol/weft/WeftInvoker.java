@@ -39,7 +39,7 @@ final class WeftInvoker<T> implements Invoker<T> {
 
     private final Class<T> type;
     private final URL url;
-    private final String path;
+    private final String service;
     private final MethodTable methods;
     private final Serialization serialization;
     private final ConnectionGroup connections;
@@ -51,7 +51,7 @@ final class WeftInvoker<T> implements Invoker<T> {
                 Consumer<WeftInvoker<?>> onDestroy) {
         this.type = type;
         this.url = url;
-        this.path = WeftProtocol.servicePath(url, type);
+        this.service = WeftProtocol.serviceKey(url, type).toString();
         this.methods = new MethodTable(type);
         this.serialization = serialization;
         this.connections = connections;
@@ -71,7 +71,7 @@ final class WeftInvoker<T> implements Invoker<T> {
 
     @Override
     public boolean isAvailable() {
-        return !destroyed.get() && connections.isAvailable(path);
+        return !destroyed.get() && connections.isAvailable(service);
     }
 
     ConnectionGroup connections() {
@@ -84,14 +84,14 @@ final class WeftInvoker<T> implements Invoker<T> {
         if (destroyed.get()) {
             throw new RpcException(RpcException.NOT_PROCESSED, "invoker destroyed: " + url);
         }
-        Method method = methods.find(invocation.getMethodName(), MethodTable.descriptor(invocation.getParameterTypes()));
+        Method method = methods.find(invocation.getMethodName(), invocation.getParameterTypes());
         if (method == null) {
             throw new RpcException("method: " + RpcInvocation.signature(invocation) + " (expected: one of "
                     + methods.available() + " of " + type.getName() + ")");
         }
         long timeoutMillis = timeoutMillis(invocation);
         long deadlineNanos = ticker.read() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        ChannelState state = connections.acquire(path, deadlineNanos);
+        ChannelState state = connections.acquire(service, deadlineNanos);
         long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - ticker.read());
         if (remainingMillis <= 0) {
             throw timeout(invocation, timeoutMillis, "before it was sent");
@@ -103,7 +103,7 @@ final class WeftInvoker<T> implements Invoker<T> {
         ByteBuf frame;
         try {
             frame = RequestCodec.encode(channel.alloc(), serialization, id, (int) Math.min(Integer.MAX_VALUE, remainingMillis),
-                    path, method, invocation.getArguments(), invocation.getAttachments());
+                    service, method, invocation.getArguments(), invocation.getAttachments());
         } catch (IOException | RuntimeException e) {
             throw new RpcException(RpcException.SERIALIZATION_EXCEPTION, "arguments of "
                     + RpcInvocation.signature(invocation) + " to " + url.getAddress() + ": " + e.getMessage(), e);

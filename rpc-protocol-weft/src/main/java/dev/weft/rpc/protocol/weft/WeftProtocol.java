@@ -7,7 +7,9 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.protocol.ProviderAddress;
 import dev.weft.rpc.protocol.Serialization;
+import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
 import io.netty.channel.EventLoopGroup;
@@ -35,9 +37,12 @@ import static com.google.common.base.Preconditions.checkArgument;
  * every key.
  *
  * <p>Export: one server per bound {@code host:port}, shared by the services exported on it; port 0
- * binds a free port, which the exporter's invoker URL then carries. A {@code 0.0.0.0} export needs
- * {@value #REGISTER_HOST_KEY} (the address consumers are told). Refer: one group of connections per
- * provider address and connection settings, shared by every invoker to it.
+ * binds a free port, which the exporter's invoker URL then carries. That URL is
+ * {@link ProviderAddress#registeredUrl}: a {@code 0.0.0.0} export needs {@code register-host} (the
+ * address consumers are told). Services on one port are told apart by their {@link ServiceKey}
+ * (interface, {@code group}, {@code version}); a consumer reaches only the export with its own key.
+ * Refer: one group of connections per provider address and connection settings, shared by every
+ * invoker to it.
  *
  * <p>Thread-safe. {@link #destroy()} (also run by {@link #close()}, so an
  * {@code ExtensionDirector} closes it) unexports everything gracefully and releases every socket
@@ -55,14 +60,10 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     /** Provider and consumer key: heartbeat interval in ms; a peer silent for 3 intervals is closed. */
     public static final String HEARTBEAT_KEY = "heartbeat";
     public static final int DEFAULT_HEARTBEAT = 15_000;
-    /** Provider key (declared by rpc-protocol): the address registered for a {@code 0.0.0.0} export. */
-    public static final String REGISTER_HOST_KEY = "register-host";
-    /** Provider key (declared by rpc-protocol): the service's serialization, pinned on every frame. */
-    public static final String SERIALIZATION_KEY = "serialization";
+    /** Provider and consumer key (declared by rpc-protocol): the service's serialization, pinned on every frame. */
+    private static final String SERIALIZATION_KEY = "serialization";
     /** Consumer key: Netty event loop threads of this protocol's client side (default: the number of cores). */
     public static final String CLIENT_IO_THREADS_KEY = "client-iothreads";
-
-    private static final String ANY_HOST = "0.0.0.0";
 
     private final Ticker ticker;
     private final Random random;
@@ -110,9 +111,9 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         return heartbeat;
     }
 
-    static String servicePath(URL url, Class<?> type) {
-        String path = url.getPath();
-        return Strings.isNullOrEmpty(path) ? type.getName() : path;
+    /** The service key of {@code url}; the interface is {@code type}'s name when the URL names none. */
+    static ServiceKey serviceKey(URL url, Class<?> type) {
+        return ServiceKey.of(Strings.isNullOrEmpty(url.getServiceInterface()) ? url.withPath(type.getName()) : url);
     }
 
     private Serialization serialization(URL url) {
@@ -134,10 +135,11 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         if (Strings.isNullOrEmpty(host)) {
             throw new RpcException("export host: empty in " + url + " (expected: an address to bind, e.g. 127.0.0.1)");
         }
-        String registerHost = url.getParameter(REGISTER_HOST_KEY, "");
-        if (ANY_HOST.equals(host) && registerHost.isEmpty()) {
-            throw new RpcException("export host: 0.0.0.0 in " + url + " (expected: " + REGISTER_HOST_KEY
-                    + "=<the address consumers use>, because addresses are never guessed)");
+        try {
+            // checks the register host before anything binds; the real port comes later
+            ProviderAddress.registeredUrl(url, url.getPort() == 0 ? 1 : url.getPort());
+        } catch (IllegalArgumentException e) {
+            throw new RpcException(e.getMessage(), e);
         }
         Serialization serialization = serialization(url);
         ServerSettings settings;
@@ -146,7 +148,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         } catch (IllegalArgumentException e) {
             throw new RpcException(e.getMessage(), e);
         }
-        ExportedService service = new ExportedService(servicePath(url, invoker.getInterface()), invoker, serialization);
+        ExportedService service = new ExportedService(serviceKey(url, invoker.getInterface()), invoker, serialization);
         WeftServer server;
         synchronized (this) {
             checkNotDestroyed();
@@ -159,10 +161,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
             }
             server.add(service);
         }
-        URL exported = url.withPort(server.port());
-        if (!registerHost.isEmpty()) {
-            exported = exported.withHost(registerHost);
-        }
+        URL exported = ProviderAddress.registeredUrl(url, server.port());
         WeftExporter<T> exporter = new WeftExporter<>(invoker, exported, server, service, this::unexported);
         exporters.add(exporter);
         return exporter;

@@ -1,6 +1,7 @@
 package dev.weft.rpc.protocol.weft;
 
 import com.google.common.base.Ticker;
+import com.google.common.collect.ImmutableSortedSet;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.common.RpcException;
 import io.netty.bootstrap.ServerBootstrap;
@@ -23,15 +24,13 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One listening socket with the services exported on it. Netty's event loop decodes frames; the
- * services run on a bounded executor ({@code threads} threads, {@code queues} waiting calls; a
- * full queue answers NOT_PROCESSED at once).
+ * services run on a {@link LifoHandoffExecutor} ({@code threads} threads, the most recently idle
+ * one taking the next call; {@code queues} waiting calls; a full queue answers NOT_PROCESSED at once).
  *
  * <p>Shutdown is graceful: consumers are told first (GOAWAY), calls not yet started are answered
  * NOT_PROCESSED, calls running finish up to a bound, then sockets and threads are released.
@@ -45,7 +44,7 @@ final class WeftServer {
     private final Ticker ticker;
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
-    private final ThreadPoolExecutor executor;
+    private final LifoHandoffExecutor executor;
     private final Map<String, ExportedService> services = new ConcurrentHashMap<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final ThrottledLog badPeers;
@@ -64,11 +63,8 @@ final class WeftServer {
                 NioIoHandler.newFactory());
         this.workerGroup = new MultiThreadIoEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io"),
                 NioIoHandler.newFactory());
-        this.executor = new ThreadPoolExecutor(settings.threads(), settings.threads(), 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(settings.queues()),
-                new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build(),
-                new ThreadPoolExecutor.AbortPolicy());
-        this.executor.allowCoreThreadTimeOut(true);
+        this.executor = new LifoHandoffExecutor(settings.threads(), settings.queues(), 60, TimeUnit.SECONDS,
+                new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(NioServerSocketChannel.class)
@@ -108,7 +104,7 @@ final class WeftServer {
         return ticker;
     }
 
-    ThreadPoolExecutor executor() {
+    LifoHandoffExecutor executor() {
         return executor;
     }
 
@@ -124,8 +120,14 @@ final class WeftServer {
         return draining;
     }
 
-    ExportedService service(String path) {
-        return services.get(path);
+    /** The service with this key (its text form, as requests carry it), or {@code null}. */
+    ExportedService service(String key) {
+        return services.get(key);
+    }
+
+    /** The keys of the services exported here, sorted (for error messages). */
+    Set<String> serviceKeys() {
+        return ImmutableSortedSet.copyOf(services.keySet());
     }
 
     void channelOpened(Channel channel) {
@@ -139,12 +141,13 @@ final class WeftServer {
         channels.remove(channel);
     }
 
-    /** Adds a service; {@link RpcException} when the path is taken. */
+    /** Adds a service; {@link RpcException} when its key (interface, group, version) is taken. */
     void add(ExportedService service) {
-        ExportedService previous = services.putIfAbsent(service.path(), service);
+        ExportedService previous = services.putIfAbsent(service.key().toString(), service);
         if (previous != null) {
-            throw new RpcException("export: " + service.path() + " on port " + port()
-                    + " (expected: a path not exported yet; exported: " + services.keySet() + ")");
+            throw new RpcException("export: " + service.key() + " on port " + port()
+                    + " (expected: a service key (interface, group, version) not exported yet; exported: "
+                    + services.keySet() + ")");
         }
     }
 
@@ -154,12 +157,12 @@ final class WeftServer {
      */
     void remove(ExportedService service) {
         service.startClosing();
-        byte[] path = service.path().getBytes(StandardCharsets.UTF_8);
+        byte[] key = service.key().toString().getBytes(StandardCharsets.UTF_8);
         for (Channel channel : channels) {
-            channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, path));
+            channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, key));
         }
         awaitDrained(service::inFlight);
-        services.remove(service.path(), service);
+        services.remove(service.key().toString(), service);
     }
 
     boolean isEmpty() {

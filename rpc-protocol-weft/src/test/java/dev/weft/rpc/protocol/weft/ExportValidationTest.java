@@ -19,7 +19,8 @@ class ExportValidationTest {
             Protocol weft = director.getExtensionLoader(Protocol.class).getExtension("weft", false);
             assertThat(director.getExtensionLoader(Protocol.class).getExtension("weft").toString()).contains("ProtocolFilterWrapper");
             assertThat(weft).isInstanceOf(WeftProtocol.class);
-            assertThat(weft.getDefaultPort()).isEqualTo(20880);
+            // wrapped (filter chains) by default, with the same default port
+            assertThat(director.getExtensionLoader(Protocol.class).getExtension("weft").getDefaultPort()).isEqualTo(20880);
             Serialization json = director.getExtensionLoader(Serialization.class).getDefaultExtension();
             assertThat(json).isInstanceOf(JsonSerialization.class);
             assertThat(json.getId()).isEqualTo((byte) 1);
@@ -32,8 +33,31 @@ class ExportValidationTest {
             URL url = URL.valueOf("weft://0.0.0.0:0/" + Shapes.class.getName());
             assertThatThrownBy(() -> loopback.protocol.export(new ReflectiveInvoker<>(Shapes.class, new ShapesImpl(), url)))
                     .isInstanceOf(RpcException.class)
-                    .hasMessageContaining("export host: 0.0.0.0")
-                    .hasMessageContaining("register-host=");
+                    .hasMessageContaining("register-host: absent")
+                    .hasMessageContaining("required when exporting on 0.0.0.0");
+        }
+    }
+
+    @Test
+    void concreteHostWithAnotherRegisterHost_isRejected_beforeBinding() {
+        try (Loopback loopback = new Loopback()) {
+            URL url = URL.valueOf("weft://127.0.0.1:0/" + Shapes.class.getName() + "?register-host=10.1.2.3");
+            assertThatThrownBy(() -> loopback.protocol.export(new ReflectiveInvoker<>(Shapes.class, new ShapesImpl(), url)))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageContaining("register-host: 10.1.2.3 (expected: absent or 127.0.0.1");
+        }
+    }
+
+    @Test
+    void exportedUrl_isTheRegisteredUrl_withTheBoundPort_andNoRegisterHost() {
+        try (Loopback loopback = new Loopback()) {
+            URL url = URL.valueOf("weft://127.0.0.1:0/" + Shapes.class.getName() + "?register-host=127.0.0.1&version=2");
+            URL exported = loopback.protocol.export(new ReflectiveInvoker<>(Shapes.class, new ShapesImpl(), url))
+                    .getInvoker().getUrl();
+            assertThat(exported.getHost()).isEqualTo("127.0.0.1");
+            assertThat(exported.getPort()).isPositive();
+            assertThat(exported.getParameter("register-host")).isNull();
+            assertThat(exported.getParameter("version")).isEqualTo("2");
         }
     }
 

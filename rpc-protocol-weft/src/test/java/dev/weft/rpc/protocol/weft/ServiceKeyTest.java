@@ -1,0 +1,102 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Exporter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Exports on one port are told apart by interface, group and version; a consumer reaches only its own. */
+class ServiceKeyTest {
+
+    /** A service whose answer says which export ran it. */
+    public interface Tagged {
+        String tag(String suffix);
+    }
+
+    @AfterAll
+    static void noLeaks() {
+        LeakCounter.assertNoLeaks();
+    }
+
+    private static Exporter<Tagged> export(Loopback loopback, int port, String tag, String params) {
+        URL url = URL.valueOf("weft://127.0.0.1:" + port + "/" + Tagged.class.getName()
+                + (params.isEmpty() ? "" : "?" + params));
+        return loopback.protocol.export(new ReflectiveInvoker<>(Tagged.class, suffix -> tag + suffix, url));
+    }
+
+    @Test
+    void groupAndVersion_onOnePort_eachConsumerReachesExactlyItsOwnExport() {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Tagged> plain = export(loopback, 0, "plain", "");
+            int port = plain.getInvoker().getUrl().getPort();
+            export(loopback, port, "a1", "group=a&version=1");
+            export(loopback, port, "a2", "group=a&version=2");
+            export(loopback, port, "b1", "group=b&version=1");
+
+            assertThat(tag(loopback, port, "")).isEqualTo("plain!");
+            assertThat(tag(loopback, port, "group=a&version=1")).isEqualTo("a1!");
+            assertThat(tag(loopback, port, "group=a&version=2")).isEqualTo("a2!");
+            assertThat(tag(loopback, port, "group=b&version=1")).isEqualTo("b1!");
+        }
+    }
+
+    @Test
+    void consumerWithAnUnexportedKey_failsNamingTheKeysAvailable() {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Tagged> a1 = export(loopback, 0, "a1", "group=a&version=1");
+            int port = a1.getInvoker().getUrl().getPort();
+
+            assertThatThrownBy(() -> tag(loopback, port, "group=a&version=2"))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageContaining("service: a/" + Tagged.class.getName() + ":2")
+                    .hasMessageContaining("[a/" + Tagged.class.getName() + ":1]");
+            assertThatThrownBy(() -> tag(loopback, port, ""))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageContaining("service: " + Tagged.class.getName() + " (expected");
+        }
+    }
+
+    @Test
+    void sameKeyTwiceOnOnePort_isRejected_otherVersionIsNot() {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Tagged> first = export(loopback, 0, "first", "group=a&version=1");
+            int port = first.getInvoker().getUrl().getPort();
+
+            assertThatThrownBy(() -> export(loopback, port, "again", "version=1&group=a"))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageContaining("export: a/" + Tagged.class.getName() + ":1 on port " + port);
+            assertThat(tag(loopback, port, "group=a&version=1")).isEqualTo("first!");
+        }
+    }
+
+    @Test
+    void unexportingOneKey_leavesTheOtherKeysOfTheInterfaceServing() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Tagged> v1 = export(loopback, 0, "v1", "version=1");
+            int port = v1.getInvoker().getUrl().getPort();
+            export(loopback, port, "v2", "version=2");
+            Invoker<Tagged> toV1 = loopback.refer(Tagged.class, port, "version=1");
+            Invoker<Tagged> toV2 = loopback.refer(Tagged.class, port, "version=2");
+            assertThat(Loopback.proxy(Tagged.class, toV1).tag("?")).isEqualTo("v1?");
+
+            v1.unexport();
+
+            awaitTrue(() -> !toV1.isAvailable());
+            assertThat(toV2.isAvailable()).isTrue();
+            assertThatThrownBy(() -> Loopback.proxy(Tagged.class, toV1).tag("?"))
+                    .isInstanceOf(RpcException.class)
+                    .satisfies(e -> assertThat(((RpcException) e).getCode()).isEqualTo(RpcException.NOT_PROCESSED));
+            assertThat(Loopback.proxy(Tagged.class, toV2).tag("?")).isEqualTo("v2?");
+        }
+    }
+
+    private static String tag(Loopback loopback, int port, String params) {
+        return Loopback.proxy(Tagged.class, loopback.refer(Tagged.class, port, params)).tag("!");
+    }
+}
