@@ -126,12 +126,12 @@ class MainTest {
     void shortLiveRun_showsEveryEvent_withTheMockSeen_andNothingOnStderr(@TempDir Path dir) throws Exception {
         Path report = dir.resolve("live.html");
 
-        int code = run("--no-tour", "--live", "4s", "--rate", "80", "--threads", "2", "--report", report.toString());
+        int code = run("--no-tour", "--live", "8s", "--rate", "80", "--threads", "2", "--report", report.toString());
 
         assertThat(err()).isEmpty();
         assertThat(code).isZero();
         String out = out();
-        assertThat(out).contains("Weft playground: 4 s live cluster, 2 threads, seed 42", "live cluster (ZooKeeper)",
+        assertThat(out).contains("Weft playground: 8 s live cluster, 2 threads, seed 42", "live cluster (ZooKeeper)",
                 "live cluster timeline (embedded ZooKeeper, the killed provider in its own JVM, 80 calls/s)",
                 "override: greet.mock=force:return degraded", "provider b: override: weight=600",
                 "provider c: override: disabled=true", "provider d: killed (no graceful shutdown)",
