@@ -2,6 +2,7 @@ package dev.weft.rpc.bootstrap;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.ServiceKey;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,8 +56,8 @@ final class ProviderCheck {
     }
 
     private static String describeKey(URL url) {
-        String group = url.getParameter("group", (String) null);
-        String version = url.getParameter("version", (String) null);
+        String group = url.getParameter(ServiceKey.GROUP_KEY, (String) null);
+        String version = url.getParameter(ServiceKey.VERSION_KEY, (String) null);
         return (group == null ? "" : " group " + group) + (version == null ? "" : " version " + version);
     }
 }

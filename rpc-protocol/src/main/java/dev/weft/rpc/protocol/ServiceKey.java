@@ -60,6 +60,15 @@ public final class ServiceKey {
         return version;
     }
 
+    /**
+     * Whether {@code url} names this very service: the same interface, group and version (an absent
+     * group or version equals an empty one). A URL that names no interface matches no key.
+     */
+    public boolean matches(URL url) {
+        return interfaceName.equals(url.getServiceInterface()) && group.equals(url.getParameter(GROUP_KEY, ""))
+                && version.equals(url.getParameter(VERSION_KEY, ""));
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {

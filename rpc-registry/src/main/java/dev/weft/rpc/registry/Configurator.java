@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.common.URL;
 
 import java.util.Comparator;
@@ -200,7 +201,7 @@ public final class Configurator implements Comparable<Configurator> {
         String iface = anyToNull(rule.getParameter(INTERFACE_KEY, emptyToNull(rule.getPath())));
         String group = anyToNull(rule.getParameter(ServiceKey.GROUP_KEY));
         String version = anyToNull(rule.getParameter(ServiceKey.VERSION_KEY));
-        return (iface == null || iface.equals(own.getInterface()))
+        return (iface == null || iface.equals(own.getInterfaceName()))
                 && (group == null || group.equals(own.getGroup()))
                 && (version == null || version.equals(own.getVersion()));
     }

@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import dev.weft.rpc.protocol.ServiceKey;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.common.URL;
 import org.slf4j.Logger;

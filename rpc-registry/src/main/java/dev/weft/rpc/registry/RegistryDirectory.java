@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import dev.weft.rpc.protocol.ServiceKey;
 import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.weft.rpc.cluster.AbstractDirectory;
@@ -104,8 +105,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         this.type = builder.type;
         this.consumerUrl = builder.consumerUrl;
         this.serviceKey = ServiceKey.of(consumerUrl);
-        if (!type.getName().equals(serviceKey.getInterface())) {
-            throw new IllegalArgumentException("consumer URL interface: " + serviceKey.getInterface()
+        if (!type.getName().equals(serviceKey.getInterfaceName())) {
+            throw new IllegalArgumentException("consumer URL interface: " + serviceKey.getInterfaceName()
                     + " (expected: " + type.getName() + ") in " + consumerUrl);
         }
         this.emptyProtection = consumerUrl.getParameter(ENABLE_EMPTY_PROTECTION_KEY, false);

@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.common.URL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,6 +2,7 @@ package dev.weft.rpc.registry.zookeeper;
 
 import com.google.common.base.Splitter;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.ServiceKey;
 
 import java.util.List;
 import java.util.Set;
@@ -16,10 +17,8 @@ import java.util.stream.Collectors;
  */
 final class ServiceKeyFilter {
 
-    /** URL key: the service group, part of the service key. */
-    static final String GROUP_KEY = "group";
-    /** URL key: the service version, part of the service key. */
-    static final String VERSION_KEY = "version";
+    private static final String GROUP_KEY = ServiceKey.GROUP_KEY;
+    private static final String VERSION_KEY = ServiceKey.VERSION_KEY;
     private static final String ANY = "*";
 
     private final Set<String> groups;
