@@ -1,9 +1,6 @@
 package dev.weft.rpc.protocol;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.Result;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.filter.AccessLogFilter;
@@ -13,6 +10,8 @@ import dev.weft.rpc.protocol.filter.ExceptionFilter;
 import dev.weft.rpc.protocol.filter.ExecuteLimitFilter;
 import dev.weft.rpc.protocol.filter.ServerContextFilter;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,13 +35,10 @@ class FilterChainTest {
         return (String) chain.invoke(Calls.greet("ada")).getValue();
     }
 
-    private static ServiceInvoker<Greeter> visitedEcho(String url) {
-        return new ServiceInvoker<>(Greeter.class, new EchoVisited(), URL.valueOf(url)) {
-            @Override
-            public Result invoke(Invocation invocation) {
-                return RpcResult.of(String.valueOf(invocation.getAttachment(RecordingFilters.VISITED)));
-            }
-        };
+    /** A provider at {@code url} answering the filters the call passed (its {@code VISITED} attachment). */
+    private static FakeProvider<Greeter> visitedEcho(String url) {
+        return FakeProvider.at(Greeter.class, URL.valueOf(url))
+                .answering(Reply.computed(invocation -> String.valueOf(invocation.getAttachment(RecordingFilters.VISITED))));
     }
 
     @Test
@@ -78,7 +74,7 @@ class FilterChainTest {
         assertThat(consumerVisits("injvm://127.0.0.1/x?record=on&filter=-default,rec-third"))
                 .isEqualTo("rec-third");
         Invoker<Greeter> chain = FilterChain.consumer(visitedEcho("injvm://127.0.0.1/x?filter=-default"), director);
-        assertThat(chain).isInstanceOf(ServiceInvoker.class);
+        assertThat(chain).isInstanceOf(FakeProvider.class);
     }
 
     @Test
@@ -142,7 +138,7 @@ class FilterChainTest {
 
     @Test
     void chain_answersNodeQueries_fromTheInvokerInside() {
-        ServiceInvoker<Greeter> inner = visitedEcho("injvm://127.0.0.1/x?record=on");
+        FakeProvider<Greeter> inner = visitedEcho("injvm://127.0.0.1/x?record=on");
         Invoker<Greeter> chain = FilterChain.consumer(inner, director);
         assertThat(chain).isNotSameAs(inner);
         assertThat(chain.getUrl()).isSameAs(inner.getUrl());
@@ -155,7 +151,7 @@ class FilterChainTest {
 
     @Test
     void wrap_withNoFilters_returnsTheInvokerItself() {
-        ServiceInvoker<Greeter> inner = visitedEcho("injvm://127.0.0.1/x");
+        FakeProvider<Greeter> inner = visitedEcho("injvm://127.0.0.1/x");
         assertThat(FilterChain.wrap(inner, List.of())).isSameAs(inner);
     }
 
@@ -165,22 +161,5 @@ class FilterChainTest {
         Invoker<Greeter> chain = FilterChain.wrap(visitedEcho("injvm://127.0.0.1/x"), filters);
         RpcInvocation invocation = Calls.greet("ada");
         assertThat(chain.invoke(invocation).getValue()).isEqualTo("rec-second,rec-first");
-    }
-
-    private static final class EchoVisited implements Greeter {
-        @Override
-        public String greet(String name) {
-            return name;
-        }
-
-        @Override
-        public String farewell(String name) {
-            return name;
-        }
-
-        @Override
-        public String read(String path) {
-            return path;
-        }
     }
 }

@@ -5,6 +5,8 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.DelegatingReplies;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +35,12 @@ class ProtocolFilterWrapperTest {
         director.close();
     }
 
+    /** A provider at {@code url} running {@code implementation}, as a proxy factory's invoker would. */
+    private static FakeProvider<Greeter> service(Greeter implementation, String url) {
+        return FakeProvider.at(Greeter.class, URL.valueOf(url))
+                .answering(DelegatingReplies.implementation(Greeter.class, implementation));
+    }
+
     @Test
     void loader_wrapsInjvm_withTheFilterChains() {
         assertThat(director.getExtensionLoader(Protocol.class).getExtension("injvm")).isInstanceOf(ProtocolFilterWrapper.class);
@@ -43,7 +51,7 @@ class ProtocolFilterWrapperTest {
     void attachments_travelFromConsumerContext_toProviderContext() {
         CallContext context = CallContext.of(director);
         AtomicReference<Map<String, String>> seen = new AtomicReference<>();
-        protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter() {
+        protocol.export(service(new SimpleGreeter() {
             @Override
             public String greet(String name) {
                 seen.set(context.attachments());
@@ -62,7 +70,7 @@ class ProtocolFilterWrapperTest {
 
     @Test
     void providerChain_exceptionFilter_convertsUndeclaredCheckedExceptions() {
-        protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter() {
+        protocol.export(service(new SimpleGreeter() {
             @Override
             public String read(String path) throws IOException {
                 throw new IOException("declared");
@@ -83,7 +91,7 @@ class ProtocolFilterWrapperTest {
     void providerChain_executes_andConsumerChain_actives_applyThroughTheLoader() throws Exception {
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter() {
+        protocol.export(service(new SimpleGreeter() {
             @Override
             public String greet(String name) {
                 inside.countDown();
@@ -113,7 +121,7 @@ class ProtocolFilterWrapperTest {
 
     @Test
     void badFilterConfiguration_failsExportAndRefer_beforeAnythingIsOpened() {
-        assertThatThrownBy(() -> protocol.export(new ServiceInvoker<>(Greeter.class, new SimpleGreeter(), GREETER + "?executes=-2")))
+        assertThatThrownBy(() -> protocol.export(service(new SimpleGreeter(), GREETER + "?executes=-2")))
                 .isInstanceOf(RpcException.class)
                 .hasMessageContaining("Cannot build the provider filter chain for " + GREETER + "?executes=-2")
                 .hasMessageContaining("executes: -2 (expected: >= 0");
@@ -127,7 +135,7 @@ class ProtocolFilterWrapperTest {
 
     @Test
     void closingTheDirector_destroysTheProtocol() {
-        ServiceInvoker<Greeter> exported = new ServiceInvoker<>(Greeter.class, new SimpleGreeter(), GREETER);
+        FakeProvider<Greeter> exported = service(new SimpleGreeter(), GREETER);
         protocol.export(exported);
         Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER));
         director.close();

@@ -3,6 +3,8 @@ package dev.weft.rpc.protocol.filter;
 import com.google.common.base.Ticker;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.protocol.Calls;
+import dev.weft.rpc.protocol.Greeter;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
@@ -28,7 +30,7 @@ class AccessLogFilterTest {
 
     @Test
     void accesslogTrue_writesOneLinePerCall_withServiceMethodCallerOutcomeAndTime() {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/com.example.Greeter?accesslog=true&version=1.0");
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/com.example.Greeter?accesslog=true&version=1.0");
         RpcInvocation call = Calls.greet("ada").setAttachment(ContextFilter.APPLICATION_KEY, "shop");
         assertThat(filter.invoke(provider, call).getValue()).isEqualTo("hello ada");
         filter.invoke(provider, Calls.read("/tmp"));
@@ -43,7 +45,7 @@ class AccessLogFilterTest {
 
     @Test
     void accesslogFalse_writesNothing() {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/com.example.Greeter?accesslog=false");
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/com.example.Greeter?accesslog=false");
         assertThat(filter.invoke(provider, Calls.greet("ada")).getValue()).isEqualTo("hello ada");
         assertThat(log.lines()).isEmpty();
         assertThat(provider.calls()).isEqualTo(1);

@@ -6,9 +6,13 @@ import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Greeter;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.HeldCalls;
+import dev.weft.rpc.testing.PeakInFlight;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -21,6 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ActiveLimitFilterTest {
 
+    private static final Duration AWAIT = Duration.ofSeconds(10);
+
     private final ExtensionDirector director = new ExtensionDirector(ActiveLimitFilterTest.class.getClassLoader());
 
     @AfterEach
@@ -28,13 +34,14 @@ class ActiveLimitFilterTest {
         director.close();
     }
 
-    private Invoker<Greeter> chain(HeldInvoker provider) {
+    private Invoker<Greeter> chain(FakeProvider<Greeter> provider) {
         return FilterChain.consumer(provider, director);
     }
 
     @Test
     void actives_stress_neverMoreThanLimitInFlight_andEveryCallCompletes() throws Exception {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=3&timeout=30000").working(1);
+        PeakInFlight peak = PeakInFlight.around(GreeterProviders.working(Duration.ofMillis(1)));
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=3&timeout=30000").answering(peak);
         Invoker<Greeter> chain = chain(provider);
         AtomicInteger answered = new AtomicInteger();
         try (Concurrently threads = new Concurrently(16)) {
@@ -51,45 +58,48 @@ class ActiveLimitFilterTest {
         }
         assertThat(answered).hasValue(640);
         assertThat(provider.calls()).isEqualTo(640);
-        assertThat(provider.maxInFlight()).isBetween(1, 3);
+        assertThat(peak.peak()).isBetween(1, 3);
     }
 
     @Test
     void actives_letsExactlyLimitIn_othersWaitThenRunWhenPermitsReturn() throws Exception {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=3&timeout=30000").hold();
+        PeakInFlight peak = PeakInFlight.around(GreeterProviders.GREETER);
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=3&timeout=30000").answering(peak);
+        HeldCalls held = provider.holdCalls();
         Invoker<Greeter> chain = chain(provider);
         try (Concurrently threads = new Concurrently(5)) {
             List<Future<Object>> results = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 results.add(threads.submit(() -> chain.invoke(Calls.greet("ada")).getValue()));
             }
-            assertThat(provider.awaitEntered(3)).isTrue();
+            assertThat(held.awaitHeld(3, AWAIT)).isTrue();
             Thread.sleep(100);
             assertThat(provider.inFlight()).isEqualTo(3);
             assertThat(provider.calls()).isEqualTo(3);
-            provider.release();
+            held.releaseAll();
             threads.awaitAll();
             for (Future<Object> result : results) {
                 assertThat(result.get()).isEqualTo("hello ada");
             }
         }
         assertThat(provider.calls()).isEqualTo(5);
-        assertThat(provider.maxInFlight()).isEqualTo(3);
+        assertThat(peak.peak()).isEqualTo(3);
     }
 
     @Test
     void actives_waitPastTimeout_failsNotProcessed_withoutReachingTheProvider() throws Exception {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=100").hold();
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=100");
+        HeldCalls held = provider.holdCalls();
         Invoker<Greeter> chain = chain(provider);
         try (Concurrently threads = new Concurrently(1)) {
             threads.submit(() -> chain.invoke(Calls.greet("held")));
-            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
             assertThatThrownBy(() -> chain.invoke(Calls.greet("ada")))
                     .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
                     .hasMessage("Calls in flight of method greet to 127.0.0.1: 1 still after waiting 100 ms "
                             + "(expected: below actives=1; not sent, safe to retry) on injvm://127.0.0.1/x?actives=1&timeout=100");
             assertThat(provider.calls()).isEqualTo(1);
-            provider.release();
+            held.releaseAll();
             threads.awaitAll();
         }
         assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
@@ -97,7 +107,7 @@ class ActiveLimitFilterTest {
 
     @Test
     void actives_permitsReturn_onThrownAndAnsweredExceptions() {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=200");
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=200");
         Invoker<Greeter> chain = chain(provider);
         for (int i = 0; i < 5; i++) {
             assertThatThrownBy(() -> chain.invoke(Calls.farewell("ada"))).isInstanceOf(RpcException.class)
@@ -109,58 +119,63 @@ class ActiveLimitFilterTest {
 
     @Test
     void actives_methodKeyOverridesServiceKey_andMethodsCountSeparately() throws Exception {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=5&greet.actives=1&timeout=100").hold();
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=5&greet.actives=1&timeout=100");
+        HeldCalls held = provider.holdCalls();
         Invoker<Greeter> chain = chain(provider);
         try (Concurrently threads = new Concurrently(3)) {
             threads.submit(() -> chain.invoke(Calls.greet("held")));
-            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
             assertThatThrownBy(() -> chain.invoke(Calls.greet("ada")))
                     .hasMessageContaining("expected: below actives=1;");
             threads.submit(() -> chain.invoke(Calls.read("a")));
             threads.submit(() -> chain.invoke(Calls.read("b")));
-            assertThat(provider.awaitEntered(2)).isTrue();
+            assertThat(held.awaitHeld(3, AWAIT)).as("held greet and both reads").isTrue();
             assertThat(provider.inFlight()).isEqualTo(3);
-            provider.release();
+            held.releaseAll();
             threads.awaitAll();
         }
     }
 
     @Test
     void actives_eachReferredInvokerHasItsOwnPermits() throws Exception {
-        HeldInvoker first = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=100").hold();
-        HeldInvoker second = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=100");
+        FakeProvider<Greeter> first = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=100");
+        HeldCalls firstHeld = first.holdCalls();
+        FakeProvider<Greeter> second = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=100");
         Invoker<Greeter> firstChain = chain(first);
         try (Concurrently threads = new Concurrently(1)) {
             threads.submit(() -> firstChain.invoke(Calls.greet("held")));
-            assertThat(first.awaitEntered(1)).isTrue();
+            assertThat(firstHeld.awaitHeld(1, AWAIT)).isTrue();
             assertThat(chain(second).invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
-            first.release();
+            firstHeld.releaseAll();
             threads.awaitAll();
         }
     }
 
     @Test
     void actives_zero_meansNoLimit() throws Exception {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=0&timeout=100").hold();
+        PeakInFlight peak = PeakInFlight.around(GreeterProviders.GREETER);
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=0&timeout=100").answering(peak);
+        HeldCalls held = provider.holdCalls();
         Invoker<Greeter> chain = chain(provider);
         try (Concurrently threads = new Concurrently(8)) {
             for (int i = 0; i < 8; i++) {
                 threads.submit(() -> chain.invoke(Calls.greet("ada")));
             }
-            assertThat(provider.awaitEntered(8)).isTrue();
-            provider.release();
+            assertThat(held.awaitHeld(8, AWAIT)).isTrue();
+            held.releaseAll();
             threads.awaitAll();
         }
-        assertThat(provider.maxInFlight()).isEqualTo(8);
+        assertThat(peak.peak()).isEqualTo(8);
     }
 
     @Test
     void actives_interruptedWhileWaiting_failsNotProcessed_andKeepsTheInterrupt() throws Exception {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=30000").hold();
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=30000");
+        HeldCalls held = provider.holdCalls();
         Invoker<Greeter> chain = chain(provider);
         try (Concurrently threads = new Concurrently(2)) {
             threads.submit(() -> chain.invoke(Calls.greet("held")));
-            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
             AtomicReference<Thread> waiter = new AtomicReference<>();
             Future<Boolean> interrupted = threads.submit(() -> {
                 waiter.set(Thread.currentThread());
@@ -177,7 +192,7 @@ class ActiveLimitFilterTest {
             Thread.sleep(50);
             waiter.get().interrupt();
             assertThat(interrupted.get(10, TimeUnit.SECONDS)).isTrue();
-            provider.release();
+            held.releaseAll();
             threads.awaitAll();
         }
         assertThat(provider.calls()).isEqualTo(1);
@@ -185,18 +200,19 @@ class ActiveLimitFilterTest {
 
     @Test
     void actives_waitIsBoundedByTheCallsTimeoutAttachment_beforeTheUrlKey() throws Exception {
-        HeldInvoker provider = new HeldInvoker("injvm://127.0.0.1/x?actives=1&timeout=30000").hold();
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=30000");
+        HeldCalls held = provider.holdCalls();
         Invoker<Greeter> chain = chain(provider);
         try (Concurrently threads = new Concurrently(1)) {
             threads.submit(() -> chain.invoke(Calls.greet("held")));
-            assertThat(provider.awaitEntered(1)).isTrue();
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
             assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", "60")))
                     .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
                     .hasMessageContaining(": 1 still after waiting 60 ms");
             assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", "soon")))
                     .isInstanceOf(RpcException.class)
                     .hasMessageStartingWith("attachment timeout: soon (expected: milliseconds) for greet(java.lang.String)");
-            provider.release();
+            held.releaseAll();
             threads.awaitAll();
         }
     }

@@ -2,14 +2,14 @@ package dev.weft.rpc.protocol.filter;
 
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcInvocation;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Greeter;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class ContextFilterTest {
 
     private Map<String, String> sent(String consumerUrl, Invocation invocation) {
         AtomicReference<Map<String, String>> received = new AtomicReference<>();
-        Invoker<Greeter> provider = new EchoInvoker(URL.valueOf(consumerUrl), received);
+        Invoker<Greeter> provider = recording(consumerUrl, received);
         FilterChain.consumer(provider, director).invoke(invocation);
         return received.get();
     }
@@ -92,16 +92,13 @@ class ContextFilterTest {
     void provider_seesTheCallersAttachmentsWhileRunning_andNestedCallsCarryThem() {
         AtomicReference<Map<String, String>> seenByService = new AtomicReference<>();
         AtomicReference<Map<String, String>> sentOnward = new AtomicReference<>();
-        Invoker<Greeter> downstream = FilterChain.consumer(
-                new EchoInvoker(URL.valueOf("injvm://127.0.0.1/y?application=orders"), sentOnward), director);
-        Invoker<Greeter> service = new EchoInvoker(URL.valueOf("injvm://127.0.0.1/x"), new AtomicReference<>()) {
-            @Override
-            public Result invoke(Invocation invocation) {
-                seenByService.set(context.attachments());
-                downstream.invoke(Calls.greet("nested"));
-                return RpcResult.of("ok");
-            }
-        };
+        Invoker<Greeter> downstream = FilterChain.consumer(recording("injvm://127.0.0.1/y?application=orders", sentOnward), director);
+        Invoker<Greeter> service = FakeProvider.at(Greeter.class, URL.valueOf("injvm://127.0.0.1/x"))
+                .answering(Reply.computed(invocation -> {
+                    seenByService.set(context.attachments());
+                    downstream.invoke(Calls.greet("nested"));
+                    return "ok";
+                }));
         RpcInvocation incoming = Calls.greet("ada").setAttachment("trace-id", "t-9").setAttachment("application", "shop")
                 .setAttachment("timeout", "300");
         assertThat(FilterChain.provider(service, director).invoke(incoming).getValue()).isEqualTo("ok");
@@ -120,40 +117,12 @@ class ContextFilterTest {
         }
     }
 
-    /** Records the attachments of the last call. */
-    private static class EchoInvoker implements Invoker<Greeter> {
-        private final URL url;
-        private final AtomicReference<Map<String, String>> received;
-
-        EchoInvoker(URL url, AtomicReference<Map<String, String>> received) {
-            this.url = url;
-            this.received = received;
-        }
-
-        @Override
-        public Result invoke(Invocation invocation) {
+    /** A provider at {@code url} that records the attachments of the last call it received. */
+    private static FakeProvider<Greeter> recording(String url, AtomicReference<Map<String, String>> received) {
+        return FakeProvider.at(Greeter.class, URL.valueOf(url)).answering(Reply.computed(invocation -> {
             received.set(Map.copyOf(invocation.getAttachments()));
-            return RpcResult.of("ok");
-        }
-
-        @Override
-        public Class<Greeter> getInterface() {
-            return Greeter.class;
-        }
-
-        @Override
-        public URL getUrl() {
-            return url;
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return true;
-        }
-
-        @Override
-        public void destroy() {
-        }
+            return "ok";
+        }));
     }
 
     /** An Invocation that is not an RpcInvocation. */

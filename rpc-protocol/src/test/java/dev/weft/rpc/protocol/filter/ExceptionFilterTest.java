@@ -1,7 +1,6 @@
 package dev.weft.rpc.protocol.filter;
 
 import com.google.common.util.concurrent.UncheckedExecutionException;
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
@@ -10,6 +9,7 @@ import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.Greeter;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 
 import java.io.FileNotFoundException;
@@ -29,31 +29,8 @@ class ExceptionFilterTest {
     }
 
     private static Invoker<Greeter> answering(Result result) {
-        return new Invoker<>() {
-            @Override
-            public Class<Greeter> getInterface() {
-                return Greeter.class;
-            }
-
-            @Override
-            public Result invoke(Invocation invocation) {
-                return result;
-            }
-
-            @Override
-            public URL getUrl() {
-                return URL.valueOf("injvm://127.0.0.1/dev.weft.rpc.protocol.Greeter");
-            }
-
-            @Override
-            public boolean isAvailable() {
-                return true;
-            }
-
-            @Override
-            public void destroy() {
-            }
-        };
+        return FakeProvider.at(Greeter.class, URL.valueOf("injvm://127.0.0.1/dev.weft.rpc.protocol.Greeter"))
+                .answering((invocation, provider) -> result);
     }
 
     @Test
@@ -105,7 +82,7 @@ class ExceptionFilterTest {
     void normalResult_andThrownFailures_areUntouched() {
         Result ok = RpcResult.of("hello");
         assertThat(filter.invoke(answering(ok), Calls.greet("ada"))).isSameAs(ok);
-        Invoker<Greeter> throwing = new HeldInvoker("injvm://127.0.0.1/x");
+        Invoker<Greeter> throwing = GreeterProviders.at("injvm://127.0.0.1/x");
         assertThatThrownBy(() -> filter.invoke(throwing, Calls.farewell("ada"))).hasMessage("connection reset");
     }
 

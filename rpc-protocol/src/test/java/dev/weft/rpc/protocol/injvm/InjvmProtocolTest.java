@@ -7,7 +7,8 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.protocol.Greeter;
-import dev.weft.rpc.protocol.ServiceInvoker;
+import dev.weft.rpc.testing.DelegatingReplies;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +29,14 @@ class InjvmProtocolTest {
         protocol.destroy();
     }
 
-    private static ServiceInvoker<Greeter> provider(String url, String greeting) {
-        return new ServiceInvoker<>(Greeter.class, new FixedGreeter(greeting), url);
+    /** A provider at {@code url} running {@code implementation}, as a proxy factory's invoker would. */
+    private static FakeProvider<Greeter> service(Greeter implementation, String url) {
+        return FakeProvider.at(Greeter.class, URL.valueOf(url))
+                .answering(DelegatingReplies.implementation(Greeter.class, implementation));
+    }
+
+    private static FakeProvider<Greeter> provider(String url, String greeting) {
+        return service(new FixedGreeter(greeting), url);
     }
 
     @Test
@@ -43,7 +50,7 @@ class InjvmProtocolTest {
                 return name;
             }
         };
-        protocol.export(new ServiceInvoker<>(Greeter.class, recording, GREETER));
+        protocol.export(service(recording, GREETER));
         Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER));
         String argument = new String("ada");
         assertThat(invoker.isAvailable()).isTrue();
@@ -88,7 +95,7 @@ class InjvmProtocolTest {
 
     @Test
     void unexport_makesReferredInvokersUnavailable_destroysTheExportedInvoker_andFreesTheKey() {
-        ServiceInvoker<Greeter> exported = provider(GREETER, "hello");
+        FakeProvider<Greeter> exported = provider(GREETER, "hello");
         Exporter<Greeter> exporter = protocol.export(exported);
         assertThat(exporter.getInvoker()).isSameAs(exported);
         Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER));
@@ -124,7 +131,7 @@ class InjvmProtocolTest {
 
     @Test
     void destroy_unexportsEverything_destroysInvokers_andRefusesNewWork() {
-        ServiceInvoker<Greeter> exported = provider(GREETER, "hello");
+        FakeProvider<Greeter> exported = provider(GREETER, "hello");
         protocol.export(exported);
         Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER));
         protocol.destroy();
@@ -154,7 +161,7 @@ class InjvmProtocolTest {
 
     @Test
     void serviceExceptions_travelInTheResult() {
-        protocol.export(new ServiceInvoker<>(Greeter.class, new FixedGreeter("x") {
+        protocol.export(service(new FixedGreeter("x") {
             @Override
             public String greet(String name) {
                 throw new IllegalArgumentException("name: " + name + " (expected: not blank)");
