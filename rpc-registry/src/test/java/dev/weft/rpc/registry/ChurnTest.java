@@ -30,7 +30,7 @@ class ChurnTest {
                     .hasSize(1);
 
             directory.destroy();
-            assertThat(fixture.protocol.destroyed.get()).isEqualTo(fixture.protocol.referred.get());
+            assertThat(fixture.protocol.destroyed()).isEqualTo(fixture.protocol.referred.get());
         }
     }
 }

@@ -90,7 +90,7 @@ class ConcurrentRefreshStressTest {
                     .containsExactlyInAnyOrderElementsOf(fresh.getInvokers().stream().map(Invoker::getUrl).toList());
             fresh.destroy();
             directory.destroy();
-            assertThat(fixture.protocol.destroyed.get()).isEqualTo(fixture.protocol.referred.get());
+            assertThat(fixture.protocol.destroyed()).isEqualTo(fixture.protocol.referred.get());
         } finally {
             threads.shutdownNow();
             refreshPool.shutdownNow();

@@ -94,7 +94,7 @@ class LiveOverrideTest {
         assertThat(failures).isEmpty();
         assertThat(calls.get()).isPositive();
         assertThat(fixture.protocol.referred.get()).isEqualTo(3);
-        assertThat(fixture.protocol.destroyed.get()).isZero();
+        assertThat(fixture.protocol.destroyed()).isZero();
         assertThat(directory.getUrl()).isEqualTo(directory.getConsumerUrl());
     }
 }

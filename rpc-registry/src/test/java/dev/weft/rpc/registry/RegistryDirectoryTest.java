@@ -5,6 +5,9 @@ import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.FakeTicker;
+import dev.weft.rpc.testing.HeldCalls;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -126,7 +129,7 @@ class RegistryDirectoryTest {
         assertThat(after.underlying()).isSameAs(before);
         assertThat(after.getUrl().getParameter("weight")).isEqualTo("100");
         assertThat(fixture.protocol.referred.get()).isEqualTo(1);
-        assertThat(fixture.protocol.destroyed.get()).isZero();
+        assertThat(fixture.protocol.destroyed()).isZero();
     }
 
     @Test
@@ -148,7 +151,7 @@ class RegistryDirectoryTest {
 
         assertThat(directory.getInvokers().get(0).getUrl().getParameter("serialization")).isEqualTo("cbor");
         assertThat(fixture.protocol.referred.get()).isEqualTo(2);
-        assertThat(fixture.protocol.destroyed.get()).isEqualTo(1);
+        assertThat(fixture.protocol.destroyed()).isEqualTo(1);
     }
 
     @Test
@@ -156,18 +159,18 @@ class RegistryDirectoryTest {
         URL provider = fixture.provider("10.0.0.1:1", "");
         RegistryDirectory<DemoService> directory = fixture.directory();
         Invoker<DemoService> view = directory.getInvokers().get(0);
-        TestProtocol.TestInvoker<?> protocolInvoker = fixture.protocol.invokers.get(0);
-        fixture.protocol.hold();
+        FakeProvider<?> protocolInvoker = fixture.protocol.invokers.get(0);
+        HeldCalls held = protocolInvoker.holdCalls();
         CompletableFuture<Object> inFlight = CompletableFuture.supplyAsync(() -> view.invoke(call("block")).getValue());
-        assertThat(protocolInvoker.started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(held.awaitHeld(1, Duration.ofSeconds(10))).isTrue();
 
         fixture.registry.unregister(provider);
         assertThat(directory.getInvokers()).isEmpty();
-        assertThat(protocolInvoker.isDestroyed).isFalse();
+        assertThat(protocolInvoker.isDestroyed()).isFalse();
 
-        fixture.protocol.release();
+        held.releaseAll();
         assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("10.0.0.1:1");
-        assertThat(protocolInvoker.isDestroyed).isTrue();
+        assertThat(protocolInvoker.isDestroyed()).isTrue();
     }
 
     @Test
@@ -190,7 +193,7 @@ class RegistryDirectoryTest {
     void refresher_coalescesABurst_andAppliesOnlyTheLatestLists() {
         ManualRegistry registry = new ManualRegistry();
         Queue<Runnable> queued = new ArrayDeque<>();
-        ManualTicker ticker = new ManualTicker();
+        FakeTicker ticker = new FakeTicker();
         RegistryDirectory<DemoService> directory = RegistryDirectory
                 .builder(DemoService.class, URL.valueOf(Fixture.CONSUMER), registry)
                 .director(fixture.director).executor(queued::add).ticker(ticker).build();
@@ -220,7 +223,7 @@ class RegistryDirectoryTest {
         fixture.provider("10.0.0.3:3", "");
 
         assertThat(fixture.protocol.referred.get()).isEqualTo(2);
-        assertThat(fixture.protocol.destroyed.get()).isEqualTo(2);
+        assertThat(fixture.protocol.destroyed()).isEqualTo(2);
         assertThatThrownBy(() -> directory.list(call("sayHello"))).isInstanceOf(RpcException.class);
         assertThat(directory.isAvailable()).isFalse();
     }

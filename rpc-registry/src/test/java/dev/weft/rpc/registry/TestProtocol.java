@@ -1,31 +1,30 @@
 package dev.weft.rpc.registry;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@code test} protocol: refers invokers that answer with their address, counting every
- * refer and destroy. One instance per director (no static state). A call to a method named
- * {@code block} waits until {@link #release()} (to hold calls in flight).
+ * The {@code test} protocol: refers fake providers ({@link FakeProvider}) that answer with their
+ * address, and counts every refer and destroy. One instance per director (no static state). A URL
+ * with the key {@code refuse} is refused.
+ *
+ * <p>It stays here rather than in {@code rpc-testing}, which depends on {@code rpc-common} and
+ * {@code rpc-spi} only and so cannot implement {@link Protocol}; the directory tests are its only user.
  */
 public final class TestProtocol implements Protocol {
 
     final AtomicInteger referred = new AtomicInteger();
-    final AtomicInteger destroyed = new AtomicInteger();
-    final List<TestInvoker<?>> invokers = new CopyOnWriteArrayList<>();
-    private volatile CountDownLatch gate = new CountDownLatch(0);
+    /** Every provider referred so far, in order. */
+    final List<FakeProvider<?>> invokers = new CopyOnWriteArrayList<>();
 
     @Override
     public int getDefaultPort() {
@@ -43,7 +42,7 @@ public final class TestProtocol implements Protocol {
             throw new RpcException("refused to refer " + url);
         }
         referred.incrementAndGet();
-        TestInvoker<T> invoker = new TestInvoker<>(type, url);
+        FakeProvider<T> invoker = FakeProvider.at(type, url).answering(Reply.value(url.getAddress()));
         invokers.add(invoker);
         return invoker;
     }
@@ -52,72 +51,12 @@ public final class TestProtocol implements Protocol {
     public void destroy() {
     }
 
-    /** Makes calls to {@code block} wait until {@link #release()}. */
-    void hold() {
-        gate = new CountDownLatch(1);
-    }
-
-    void release() {
-        gate.countDown();
+    /** Referred providers destroyed so far. */
+    int destroyed() {
+        return (int) invokers.stream().filter(FakeProvider::isDestroyed).count();
     }
 
     int live() {
-        return referred.get() - destroyed.get();
-    }
-
-    final class TestInvoker<T> implements Invoker<T> {
-        private final Class<T> type;
-        private final URL url;
-        final AtomicInteger calls = new AtomicInteger();
-        final CountDownLatch started = new CountDownLatch(1);
-        volatile boolean isDestroyed;
-
-        TestInvoker(Class<T> type, URL url) {
-            this.type = type;
-            this.url = url;
-        }
-
-        @Override
-        public Class<T> getInterface() {
-            return type;
-        }
-
-        @Override
-        public URL getUrl() {
-            return url;
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return !isDestroyed;
-        }
-
-        @Override
-        public Result invoke(Invocation invocation) {
-            if (isDestroyed) {
-                throw new RpcException(RpcException.NETWORK_EXCEPTION, "destroyed: " + url);
-            }
-            calls.incrementAndGet();
-            if (invocation.getMethodName().equals("block")) {
-                started.countDown();
-                try {
-                    if (!gate.await(30, TimeUnit.SECONDS)) {
-                        throw new RpcException(RpcException.TIMEOUT_EXCEPTION, "gate never opened");
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new RpcException(e.getMessage(), e);
-                }
-            }
-            return RpcResult.of(url.getAddress());
-        }
-
-        @Override
-        public void destroy() {
-            if (!isDestroyed) {
-                isDestroyed = true;
-                destroyed.incrementAndGet();
-            }
-        }
+        return referred.get() - destroyed();
     }
 }

@@ -31,7 +31,7 @@ class ExportValidationTest {
     void anyHostWithoutRegisterHost_isRejected_withTheKeyToSet() {
         try (Loopback loopback = new Loopback()) {
             URL url = URL.valueOf("weft://0.0.0.0:0/" + Shapes.class.getName());
-            assertThatThrownBy(() -> loopback.protocol.export(new ReflectiveInvoker<>(Shapes.class, new ShapesImpl(), url)))
+            assertThatThrownBy(() -> loopback.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(), url)))
                     .isInstanceOf(RpcException.class)
                     .hasMessageContaining("register-host: absent")
                     .hasMessageContaining("required when exporting on 0.0.0.0");
@@ -42,7 +42,7 @@ class ExportValidationTest {
     void concreteHostWithAnotherRegisterHost_isRejected_beforeBinding() {
         try (Loopback loopback = new Loopback()) {
             URL url = URL.valueOf("weft://127.0.0.1:0/" + Shapes.class.getName() + "?register-host=10.1.2.3");
-            assertThatThrownBy(() -> loopback.protocol.export(new ReflectiveInvoker<>(Shapes.class, new ShapesImpl(), url)))
+            assertThatThrownBy(() -> loopback.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(), url)))
                     .isInstanceOf(RpcException.class)
                     .hasMessageContaining("register-host: 10.1.2.3 (expected: absent or 127.0.0.1");
         }
@@ -52,7 +52,7 @@ class ExportValidationTest {
     void exportedUrl_isTheRegisteredUrl_withTheBoundPort_andNoRegisterHost() {
         try (Loopback loopback = new Loopback()) {
             URL url = URL.valueOf("weft://127.0.0.1:0/" + Shapes.class.getName() + "?register-host=127.0.0.1&version=2");
-            URL exported = loopback.protocol.export(new ReflectiveInvoker<>(Shapes.class, new ShapesImpl(), url))
+            URL exported = loopback.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(), url))
                     .getInvoker().getUrl();
             assertThat(exported.getHost()).isEqualTo("127.0.0.1");
             assertThat(exported.getPort()).isPositive();

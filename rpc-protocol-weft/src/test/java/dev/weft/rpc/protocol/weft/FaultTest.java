@@ -157,7 +157,7 @@ class FaultTest {
         awaitTrue(() -> !invoker.isAvailable());
         Loopback restarted = new Loopback();
         try {
-            restarted.protocol.export(new ReflectiveInvoker<>(Shapes.class, impl,
+            restarted.protocol.export(Loopback.provider(Shapes.class, impl,
                     dev.weft.rpc.common.URL.valueOf("weft://127.0.0.1:" + port + "/" + Shapes.class.getName())));
             awaitTrue(invoker::isAvailable);
             assertThat(shapes.echo("again")).isEqualTo("again");

@@ -5,6 +5,8 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
+import dev.weft.rpc.testing.DelegatingReplies;
+import dev.weft.rpc.testing.FakeProvider;
 
 import java.lang.reflect.Proxy;
 import java.util.Random;
@@ -17,7 +19,12 @@ final class Loopback implements AutoCloseable {
     /** Exports {@code impl} on a free port of 127.0.0.1 with the extra query {@code params} ("" for none). */
     <T> Exporter<T> export(Class<T> type, T impl, String params) {
         URL url = URL.valueOf("weft://127.0.0.1:0/" + type.getName() + (params.isEmpty() ? "" : "?" + params));
-        return protocol.export(new ReflectiveInvoker<>(type, impl, url));
+        return protocol.export(provider(type, impl, url));
+    }
+
+    /** A provider invoker at {@code url} running {@code impl}, as a proxy factory's invoker would. */
+    static <T> FakeProvider<T> provider(Class<T> type, T impl, URL url) {
+        return FakeProvider.at(type, url).answering(DelegatingReplies.implementation(type, impl));
     }
 
     /** Refers to what {@code exporter} exports, with the extra consumer query {@code params}. */

@@ -27,7 +27,7 @@ class ServiceKeyTest {
     private static Exporter<Tagged> export(Loopback loopback, int port, String tag, String params) {
         URL url = URL.valueOf("weft://127.0.0.1:" + port + "/" + Tagged.class.getName()
                 + (params.isEmpty() ? "" : "?" + params));
-        return loopback.protocol.export(new ReflectiveInvoker<>(Tagged.class, suffix -> tag + suffix, url));
+        return loopback.protocol.export(Loopback.provider(Tagged.class, suffix -> tag + suffix, url));
     }
 
     @Test

@@ -135,7 +135,7 @@ class ShutdownTest {
                     int okBefore = ok.get();
                     providers[i].close();
                     providers[i] = new Loopback();
-                    providers[i].protocol.export(new ReflectiveInvoker<>(Shapes.class, impl,
+                    providers[i].protocol.export(Loopback.provider(Shapes.class, impl,
                             URL.valueOf("weft://127.0.0.1:" + ports[i] + "/" + Shapes.class.getName()
                                     + "?shutdown-timeout=3000")));
                     Invoker<Shapes> restarted = invokers.get(i);
