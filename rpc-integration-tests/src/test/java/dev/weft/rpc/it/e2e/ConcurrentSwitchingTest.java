@@ -3,6 +3,7 @@ package dev.weft.rpc.it.e2e;
 import dev.weft.rpc.cluster.DynamicDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ class ConcurrentSwitchingTest {
     @Test
     void calls_whileUrlAndProvidersChange_areNeverLostNorFailed() throws Exception {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("", "", "", "");
+            List<FakeProvider<Greeter>> providers = stack.providers("", "", "", "");
             URL plain = WeftStack.consumerUrl("cluster=failover&loadbalance=roundrobin");
             URL mocked = plain.addParameter("greet.mock", "force:return 'mocked'");
             DynamicDirectory<Greeter> directory = new DynamicDirectory<>(Greeter.class, plain);

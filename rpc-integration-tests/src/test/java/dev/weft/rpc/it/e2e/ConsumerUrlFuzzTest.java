@@ -4,6 +4,7 @@ import dev.weft.rpc.cluster.StaticDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -75,8 +76,10 @@ class ConsumerUrlFuzzTest {
                     stack = new WeftStack();
                 }
                 URL consumer = WeftStack.consumerUrl("").addParameters(randomParameters(CONSUMER_KEYS, true));
-                List<SwitchableInvoker> providers = stack.providers(randomProviderSpecs());
-                providers.forEach(p -> p.setDown(random.nextInt(4) == 0));
+                List<FakeProvider<Greeter>> providers = stack.providers(randomProviderSpecs());
+                for (FakeProvider<Greeter> provider : providers) {
+                    stack.setDown(provider, random.nextInt(4) == 0);
+                }
                 String where = "case " + i + ": consumer " + consumer.toFullString() + ", providers " + describe(providers);
                 try {
                     Greeter greeter = stack.consumer(new StaticDirectory<Greeter>(Greeter.class, consumer, list(providers)));
@@ -187,13 +190,13 @@ class ConsumerUrlFuzzTest {
         return values.get(random.nextInt(values.size()));
     }
 
-    private static String describe(List<SwitchableInvoker> providers) {
+    private static String describe(List<FakeProvider<Greeter>> providers) {
         List<String> parts = new ArrayList<>();
         providers.forEach(p -> parts.add(p + " " + p.getUrl().toFullString()));
         return parts.toString();
     }
 
-    private static List<Invoker<Greeter>> list(List<SwitchableInvoker> providers) {
+    private static List<Invoker<Greeter>> list(List<FakeProvider<Greeter>> providers) {
         return new ArrayList<>(providers);
     }
 }

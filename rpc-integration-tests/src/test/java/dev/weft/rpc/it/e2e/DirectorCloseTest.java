@@ -1,6 +1,7 @@
 package dev.weft.rpc.it.e2e;
 
 import dev.weft.rpc.cluster.StaticDirectory;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,13 +17,13 @@ class DirectorCloseTest {
     @Test
     void close_afterFailbackAndForkingWork_leavesNoLiveWeftThread() throws Exception {
         WeftStack stack = new WeftStack();
-        List<SwitchableInvoker> providers = stack.providers("", "", "");
+        List<FakeProvider<Greeter>> providers = stack.providers("", "", "");
         Greeter forking = stack.consumer(new StaticDirectory<>(
                 WeftStack.consumerUrl("cluster=forking&forks=3&timeout=5000"), FailureAndMockTest.list(providers)));
         for (int i = 0; i < 20; i++) {
             assertThat(forking.greet("x")).matches("[abc]: hello x");
         }
-        providers.forEach(p -> p.setDown(true));
+        providers.forEach(p -> stack.setDown(p, true));
         Greeter failback = stack.consumer(new StaticDirectory<>(
                 WeftStack.consumerUrl("cluster=failback&failback.period=10&retries=1000"), FailureAndMockTest.list(providers)));
         for (int i = 0; i < 5; i++) {

@@ -5,6 +5,7 @@ import dev.weft.rpc.cluster.StaticDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,8 +24,8 @@ class FailureAndMockTest {
     @ValueSource(strings = {"javassist", "jdk"})
     void failover_providerDown_everyCallAnsweredByAnother(String proxy) {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("", "", "");
-            providers.get(0).setDown(true);
+            List<FakeProvider<Greeter>> providers = stack.providers("", "", "");
+            stack.setDown(providers.get(0), true);
             Greeter greeter = stack.consumer(new StaticDirectory<>(
                     WeftStack.consumerUrl("cluster=failover&loadbalance=roundrobin&proxy=" + proxy), list(providers)));
 
@@ -38,8 +39,8 @@ class FailureAndMockTest {
     @Test
     void failfast_providerDown_throwsNetworkRpcExceptionNamingProvider() {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("");
-            providers.get(0).setDown(true);
+            List<FakeProvider<Greeter>> providers = stack.providers("");
+            stack.setDown(providers.get(0), true);
             Greeter greeter = stack.consumer(new StaticDirectory<>(WeftStack.consumerUrl("cluster=failfast"), list(providers)));
 
             RpcException e = catchThrowableOfType(RpcException.class, () -> greeter.greet("x"));
@@ -52,8 +53,8 @@ class FailureAndMockTest {
     @Test
     void failsafe_everyProviderDown_returnsNull() {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("", "");
-            providers.forEach(p -> p.setDown(true));
+            List<FakeProvider<Greeter>> providers = stack.providers("", "");
+            providers.forEach(p -> stack.setDown(p, true));
             Greeter greeter = stack.consumer(new StaticDirectory<>(WeftStack.consumerUrl("cluster=failsafe"), list(providers)));
 
             assertThat(greeter.greet("x")).isNull();
@@ -63,8 +64,8 @@ class FailureAndMockTest {
     @Test
     void forking_everyProviderDown_throwsLastCause() {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("", "", "");
-            providers.forEach(p -> p.setDown(true));
+            List<FakeProvider<Greeter>> providers = stack.providers("", "", "");
+            providers.forEach(p -> stack.setDown(p, true));
             Greeter greeter = stack.consumer(new StaticDirectory<>(
                     WeftStack.consumerUrl("cluster=forking&forks=3&timeout=5000"), list(providers)));
 
@@ -77,8 +78,8 @@ class FailureAndMockTest {
     @Test
     void broadcast_oneProviderDown_throwsAfterCallingTheOthers() {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("", "", "");
-            providers.get(1).setDown(true);
+            List<FakeProvider<Greeter>> providers = stack.providers("", "", "");
+            stack.setDown(providers.get(1), true);
             Greeter greeter = stack.consumer(new StaticDirectory<>(WeftStack.consumerUrl("cluster=broadcast"), list(providers)));
 
             RpcException e = catchThrowableOfType(RpcException.class, () -> greeter.greet("x"));
@@ -91,15 +92,15 @@ class FailureAndMockTest {
     @Test
     void failback_providerDown_returnsNullNow_andRetriesInTheBackgroundUntilItAnswers() throws Exception {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("");
-            providers.get(0).setDown(true);
+            List<FakeProvider<Greeter>> providers = stack.providers("");
+            stack.setDown(providers.get(0), true);
             Greeter greeter = stack.consumer(new StaticDirectory<>(
                     WeftStack.consumerUrl("cluster=failback&failback.period=20&retries=50"), list(providers)));
 
             assertThat(greeter.greet("x")).isNull();
             assertThat(stack.served).isEmpty();
 
-            providers.get(0).setDown(false);
+            stack.setDown(providers.get(0), false);
             long deadline = System.nanoTime() + 10_000_000_000L;
             while (stack.served.isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(5);
@@ -140,7 +141,7 @@ class FailureAndMockTest {
     @ValueSource(strings = {"javassist", "jdk"})
     void mock_switchedOnAndOffAtRunTime_throughDirectorySetUrl(String proxy) {
         try (WeftStack stack = new WeftStack()) {
-            List<SwitchableInvoker> providers = stack.providers("", "");
+            List<FakeProvider<Greeter>> providers = stack.providers("", "");
             URL plain = WeftStack.consumerUrl("cluster=failover&loadbalance=roundrobin&proxy=" + proxy);
             DynamicDirectory<Greeter> directory = new DynamicDirectory<>(Greeter.class, plain);
             directory.setInvokers(list(providers));
@@ -159,14 +160,14 @@ class FailureAndMockTest {
 
             directory.setUrl(plain.addParameter("greet.mock", "fail:return 'degraded'"));
             assertThat(greeter.greet("x")).as("fail mock, providers up").matches("[ab]: hello x");
-            providers.forEach(p -> p.setDown(true));
+            providers.forEach(p -> stack.setDown(p, true));
             assertThat(greeter.greet("x")).as("fail mock, providers down").isEqualTo("degraded");
 
             directory.setUrl(plain);
             RpcException e = catchThrowableOfType(RpcException.class, () -> greeter.greet("x"));
             assertThat(e.isNetwork()).as("mock off again: the failure reaches the caller (%s)", e).isTrue();
 
-            providers.forEach(p -> p.setDown(false));
+            providers.forEach(p -> stack.setDown(p, false));
             assertThat(greeter.greet("x")).matches("[ab]: hello x");
         }
     }
@@ -196,7 +197,7 @@ class FailureAndMockTest {
         }
     }
 
-    static List<Invoker<Greeter>> list(List<SwitchableInvoker> providers) {
+    static List<Invoker<Greeter>> list(List<FakeProvider<Greeter>> providers) {
         return new ArrayList<>(providers);
     }
 }

@@ -6,10 +6,15 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.DelegatingReplies;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -26,6 +31,8 @@ final class WeftStack implements AutoCloseable {
     final ProxyFactory proxyFactory;
     /** Provider ids in the order the providers served calls. */
     final Queue<String> served = new ConcurrentLinkedQueue<>();
+    /** What each provider of {@link #providers} answers while its network is up. */
+    private final Map<FakeProvider<Greeter>, Reply> serving = new ConcurrentHashMap<>();
 
     WeftStack() {
         director = new ExtensionDirector(WeftStack.class.getClassLoader());
@@ -35,18 +42,31 @@ final class WeftStack implements AutoCloseable {
 
     /**
      * In-JVM providers {@code a, b, c, ...}: {@code specs[i]} is the query of provider i's URL
-     * (e.g. {@code "weight=5&zone=eu"}); each is {@code ProxyFactory.getInvoker(impl, Greeter.class, url)}.
+     * (e.g. {@code "weight=5&zone=eu"}); each is a {@link FakeProvider} in front of
+     * {@code ProxyFactory.getInvoker(impl, Greeter.class, url)}, so its network can be switched off
+     * ({@link #setDown}).
      */
-    List<SwitchableInvoker> providers(String... specs) {
-        List<SwitchableInvoker> providers = new ArrayList<>();
+    List<FakeProvider<Greeter>> providers(String... specs) {
+        List<FakeProvider<Greeter>> providers = new ArrayList<>();
         for (int i = 0; i < specs.length; i++) {
             String id = String.valueOf((char) ('a' + i));
             URL url = URL.valueOf("weft://10.0.0." + (i + 1) + ":2088" + i + "/" + SERVICE
                     + (specs[i].isEmpty() ? "" : "?" + specs[i]));
             Invoker<Greeter> invoker = proxyFactory.getInvoker(new GreeterImpl(id, served), Greeter.class, url);
-            providers.add(new SwitchableInvoker(id, invoker));
+            Reply serve = DelegatingReplies.invoker(invoker);
+            FakeProvider<Greeter> provider = FakeProvider.at(Greeter.class, url).answering(serve);
+            serving.put(provider, serve);
+            providers.add(provider);
         }
         return providers;
+    }
+
+    /**
+     * Switches {@code provider}'s network off (every call fails with a {@code NETWORK_EXCEPTION}
+     * before reaching the service) or on again.
+     */
+    void setDown(FakeProvider<Greeter> provider, boolean down) {
+        provider.answering(down ? Reply.networkError() : serving.get(provider));
     }
 
     /** The consumer proxy: {@code Cluster.join(directory)} then {@code ProxyFactory.getProxy}. */
