@@ -205,7 +205,7 @@ class FaultTest {
     void blackHoledPeer_isDetectedByHeartbeats_andPendingCallFails() throws Exception {
         Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
         try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
-            Invoker<Shapes> invoker = consumer.refer(Shapes.class, proxy.port(), "timeout=30000&heartbeat=200");
+            Invoker<Shapes> invoker = consumer.refer(Shapes.class, proxy.port(), "timeout=30000&heartbeat=1000");
             Shapes shapes = Loopback.proxy(Shapes.class, invoker);
             assertThat(shapes.echo("up")).isEqualTo("up");
 
