@@ -84,6 +84,22 @@ final class ChannelState {
         }
     }
 
+    /**
+     * The consumer gives up on call {@code id}: it fails with {@code failure} and, when the channel
+     * is still open, the provider is told (a CANCEL event) so that it skips the call if it has not
+     * started. Does nothing when the call is no longer pending (answered, expired or failed).
+     */
+    void cancel(long id, RpcException failure) {
+        PendingCall call = take(id);
+        if (call == null) {
+            return;
+        }
+        if (channel.isActive()) {
+            channel.writeAndFlush(Frame.cancel(channel.alloc(), id), channel.voidPromise());
+        }
+        call.complete(RpcResult.ofException(failure));
+    }
+
     /** The provider stops taking calls on this connection; it is closed once nothing is pending. */
     void goAway() {
         goingAway = true;

@@ -47,6 +47,11 @@ final class ConnectionGroup {
         return false;
     }
 
+    /** Calls sent on this group's connections and not answered yet. */
+    int pendingCount() {
+        return connections.stream().mapToInt(ClientConnection::pendingCount).sum();
+    }
+
     boolean isAvailable(String service) {
         for (ClientConnection connection : connections) {
             if (connection.isAvailable(service)) {

@@ -27,23 +27,33 @@ final class ExceptionCodec {
     /** At most this many stack elements cross the wire. */
     static final int MAX_STACK = 64;
 
-    private static final Map<String, Function<String, RuntimeException>> JDK_UNCHECKED =
-            ImmutableMap.<String, Function<String, RuntimeException>>builder()
-                    .put(IllegalArgumentException.class.getName(), IllegalArgumentException::new)
-                    .put(IllegalStateException.class.getName(), IllegalStateException::new)
-                    .put(UnsupportedOperationException.class.getName(), UnsupportedOperationException::new)
-                    .put(NullPointerException.class.getName(), NullPointerException::new)
-                    .put(ArithmeticException.class.getName(), ArithmeticException::new)
-                    .put(IndexOutOfBoundsException.class.getName(), IndexOutOfBoundsException::new)
-                    .put(ArrayIndexOutOfBoundsException.class.getName(), ArrayIndexOutOfBoundsException::new)
-                    .put(StringIndexOutOfBoundsException.class.getName(), StringIndexOutOfBoundsException::new)
-                    .put(ClassCastException.class.getName(), ClassCastException::new)
-                    .put(NumberFormatException.class.getName(), NumberFormatException::new)
-                    .put(NoSuchElementException.class.getName(), NoSuchElementException::new)
-                    .put(ConcurrentModificationException.class.getName(), ConcurrentModificationException::new)
-                    .put(SecurityException.class.getName(), SecurityException::new)
-                    .put(RuntimeException.class.getName(), RuntimeException::new)
-                    .build();
+    /**
+     * The JDK unchecked exceptions re-created by name. A holder class, so that the map (and its
+     * constructor references) is built when a consumer first reads an error, not at start-up.
+     */
+    private static final class JdkUnchecked {
+
+        static final Map<String, Function<String, RuntimeException>> BY_NAME =
+                ImmutableMap.<String, Function<String, RuntimeException>>builder()
+                        .put(IllegalArgumentException.class.getName(), IllegalArgumentException::new)
+                        .put(IllegalStateException.class.getName(), IllegalStateException::new)
+                        .put(UnsupportedOperationException.class.getName(), UnsupportedOperationException::new)
+                        .put(NullPointerException.class.getName(), NullPointerException::new)
+                        .put(ArithmeticException.class.getName(), ArithmeticException::new)
+                        .put(IndexOutOfBoundsException.class.getName(), IndexOutOfBoundsException::new)
+                        .put(ArrayIndexOutOfBoundsException.class.getName(), ArrayIndexOutOfBoundsException::new)
+                        .put(StringIndexOutOfBoundsException.class.getName(), StringIndexOutOfBoundsException::new)
+                        .put(ClassCastException.class.getName(), ClassCastException::new)
+                        .put(NumberFormatException.class.getName(), NumberFormatException::new)
+                        .put(NoSuchElementException.class.getName(), NoSuchElementException::new)
+                        .put(ConcurrentModificationException.class.getName(), ConcurrentModificationException::new)
+                        .put(SecurityException.class.getName(), SecurityException::new)
+                        .put(RuntimeException.class.getName(), RuntimeException::new)
+                        .build();
+
+        private JdkUnchecked() {
+        }
+    }
 
     /** What the provider sends for {@code error}. */
     RemoteError describe(Throwable error) {
@@ -72,8 +82,8 @@ final class ExceptionCodec {
                 result = instantiate(declared, message);
             }
         }
-        if (result == null && JDK_UNCHECKED.containsKey(type)) {
-            result = JDK_UNCHECKED.get(type).apply(message);
+        if (result == null && JdkUnchecked.BY_NAME.containsKey(type)) {
+            result = JdkUnchecked.BY_NAME.get(type).apply(message);
         }
         if (result == null) {
             result = new RpcException(RpcException.BIZ_EXCEPTION,

@@ -5,6 +5,7 @@ import dev.weft.rpc.protocol.Serialization;
 import dev.weft.rpc.protocol.ServiceKey;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One service on a {@link WeftServer}: its invoker, its pinned serialization, its methods, and
@@ -17,6 +18,7 @@ final class ExportedService {
     private final Serialization serialization;
     private final MethodTable methods;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final LongAdder cancelled = new LongAdder();
     private volatile boolean closing;
 
     ExportedService(ServiceKey key, Invoker<?> invoker, Serialization serialization) {
@@ -61,5 +63,15 @@ final class ExportedService {
 
     int inFlight() {
         return inFlight.get();
+    }
+
+    /** A call was skipped because its consumer cancelled it before it started. */
+    void callCancelled() {
+        cancelled.increment();
+    }
+
+    /** Calls skipped since export because their consumers cancelled them before they started. */
+    long cancelledCalls() {
+        return cancelled.sum();
     }
 }

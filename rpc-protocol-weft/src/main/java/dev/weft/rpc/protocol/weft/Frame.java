@@ -18,7 +18,7 @@ import java.util.Objects;
  *   4     1   responses: status; events: kind; requests: 0
  *   5     1   serialization id (0 for events)
  *   6     2   reserved, must be 0
- *   8     8   request id, per connection
+ *   8     8   request id, per connection (CANCEL events: the cancelled request's; other events: 0)
  *  16     4   requests: remaining deadline in ms (0 = none); otherwise 0
  *  20     4   body length
  * </pre>
@@ -40,6 +40,12 @@ record Frame(int flags, int status, byte serializationId, long requestId, int de
     static final int EVENT_PONG = 2;
     /** The provider stops taking calls: body empty for every service, else the UTF-8 service key ({@code group/interface:version}). */
     static final int EVENT_GOAWAY = 3;
+    /**
+     * The consumer gave up on the request whose id the header carries (its deadline passed, or its
+     * caller stopped waiting); body empty. The provider skips that call if it has not started yet,
+     * and sends no answer for it.
+     */
+    static final int EVENT_CANCEL = 4;
 
     Frame {
         Objects.requireNonNull(body, "body");
@@ -92,6 +98,21 @@ record Frame(int flags, int status, byte serializationId, long requestId, int de
         ByteBuf buf = start(alloc, FLAG_EVENT, kind, (byte) 0, 0, 0);
         buf.writeBytes(body);
         finish(buf);
+        return buf;
+    }
+
+    /** A CANCEL event for request {@code requestId} of this connection. */
+    static ByteBuf cancel(ByteBufAllocator alloc, long requestId) {
+        ByteBuf buf = alloc.buffer(HEADER_LENGTH);
+        buf.writeShort(MAGIC)
+                .writeByte(VERSION)
+                .writeByte(FLAG_EVENT)
+                .writeByte(EVENT_CANCEL)
+                .writeByte(0)
+                .writeShort(0)
+                .writeLong(requestId)
+                .writeInt(0)
+                .writeInt(0);
         return buf;
     }
 }

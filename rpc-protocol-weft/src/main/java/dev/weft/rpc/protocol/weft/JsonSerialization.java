@@ -5,13 +5,17 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.google.common.base.Supplier;
+import com.google.common.base.Suppliers;
 import dev.weft.rpc.protocol.Serialization;
 
 import java.io.IOException;
@@ -31,6 +35,10 @@ import java.lang.reflect.Type;
  * limit ({@code payload}) before it reaches Jackson. Unknown properties are ignored so that a
  * provider may add fields to a result type before its consumers know them.
  *
+ * <p>A string declared as {@code String} is written and read with Jackson's streaming API alone;
+ * every other value goes through databind, whose mapper is built on first use (a service of
+ * strings never pays its start-up).
+ *
  * <p>Thread-safe: one shared mapper; each stream gets its own parser or generator. An output's
  * {@code flush()} ends it (as the SPI says, once after the last value); an input's parser is
  * closed once its last byte is read, so both return their buffers to Jackson's pool.
@@ -45,10 +53,12 @@ public final class JsonSerialization implements Serialization {
     static final int MAX_NESTING_DEPTH = 500;
     static final int MAX_NAME_LENGTH = 50_000;
 
-    private final ObjectMapper mapper;
+    private final JsonFactory factory;
+    /** Built on first use: a call whose values are all strings never needs databind. */
+    private final Supplier<ObjectMapper> mapper;
 
     public JsonSerialization() {
-        JsonFactory factory = JsonFactory.builder()
+        this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder()
                         .maxStringLength(MAX_STRING_LENGTH)
                         .maxNumberLength(MAX_NUMBER_LENGTH)
@@ -59,15 +69,16 @@ public final class JsonSerialization implements Serialization {
                         .maxNestingDepth(MAX_NESTING_DEPTH)
                         .build())
                 .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+                // on the factory itself: streams made before the mapper exists must obey them too
+                .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
+                .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
                 .build();
-        this.mapper = JsonMapper.builder(factory)
-                .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
-                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+        this.mapper = Suppliers.memoize(() -> JsonMapper.builder(factory)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .enable(MapperFeature.BLOCK_UNSAFE_POLYMORPHIC_BASE_TYPES)
                 .deactivateDefaultTyping()
-                .build();
+                .build());
     }
 
     @Override
@@ -77,12 +88,17 @@ public final class JsonSerialization implements Serialization {
 
     @Override
     public ObjectOutput serialize(OutputStream out) throws IOException {
-        JsonGenerator generator = mapper.createGenerator(out);
+        JsonGenerator generator = factory.createGenerator(out);
         return new ObjectOutput() {
             @Override
             public void writeObject(Object value, Type declaredType) throws IOException {
-                JavaType type = mapper.constructType(declaredType);
-                mapper.writerFor(type).writeValue(generator, value);
+                if (declaredType == String.class && value instanceof String text) {
+                    generator.writeString(text);
+                    return;
+                }
+                ObjectMapper m = mapper.get();
+                JavaType type = m.constructType(declaredType);
+                m.writerFor(type).writeValue(generator, value);
             }
 
             /** Ends this output: flushes, and returns the generator's buffers to Jackson's per-thread pool. */
@@ -98,7 +114,7 @@ public final class JsonSerialization implements Serialization {
         // Frame bodies are bounded by the payload limit; parsing an array skips Jackson's stream
         // buffering, and knowing the end lets the parser return its buffers after the last value.
         byte[] bytes = readAll(in);
-        JsonParser parser = mapper.createParser(bytes);
+        JsonParser parser = factory.createParser(bytes);
         return declaredType -> {
             JsonToken token = parser.nextToken();
             if (token == null) {
@@ -106,9 +122,12 @@ public final class JsonSerialization implements Serialization {
                         + declaredType.getTypeName() + ")");
             }
             Object value = null;
-            if (token != JsonToken.VALUE_NULL) {
-                JavaType type = mapper.constructType(declaredType);
-                value = mapper.readerFor(type).readValue(parser);
+            if (declaredType == String.class && token == JsonToken.VALUE_STRING) {
+                value = parser.getText();
+            } else if (token != JsonToken.VALUE_NULL) {
+                ObjectMapper m = mapper.get();
+                JavaType type = m.constructType(declaredType);
+                value = m.readerFor(type).readValue(parser);
             }
             if (parser.currentLocation().getByteOffset() >= bytes.length) {
                 parser.close();

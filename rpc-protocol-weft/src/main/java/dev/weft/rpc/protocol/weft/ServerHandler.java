@@ -16,20 +16,25 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The provider's per-connection handler, on the event loop: answers heartbeats, decodes requests
  * (service, pinned serialization id, method, arguments by declared types) and hands each call to
- * the server's bounded executor. Anything that is not a valid frame closes the connection with a
- * log line; the server keeps serving other connections.
+ * the server's bounded executor. A CANCEL event from the consumer skips its call if no thread has
+ * started it yet (no answer is sent; the skip is counted per service). Anything that is not a
+ * valid frame closes the connection with a log line; the server keeps serving other connections.
  */
 final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
 
     private final WeftServer server;
+    /** Two-way calls of this connection handed to the executor and not started yet, by request id. */
+    private final Map<Long, Call> queued = new ConcurrentHashMap<>();
 
     ServerHandler(WeftServer server) {
         this.server = server;
@@ -54,6 +59,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             if (frame.isEvent()) {
                 if (frame.status() == Frame.EVENT_PING) {
                     ctx.writeAndFlush(Frame.event(ctx.alloc(), Frame.EVENT_PONG, new byte[0]), ctx.voidPromise());
+                } else if (frame.status() == Frame.EVENT_CANCEL) {
+                    onCancel(frame.requestId());
                 }
             } else if (frame.isRequest()) {
                 onRequest(ctx.channel(), frame);
@@ -106,12 +113,27 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                 : arrival + TimeUnit.MILLISECONDS.toNanos(frame.deadlineMillis());
         Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), deadline);
         service.callAccepted();
+        if (call.twoWay) {
+            queued.put(id, call);
+        }
         try {
             server.executor().execute(call);
         } catch (RejectedExecutionException e) {
+            queued.remove(id, call);
             service.callDone();
             reply(channel, frame, Status.NOT_PROCESSED, "server busy: " + server.settings().threads() + " threads and "
                     + server.settings().queues() + " queued calls in use (keys: threads, queues)");
+        }
+    }
+
+    /** The consumer gave up on call {@code id}: skip it unless a thread has already taken it. */
+    private void onCancel(long id) {
+        Call call = queued.remove(id);
+        if (call != null && call.claim()) {
+            call.service.callDone();
+            call.service.callCancelled();
+            LOG.debug("weft server: call {} from {} cancelled by its consumer before it ran; skipped",
+                    id, call.channel.remoteAddress());
         }
     }
 
@@ -165,6 +187,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         private final Object[] arguments;
         private final Map<String, String> attachments;
         private final long deadlineNanos;
+        /** Set by whoever takes this call first: a business thread running it, or a CANCEL skipping it. */
+        private final AtomicBoolean claimed = new AtomicBoolean();
 
         Call(Channel channel, long id, boolean twoWay, ExportedService service, Method method, Object[] arguments,
              Map<String, String> attachments, long deadlineNanos) {
@@ -178,8 +202,18 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             this.deadlineNanos = deadlineNanos;
         }
 
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+
         @Override
         public void run() {
+            if (twoWay) {
+                queued.remove(id, this);
+            }
+            if (!claim()) {
+                return; // cancelled while queued; already counted as done
+            }
             try {
                 if (server.isDraining() || service.isClosing()) {
                     answerStatus(Status.NOT_PROCESSED, "shutting down: " + service.key());

@@ -11,12 +11,14 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Serialization;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -29,7 +31,9 @@ import java.util.function.Consumer;
  * retry), SERIALIZATION. Each call's deadline is the {@value #TIMEOUT_KEY} read at call time (the
  * invocation's {@code timeout} attachment, else the URL's method-level then service-level key,
  * default {@value #DEFAULT_TIMEOUT} ms); it travels in the frame header, and the call fails with a
- * TIMEOUT {@link RpcException} when it passes. Thread-safe.
+ * TIMEOUT {@link RpcException} when it passes. When the call ends without an answer after it was
+ * sent (deadline passed, calling thread interrupted), the provider is told with a CANCEL event so
+ * that it skips the call if it has not started. Thread-safe.
  */
 final class WeftInvoker<T> implements Invoker<T> {
 
@@ -117,17 +121,29 @@ final class WeftInvoker<T> implements Invoker<T> {
         }
         PendingCall call = new PendingCall(method, returnType, serialization);
         state.register(id, call);
-        channel.writeAndFlush(frame).addListener(f -> {
-            if (!f.isSuccess()) {
-                state.fail(id, RpcException.NETWORK_EXCEPTION, "sending to " + url.getAddress() + " failed: " + f.cause());
+        // One task on the event loop both writes and arms the deadline: a single hand-off per call.
+        // The answer is read on that same loop, so it never finds the deadline unarmed.
+        EventLoop loop = channel.eventLoop();
+        Runnable send = () -> {
+            channel.writeAndFlush(frame).addListener(f -> {
+                if (!f.isSuccess()) {
+                    state.fail(id, RpcException.NETWORK_EXCEPTION, "sending to " + url.getAddress() + " failed: " + f.cause());
+                }
+            });
+            call.deadline(loop.schedule(
+                    () -> state.cancel(id, timeout(invocation, timeoutMillis, "waiting for the answer")),
+                    remainingMillis, TimeUnit.MILLISECONDS));
+        };
+        if (loop.inEventLoop()) {
+            send.run();
+        } else {
+            try {
+                loop.execute(send);
+            } catch (RejectedExecutionException e) {
+                frame.release();
+                state.fail(id, RpcException.NOT_PROCESSED, "not sent to " + url.getAddress() + ": the client is closed");
             }
-        });
-        call.deadline(channel.eventLoop().schedule(() -> {
-            PendingCall expired = state.take(id);
-            if (expired != null) {
-                expired.complete(RpcResult.ofException(timeout(invocation, timeoutMillis, "waiting for the answer")));
-            }
-        }, remainingMillis, TimeUnit.MILLISECONDS));
+        }
         Result result = await(call, state, id);
         if (result.getException() instanceof RpcException failure && !failure.isBiz()) {
             // Not the service's own answer (network, deadline, not processed...): thrown, so that
@@ -145,7 +161,8 @@ final class WeftInvoker<T> implements Invoker<T> {
                     return call.future().get();
                 } catch (InterruptedException e) {
                     interrupted = true;
-                    state.fail(id, RpcException.NETWORK_EXCEPTION, "the calling thread was interrupted");
+                    state.cancel(id, new RpcException(RpcException.NETWORK_EXCEPTION,
+                            "the calling thread was interrupted while waiting for " + url.getAddress()));
                 } catch (ExecutionException e) {
                     return RpcResult.ofException(e.getCause());
                 }

@@ -82,6 +82,80 @@ class FaultTest {
     }
 
     @Test
+    void deadlinePassedAtTheConsumer_cancelsTheQueuedCall_beforeItsTurnComes() throws Exception {
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "threads=1&queues=10");
+        Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, exporter, "timeout=5000&echo.timeout=150"));
+        assertThat(shapes.add(1, 1)).isEqualTo(2);
+        int before = impl.calls.get();
+
+        CompletableFuture<String> blocker = CompletableFuture.supplyAsync(() -> shapes.slow(1500));
+        awaitTrue(() -> impl.slowCalls.get() == 1);
+        RpcException e = rpcFailure(() -> shapes.echo("queued"));
+        assertThat(e.isTimeout()).isTrue();
+        // the provider drops the queued echo when the CANCEL arrives, while the slow call still runs
+        awaitTrue(() -> cancelledCalls(exporter) == 1);
+        assertThat(blocker).isNotDone();
+
+        assertThat(blocker.get(10, TimeUnit.SECONDS)).isEqualTo("slept 1500");
+        assertThat(shapes.add(2, 2)).isEqualTo(4);
+        assertThat(impl.calls.get() - before).isEqualTo(1);
+        assertThat(cancelledCalls(exporter)).isEqualTo(1);
+    }
+
+    @Test
+    void interruptedCaller_cancelsItsQueuedCall_whichNeverRuns() throws Exception {
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "threads=1&queues=10");
+        Invoker<Shapes> invoker = consumer.refer(Shapes.class, exporter, "timeout=20000");
+        Shapes shapes = Loopback.proxy(Shapes.class, invoker);
+        assertThat(shapes.add(1, 1)).isEqualTo(2);
+        int before = impl.calls.get();
+
+        CompletableFuture<String> blocker = CompletableFuture.supplyAsync(() -> shapes.slow(1000));
+        awaitTrue(() -> impl.slowCalls.get() == 1);
+        CompletableFuture<Throwable> caller = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                shapes.echo("queued");
+                caller.complete(null);
+            } catch (RuntimeException ex) {
+                caller.complete(ex);
+            }
+        }, "interrupted-caller");
+        thread.start();
+        WeftInvoker<?> weft = (WeftInvoker<?>) invoker;
+        awaitTrue(() -> weft.connections().pendingCount() == 2);
+        thread.interrupt();
+
+        assertThat(caller.get(10, TimeUnit.SECONDS)).isInstanceOf(RpcException.class)
+                .hasMessageContaining("interrupted");
+        awaitTrue(() -> cancelledCalls(exporter) == 1);
+        assertThat(blocker.get(10, TimeUnit.SECONDS)).isEqualTo("slept 1000");
+        // its deadline (20 s) had not passed: only the CANCEL kept it from running
+        assertThat(shapes.add(2, 2)).isEqualTo(4);
+        assertThat(impl.calls.get() - before).isEqualTo(1);
+        thread.join(10_000);
+    }
+
+    @Test
+    void cancelAfterTheCallStarted_isIgnored_andTheCallCompletes() throws Exception {
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "threads=2");
+        Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, exporter, "timeout=5000&slow.timeout=400"));
+        assertThat(shapes.echo("warm")).isEqualTo("warm");
+
+        RpcException e = rpcFailure(() -> shapes.slow(1200));
+        assertThat(e.isTimeout()).isTrue();
+        assertThat(impl.slowCalls.get()).isEqualTo(1);
+        // the provider ran it to the end; the CANCEL came too late to skip anything
+        Thread.sleep(1500);
+        assertThat(cancelledCalls(exporter)).isZero();
+        assertThat(shapes.echo("still fine")).isEqualTo("still fine");
+    }
+
+    private static long cancelledCalls(Exporter<?> exporter) {
+        return ((WeftExporter<?>) exporter).service().cancelledCalls();
+    }
+
+    @Test
     void fullQueue_answersNotProcessedAtOnce() throws Exception {
         Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "threads=1&queues=1");
         Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, exporter, "timeout=5000"));
@@ -131,7 +205,7 @@ class FaultTest {
     void blackHoledPeer_isDetectedByHeartbeats_andPendingCallFails() throws Exception {
         Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
         try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
-            Invoker<Shapes> invoker = consumer.refer(Shapes.class, proxy.port(), "timeout=30000&heartbeat=200");
+            Invoker<Shapes> invoker = consumer.refer(Shapes.class, proxy.port(), "timeout=30000&heartbeat=1000");
             Shapes shapes = Loopback.proxy(Shapes.class, invoker);
             assertThat(shapes.echo("up")).isEqualTo("up");
 

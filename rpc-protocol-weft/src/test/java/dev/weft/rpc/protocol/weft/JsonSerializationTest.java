@@ -51,6 +51,28 @@ class JsonSerializationTest {
     }
 
     @Test
+    void strings_escapesAndNonAscii_roundTrip_andMatchWhatDatabindWrites() throws IOException {
+        String text = "quote \" backslash \\ tab \t newline \n \u0001 é ✓ \uD83D\uDE00";
+        byte[] asString = write(new Object[] {text}, new Type[] {String.class});
+        byte[] asObject = write(new Object[] {text}, new Type[] {Object.class});
+
+        assertThat(asString).isEqualTo(asObject);
+        assertThat(json.deserialize(new ByteArrayInputStream(asString)).readObject(String.class)).isEqualTo(text);
+    }
+
+    @Test
+    void stringDeclared_otherTokens_areCoercedAsDatabindDoes() throws IOException {
+        Serialization.ObjectInput in = json.deserialize(new ByteArrayInputStream(
+                "123 true \"plain\"".getBytes(StandardCharsets.UTF_8)));
+        assertThat(in.readObject(String.class)).isEqualTo("123");
+        assertThat(in.readObject(String.class)).isEqualTo("true");
+        assertThat(in.readObject(String.class)).isEqualTo("plain");
+        assertThatThrownBy(() -> json.deserialize(new ByteArrayInputStream(
+                "{\"a\":1}".getBytes(StandardCharsets.UTF_8))).readObject(String.class))
+                .isInstanceOf(IOException.class);
+    }
+
+    @Test
     void flush_endsTheOutput_withoutClosingTheStream() throws IOException {
         boolean[] closed = {false};
         ByteArrayOutputStream bytes = new ByteArrayOutputStream() {
