@@ -145,12 +145,45 @@ class MemoryRegistryCategoriesTest {
         second.subscribe(query(null), received::add);
         second.register(PROVIDER);
         first.register(URL.valueOf("weft://10.0.0.2:2/" + SERVICE));
-        first.subscribe(query(null), urls -> { });
+        List<List<URL>> receivedByClosed = new ArrayList<>();
+        first.subscribe(query(null), receivedByClosed::add);
         received.clear();
 
         first.close();
         assertThat(received).containsExactly(List.of(PROVIDER));
         assertThat(second.lookup(query(null))).containsExactly(PROVIDER);
+        receivedByClosed.clear();
+        second.register(URL.valueOf("weft://10.0.0.3:3/" + SERVICE));
+        assertThat(receivedByClosed).isEmpty();
+    }
+
+    @Test
+    void unsubscribingOneListener_thenClosing_stopsTheOthersOfThatHandleToo() {
+        MemoryRegistry.Store store = new MemoryRegistry.Store();
+        MemoryRegistry handle = new MemoryRegistry(URL.valueOf("memory://a"), store);
+        MemoryRegistry other = new MemoryRegistry(URL.valueOf("memory://a"), store);
+        List<List<URL>> kept = new ArrayList<>();
+        NotifyListener dropped = urls -> { };
+        handle.subscribe(query(null), dropped);
+        handle.subscribe(query(null), kept::add);
+        handle.unsubscribe(query(null), dropped);
+        handle.close();
+        kept.clear();
+
+        other.register(PROVIDER);
+        assertThat(kept).isEmpty();
+    }
+
+    @Test
+    void destroy_closesTheHandle_unregisteringItsUrls() {
+        MemoryRegistry.Store store = new MemoryRegistry.Store();
+        MemoryRegistry handle = new MemoryRegistry(URL.valueOf("memory://a"), store);
+        MemoryRegistry other = new MemoryRegistry(URL.valueOf("memory://a"), store);
+        handle.register(PROVIDER);
+
+        handle.destroy();
+        assertThat(handle.getState()).isEqualTo(RegistryHealth.State.CLOSED);
+        assertThat(other.lookup(query(null))).isEmpty();
     }
 
     @Test

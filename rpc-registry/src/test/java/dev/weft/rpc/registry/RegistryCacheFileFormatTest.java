@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +48,24 @@ class RegistryCacheFileFormatTest {
         try (Stream<Path> files = Files.list(dir.resolve("nested/deeper"))) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("registry.cache");
         }
+    }
+
+    @Test
+    void save_isWrittenWithoutWaitingForClose() throws Exception {
+        Path file = dir.resolve("eager.cache");
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            cache.save(KEY, Categories.PROVIDERS, List.of(P1));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!containsLineFor(file, P1) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(containsLineFor(file, P1)).as("written while the file is open").isTrue();
+        }
+    }
+
+    private static boolean containsLineFor(Path file, URL url) throws Exception {
+        return Files.exists(file) && Files.readAllLines(file, StandardCharsets.UTF_8)
+                .contains("providers " + KEY + " " + url.toFullString());
     }
 
     @Test
