@@ -1,0 +1,116 @@
+package dev.weft.rpc.registry;
+
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.ServiceKey;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What the cache file writes, and that a new instance reads back exactly what the last one saved. */
+class RegistryCacheFileFormatTest {
+
+    private static final String SERVICE = "com.example.DemoService";
+    private static final ServiceKey KEY = ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE));
+    private static final ServiceKey BLUE = ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=blue"));
+    private static final URL P1 = URL.valueOf("weft://10.0.0.1:1/" + SERVICE + "?weight=100&timeout=5");
+    private static final URL P2 = URL.valueOf("weft://10.0.0.2:2/" + SERVICE);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void close_writesOneLinePerUrl_andOneLineForAnEmptyList_sortedByCategoryAndService() throws Exception {
+        Path file = dir.resolve("nested/deeper/registry.cache");
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            cache.save(KEY, Categories.PROVIDERS, List.of(P1, P2));
+            cache.save(KEY, Categories.CONFIGURATORS, List.of());
+            cache.save(BLUE, Categories.PROVIDERS, List.of(P2));
+        }
+
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        assertThat(lines.get(0)).startsWith("# ");
+        assertThat(lines.subList(1, lines.size())).containsExactly(
+                "configurators " + KEY,
+                "providers " + BLUE + " " + P2.toFullString(),
+                "providers " + KEY + " " + P1.toFullString(),
+                "providers " + KEY + " " + P2.toFullString());
+        try (Stream<Path> files = Files.list(dir.resolve("nested/deeper"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("registry.cache");
+        }
+    }
+
+    @Test
+    void save_isWrittenWithoutWaitingForClose() throws Exception {
+        Path file = dir.resolve("eager.cache");
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            cache.save(KEY, Categories.PROVIDERS, List.of(P1));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!containsLineFor(file, P1) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(containsLineFor(file, P1)).as("written while the file is open").isTrue();
+        }
+    }
+
+    private static boolean containsLineFor(Path file, URL url) throws Exception {
+        return Files.exists(file) && Files.readAllLines(file, StandardCharsets.UTF_8)
+                .contains("providers " + KEY + " " + url.toFullString());
+    }
+
+    @Test
+    void aNewInstance_readsBackWhatTheLastOneSaved() {
+        Path file = dir.resolve("registry.cache");
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            cache.save(KEY, Categories.PROVIDERS, List.of(P1));
+            cache.save(KEY, Categories.PROVIDERS, List.of(P1, P2));
+            cache.save(KEY, Categories.CONFIGURATORS, List.of());
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P1, P2));
+        }
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P1, P2));
+            assertThat(cache.load(KEY, Categories.CONFIGURATORS)).contains(List.of());
+            assertThat(cache.load(BLUE, Categories.PROVIDERS)).isEmpty();
+            assertThat(cache.getPath()).isEqualTo(file.toAbsolutePath());
+            assertThat(cache).hasToString("RegistryCacheFile[" + file.toAbsolutePath() + "]");
+        }
+    }
+
+    @Test
+    void savedList_isACopy_laterChangesToTheCallersListDoNotLeakIn() {
+        try (RegistryCacheFile cache = new RegistryCacheFile(dir.resolve("copy.cache"))) {
+            List<URL> urls = new ArrayList<>(List.of(P1));
+            cache.save(KEY, Categories.PROVIDERS, urls);
+            urls.add(P2);
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P1));
+        }
+    }
+
+    @Test
+    void blankLinesCommentsAndSurroundingSpaces_areIgnored() throws Exception {
+        Path file = dir.resolve("spaced.cache");
+        Files.writeString(file, "\n   \n  # a comment\n  providers " + KEY + " " + P2.toFullString() + "  \n",
+                StandardCharsets.UTF_8);
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P2));
+        }
+    }
+
+    @Test
+    void fileThatCannotBeRead_isRefused_namingIt() throws Exception {
+        Path directory = Files.createDirectories(dir.resolve("a-directory"));
+        assertThatThrownBy(() -> new RegistryCacheFile(directory))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessage("Registry cache file " + directory.toAbsolutePath() + " cannot be read");
+    }
+}
