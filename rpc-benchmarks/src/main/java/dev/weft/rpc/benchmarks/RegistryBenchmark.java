@@ -66,7 +66,7 @@ import java.util.function.BooleanSupplier;
 public final class RegistryBenchmark {
 
     private static final String SERVICE = Greeter.class.getName();
-    private static final long WAIT_MS = 30_000;
+    private static final long WAIT_MS = 120_000;
 
     private RegistryBenchmark() {
     }
