@@ -1,10 +1,11 @@
 package dev.weft.rpc.registry;
 
+import com.google.common.collect.Maps;
+import com.google.common.collect.Sets;
 import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.common.URL;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,7 +63,7 @@ final class DirectoryState {
         this.providers = providers;
         this.disabled = disabled;
         this.merges = merges;
-        Map<URL, Provider> index = new HashMap<>();
+        Map<URL, Provider> index = Maps.newHashMapWithExpectedSize(providers.size());
         for (Provider provider : providers) {
             index.put(provider.referUrl(), provider);
         }
@@ -84,8 +85,8 @@ final class DirectoryState {
                                   Predicate<URL> referable, Consumer<String> problems, DirectoryState previous) {
         Objects.requireNonNull(consumer, "consumer");
         ServiceKey key = ServiceKey.of(consumer);
-        Map<URL, URL> merges = new HashMap<>();
-        Set<URL> referUrls = new LinkedHashSet<>();
+        Map<URL, URL> merges = Maps.newHashMapWithExpectedSize(rawProviders.size());
+        Set<URL> referUrls = Sets.newLinkedHashSetWithExpectedSize(rawProviders.size());
         for (URL raw : rawProviders) {
             if (Categories.isEmptyMarker(raw) || !key.matches(raw)) {
                 continue;

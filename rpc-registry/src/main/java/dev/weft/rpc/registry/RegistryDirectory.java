@@ -2,6 +2,7 @@ package dev.weft.rpc.registry;
 
 import dev.weft.rpc.protocol.ServiceKey;
 import com.google.common.base.Ticker;
+import com.google.common.collect.Maps;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.common.Invoker;
@@ -15,7 +16,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -232,9 +232,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
      * state was vetoed. Holds the lock.
      */
     private boolean apply(DirectoryState state) {
-        Map<URL, ReferredProvider<T>> nextReferred = new HashMap<>();
-        Map<URL, ProviderView<T>> nextViews = new HashMap<>();
-        List<Invoker<T>> invokers = new ArrayList<>(state.providers().size());
+        int size = state.providers().size();
+        Map<URL, ReferredProvider<T>> nextReferred = Maps.newHashMapWithExpectedSize(size);
+        Map<URL, ProviderView<T>> nextViews = Maps.newHashMapWithExpectedSize(size);
+        List<Invoker<T>> invokers = new ArrayList<>(size);
         for (DirectoryState.Provider provider : state.providers()) {
             ReferredProvider<T> referredProvider = referred.get(provider.referUrl());
             if (referredProvider == null) {

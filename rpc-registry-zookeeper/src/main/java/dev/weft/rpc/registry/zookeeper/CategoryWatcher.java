@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry.zookeeper;
 
+import com.google.common.collect.Maps;
 import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
@@ -8,9 +9,7 @@ import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -132,11 +131,11 @@ final class CategoryWatcher implements AutoCloseable {
         failures.reset("read " + path);
         List<String> sorted = new ArrayList<>(names);
         sorted.sort(null);
-        Map<String, URL> next = new HashMap<>(sorted.size() * 2);
+        Map<String, URL> next = Maps.newHashMapWithExpectedSize(sorted.size());
         List<URL> urls = new ArrayList<>(sorted.size());
         long bytes = 0;
         for (String name : sorted) {
-            bytes += 4 + utf8Length(name);
+            bytes += 4 + name.length(); // names are form-encoded, so ASCII: one byte a character
             URL url = decoded.get(name);
             if (url == null) {
                 try {
@@ -165,16 +164,6 @@ final class CategoryWatcher implements AutoCloseable {
         for (Subscription subscription : subscriptions) {
             subscription.offer(snapshot);
         }
-    }
-
-    /** UTF-8 size of a node name; names written by URLEncoder are ASCII, so this is usually its length. */
-    private static int utf8Length(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            if (name.charAt(i) >= 0x80) {
-                return name.getBytes(StandardCharsets.UTF_8).length;
-            }
-        }
-        return name.length();
     }
 
     @Override

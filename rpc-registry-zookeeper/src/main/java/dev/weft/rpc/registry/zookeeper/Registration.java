@@ -19,8 +19,9 @@ import java.util.concurrent.Executor;
  *
  * <p>After a session expiry ZooKeeper may still hold the node of the expired session until it
  * reaps that session; creating it again then fails with "node exists" and the node would vanish a
- * moment later. A node owned by one of this registry's expired sessions is therefore deleted (at
- * its version) and created afresh at once. A node owned by another live session is left alone and
+ * moment later. A node owned by one of this registry's expired sessions is therefore replaced (a
+ * delete at its version and a create, in one transaction, so consumers never see the provider
+ * missing). A node owned by another live session is left alone and
  * watched: it is created again when that session lets it go.
  *
  * <p>{@link #ensure()} runs on the registry's single worker thread only; {@link #close()} from any.
@@ -99,19 +100,33 @@ final class Registration {
             }
             long owner = stat.getEphemeralOwner();
             if (ephemeral && sessions.isExpiredOwn(owner)) {
-                try {
-                    client.delete().withVersion(stat.getVersion()).forPath(path);
-                    log.info("Replaced the node of expired session 0x{} at {}", Long.toHexString(owner), path);
-                } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
-                    log.debug("Stale node at {} changed before it was replaced", path);
-                }
-                return false;
+                return replace(stat, owner);
             }
             if (ephemeral && owner != sessions.current()) {
                 log.info("Node {} is held by session 0x{}; it will be created again when that session lets it go",
                         path, Long.toHexString(owner));
             }
             return true;
+        }
+    }
+
+    /**
+     * Replaces the node of one of this registry's expired sessions by one of the current session,
+     * in one ZooKeeper transaction: a reader sees the old node or the new one, never neither (a
+     * delete followed by a create would show consumers a moment without this provider, and with
+     * it their only one: "no provider"). Whether the node is now ours.
+     */
+    private boolean replace(Stat stale, long owner) throws Exception {
+        try {
+            client.transaction().forOperations(
+                    client.transactionOp().delete().withVersion(stale.getVersion()).forPath(path),
+                    client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, NO_DATA));
+            log.info("Replaced the node of expired session 0x{} at {}", Long.toHexString(owner), path);
+            return true;
+        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException
+                | KeeperException.NodeExistsException changed) {
+            log.debug("Stale node at {} changed before it was replaced", path);
+            return false;
         }
     }
 

@@ -117,6 +117,35 @@ class ZookeeperFaultsTest {
     }
 
     @Test
+    void providerSessionExpiry_ofTheOnlyProvider_consumerNeverSeesItMissing() throws Exception {
+        // The stale node is replaced while the old session still holds it: were it deleted and then
+        // created, a consumer reading in between would find no provider at all.
+        ZookeeperRegistry provider = registry(30_000);
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        provider.register(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+
+        for (int expiry = 0; expiry < 5; expiry++) {
+            long oldSession = provider.health().sessionId();
+            KillSession.kill(provider.curator().getZookeeperClient().getZooKeeper());
+            Await.until("A owned by the provider's new session", Duration.ofSeconds(15), () -> {
+                long now = provider.health().sessionId();
+                try {
+                    return now != oldSession && owner(A) == now;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }, provider::health);
+        }
+
+        assertThat(emptyLists(listener)).as("%s", listener).isZero();
+        assertThat(listener.lists("providers")).as("%s", listener)
+                .allSatisfy(list -> assertThat(list).extracting(URL::getAddress).containsExactly("127.0.0.1:20880"));
+    }
+
+    @Test
     void zooKeeperRestartWithinTheSession_sameSession_noNotification_thenFreshLists() throws Exception {
         ZookeeperRegistry provider = registry(20_000);
         ZookeeperRegistry consumer = registry(20_000);

@@ -1,0 +1,355 @@
+package dev.weft.rpc.benchmarks;
+
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Exporter;
+import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.proxy.ProxyFactory;
+import dev.weft.rpc.registry.RegistryDirectory;
+import dev.weft.rpc.registry.zookeeper.ZookeeperRegistry;
+import dev.weft.rpc.spi.ExtensionDirector;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadMXBean;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Run by hand (not JMH, not CI): the consumer side of {@code rpc-registry-zookeeper} and
+ * {@link RegistryDirectory} against a real ZooKeeper ({@code TestingServer} on 127.0.0.1).
+ *
+ * <ul>
+ *   <li>{@code change}: 2,000 providers of one service (node names of ~400 bytes), joined to a
+ *       {@code failover} cluster, {@code lazy=true}; then single changes (one provider added, then
+ *       removed). For each change, the CPU time (ThreadMXBean) of the consumer's threads from the
+ *       write to the directory publishing the new state: the registry's own threads
+ *       ({@code weft-zk-*}), the directory's refresh thread, and (reported apart) the ZooKeeper
+ *       client's I/O threads that read the answer off the socket.</li>
+ *   <li>{@code cycles}: add/remove cycles of a provider registered by a provider-side registry,
+ *       referred through the real {@code weft} protocol and counted by the {@code counting}
+ *       protocol. A base provider stays on one server; each cycling provider is on a second
+ *       server, so each cycle opens a connection (at refer) and closes it (at destroy). Reports
+ *       invokers created and destroyed, the server's watches, threads, open file descriptors,
+ *       the time taken and the heap after.</li>
+ * </ul>
+ *
+ * <pre>
+ * mvn -B -ntp -q -DskipTests install
+ * java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.RegistryBenchmark change [changes]
+ * java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.RegistryBenchmark cycles [cycles] [max seconds]
+ * </pre>
+ */
+public final class RegistryBenchmark {
+
+    private static final String SERVICE = Greeter.class.getName();
+    private static final long WAIT_MS = 120_000;
+
+    private RegistryBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        // Lets the benchmark ask the server for its watch count ("wchs").
+        System.setProperty("zookeeper.4lw.commands.whitelist", "wchs,cons");
+        String mode = args.length > 0 ? args[0] : "change";
+        try (TestingServer server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, -1, -1,
+                Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1"), true);
+                CuratorFramework operator = CuratorFrameworkFactory.newClient(server.getConnectString(),
+                        new RetryOneTime(100))) {
+            operator.start();
+            operator.blockUntilConnected(30, TimeUnit.SECONDS);
+            switch (mode) {
+                case "change" -> change(server, operator, args.length > 1 ? Integer.parseInt(args[1]) : 200);
+                case "cycles" -> cycles(server, args.length > 1 ? Integer.parseInt(args[1]) : 10_000,
+                        args.length > 2 ? Integer.parseInt(args[2]) : 3_600);
+                default -> throw new IllegalArgumentException("mode: " + mode + " (expected: change or cycles)");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ change
+
+    private static void change(TestingServer server, CuratorFramework operator, int changes) throws Exception {
+        int count = 2_000;
+        String folder = "/weft/" + SERVICE + "/providers";
+        operator.create().creatingParentsIfNeeded().forPath(folder);
+        long bytes = 0;
+        List<CuratorOp> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String name = nodeName(provider(i, 400));
+            bytes += name.length() + 4;
+            batch.add(operator.transactionOp().create().forPath(folder + "/" + name));
+            if (batch.size() == 100 || i == count - 1) {
+                operator.transaction().forOperations(batch);
+                batch.clear();
+            }
+        }
+        System.out.printf("%d providers, names of ~%d bytes (children ~%d bytes)%n", count, bytes / count, bytes);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Set<Long> before = ids(threads);
+        ExecutorService refreshes = Executors.newSingleThreadExecutor(
+                new ThreadFactoryBuilder().setNameFormat("bench-directory-%d").setDaemon(true).build());
+        try (ExtensionDirector director = new ExtensionDirector(RegistryBenchmark.class.getClassLoader());
+                ZookeeperRegistry registry = new ZookeeperRegistry(URL.valueOf("zookeeper://"
+                        + server.getConnectString() + "?session=30000"))) {
+            URL consumer = URL.valueOf("consumer://127.0.0.1/" + SERVICE + "?application=bench&side=consumer&lazy=true");
+            long start = System.nanoTime();
+            RegistryDirectory<Greeter> directory = RegistryDirectory.builder(Greeter.class, consumer, registry)
+                    .director(director).executor(refreshes).build();
+            Invoker<Greeter> cluster = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
+            await(() -> directory.getInvokers().size() == count, "the first full list");
+            System.out.printf("directory ready with %d providers in %.0f ms%n", count, (System.nanoTime() - start) / 1e6);
+
+            Set<Long> consumerThreads = ids(threads);
+            consumerThreads.removeAll(before);
+            long[][] cpu = new long[BUCKETS.length][changes];
+            long[] wall = new long[changes];
+            double[] load = new double[changes];
+            String extra = folder + "/" + nodeName(provider(count, 400));
+            for (int i = 0; i < changes; i++) {
+                boolean add = i % 2 == 0;
+                int expected = add ? count + 1 : count;
+                long[] cpu0 = cpu(threads, consumerThreads);
+                load[i] = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                long refreshCount = directory.getRefreshCount();
+                long t0 = System.nanoTime();
+                if (add) {
+                    operator.create().forPath(extra);
+                } else {
+                    operator.delete().forPath(extra);
+                }
+                await(() -> directory.getInvokers().size() == expected && directory.getRefreshCount() > refreshCount,
+                        "change " + i);
+                wall[i] = System.nanoTime() - t0;
+                Thread.sleep(20); // lets the threads finish what follows publication before reading their clocks
+                long[] cpu1 = cpu(threads, consumerThreads);
+                for (int b = 0; b < BUCKETS.length; b++) {
+                    cpu[b][i] = cpu1[b] - cpu0[b];
+                }
+            }
+            long[] registryAndDirectory = new long[changes];
+            for (int i = 0; i < changes; i++) {
+                registryAndDirectory[i] = cpu[0][i] + cpu[1][i] + cpu[2][i];
+            }
+            System.out.printf("load average (1 min) during the changes: %.1f to %.1f on %d cores%n",
+                    Arrays.stream(load).min().orElse(0), Arrays.stream(load).max().orElse(0),
+                    Runtime.getRuntime().availableProcessors());
+            for (int b = 0; b < BUCKETS.length; b++) {
+                report("CPU per change: " + BUCKETS[b], cpu[b]);
+            }
+            report("CPU per change: registry + directory (sum)", registryAndDirectory);
+            report("write -> directory published (wall)", wall);
+            System.out.printf("refreshes: %d; cluster %s%n", directory.getRefreshCount(), cluster.isAvailable());
+            cluster.destroy();
+            directory.destroy();
+        } finally {
+            refreshes.shutdownNow();
+        }
+    }
+
+    private static Set<Long> ids(ThreadMXBean threads) {
+        Set<Long> ids = new HashSet<>();
+        for (long id : threads.getAllThreadIds()) {
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    /** What {@link #cpu} reports, in its order. */
+    private static final String[] BUCKETS = {
+        "registry read (weft-zk-registry)",
+        "delivery + directory intake (weft-zk-notify)",
+        "directory refresh (bench-directory)",
+        "ZooKeeper client I/O (SendThread, EventThread)",
+    };
+
+    /** CPU nanos of the threads {@code ids}, summed per {@link #BUCKETS} entry. */
+    private static long[] cpu(ThreadMXBean threads, Set<Long> ids) {
+        long[] sums = new long[BUCKETS.length];
+        for (long id : ids) {
+            var info = threads.getThreadInfo(id);
+            long nanos = threads.getThreadCpuTime(id);
+            if (info == null || nanos < 0) {
+                continue;
+            }
+            String name = info.getThreadName();
+            if (name.contains("SendThread") || name.contains("EventThread")) {
+                sums[3] += nanos;
+            } else if (name.startsWith("weft-zk-registry")) {
+                sums[0] += nanos;
+            } else if (name.startsWith("weft-zk-notify")) {
+                sums[1] += nanos;
+            } else if (name.startsWith("bench-directory")) {
+                sums[2] += nanos;
+            }
+        }
+        return sums;
+    }
+
+    private static URL provider(int i, int nameBytes) {
+        String base = "weft://127.0.0.1:" + (30_000 + i) + "/" + SERVICE
+                + "?application=demo-provider&methods=greet&side=provider&timestamp=1764590000000&weight=100";
+        int pad = Math.max(0, nameBytes - nodeName(URL.valueOf(base)).length() - 8);
+        char[] filler = new char[pad];
+        Arrays.fill(filler, 'x');
+        return URL.valueOf(base + "&z=" + new String(filler));
+    }
+
+    /** The node name the ZooKeeper registry gives {@code url}: the full URL, parameters sorted, form-encoded. */
+    private static String nodeName(URL url) {
+        return URLEncoder.encode(url.withParameters(new TreeMap<>(url.getParameters())).toFullString(),
+                StandardCharsets.UTF_8);
+    }
+
+    // ------------------------------------------------------------------ cycles
+
+    /** {@code cycles} add/remove cycles, stopping early (and saying so) after {@code maxSeconds}. */
+    private static void cycles(TestingServer server, int cycles, int maxSeconds) throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        URL registryUrl = URL.valueOf("zookeeper://" + server.getConnectString() + "?session=30000");
+        ExecutorService refreshes = Executors.newSingleThreadExecutor(
+                new ThreadFactoryBuilder().setNameFormat("bench-directory-%d").setDaemon(true).build());
+        try (ExtensionDirector director = new ExtensionDirector(RegistryBenchmark.class.getClassLoader());
+                ZookeeperRegistry providers = new ZookeeperRegistry(registryUrl);
+                ZookeeperRegistry consumers = new ZookeeperRegistry(registryUrl)) {
+            Protocol weft = director.getExtensionLoader(Protocol.class).getExtension("weft");
+            CountingProtocol counting = (CountingProtocol) director.getExtensionLoader(Protocol.class)
+                    .getExtension(CountingProtocol.NAME, false);
+            ProxyFactory proxies = director.getExtensionLoader(ProxyFactory.class).getExtension("javassist");
+            Exporter<Greeter> base = weft.export(proxies.getInvoker(new GreeterImpl(), Greeter.class,
+                    URL.valueOf("weft://127.0.0.1:0/" + SERVICE)));
+            Exporter<Greeter> cycled = weft.export(proxies.getInvoker(new GreeterImpl(), Greeter.class,
+                    URL.valueOf("weft://127.0.0.1:0/" + SERVICE)));
+            providers.register(URL.valueOf(CountingProtocol.NAME + "://127.0.0.1:" + base.getInvoker().getUrl().getPort()
+                    + "/" + SERVICE + "?instance=base"));
+            String address = CountingProtocol.NAME + "://127.0.0.1:" + cycled.getInvoker().getUrl().getPort() + "/" + SERVICE;
+            URL consumer = URL.valueOf("consumer://127.0.0.1/" + SERVICE + "?application=bench&side=consumer");
+            RegistryDirectory<Greeter> directory = RegistryDirectory.builder(Greeter.class, consumer, consumers)
+                    .director(director).executor(refreshes).build();
+            Invoker<Greeter> cluster = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
+            await(() -> directory.getInvokers().size() == 1, "the first provider");
+
+            settle();
+            int threadsBefore = threads.getThreadCount();
+            long fdsBefore = openFileDescriptors();
+            String watchesBefore = fourLetterWord(server.getPort(), "wchs");
+            long heapBefore = usedHeapAfterGc(memory);
+            long start = System.nanoTime();
+            long[] join = new long[cycles];
+            long stopAt = start + TimeUnit.SECONDS.toNanos(maxSeconds);
+            int done = 0;
+            for (int i = 0; i < cycles && System.nanoTime() - stopAt < 0; i++) {
+                URL cycling = URL.valueOf(address + "?instance=" + i + "&weight=" + (1 + i % 100));
+                long t0 = System.nanoTime();
+                providers.register(cycling);
+                await(() -> directory.getInvokers().size() == 2, "cycle " + i + " add");
+                join[i] = System.nanoTime() - t0;
+                providers.unregister(cycling);
+                await(() -> directory.getInvokers().size() == 1, "cycle " + i + " remove");
+                done = i + 1;
+                if (done % 500 == 0) {
+                    System.out.printf("  %d cycles, %.0f s; invokers created %d, destroyed %d%n", done,
+                            (System.nanoTime() - start) / 1e9, counting.created(), counting.destroyed());
+                }
+            }
+            if (done < cycles) {
+                System.out.printf("stopped at the time bound (%d s) after %d of %d cycles%n", maxSeconds, done, cycles);
+            }
+            join = Arrays.copyOf(join, Math.max(1, done));
+            double seconds = (System.nanoTime() - start) / 1e9;
+            await(() -> counting.live() == 1, "the last removed invoker destroyed");
+            settle();
+            System.out.printf("%d add/remove cycles in %.1f s (%.1f ms per cycle)%n", done, seconds,
+                    seconds * 1e3 / Math.max(1, done));
+            report("register -> directory lists it (wall)", join);
+            System.out.printf("invokers created %d, destroyed %d, live %d (the base provider)%n",
+                    counting.created(), counting.destroyed(), counting.live());
+            System.out.printf("threads %d -> %d; open file descriptors %d -> %d%n", threadsBefore,
+                    threads.getThreadCount(), fdsBefore, openFileDescriptors());
+            System.out.printf("server watches before: %s%n               after: %s%n", watchesBefore,
+                    fourLetterWord(server.getPort(), "wchs"));
+            System.out.printf("heap used after GC %.1f MB -> %.1f MB%n", heapBefore / 1e6, usedHeapAfterGc(memory) / 1e6);
+            cluster.destroy();
+            directory.destroy();
+            System.out.printf("after destroy: created %d, destroyed %d%n", counting.created(), counting.destroyed());
+            cycled.unexport();
+            base.unexport();
+        } finally {
+            refreshes.shutdownNow();
+        }
+    }
+
+    private static void settle() throws InterruptedException {
+        Thread.sleep(2_000);
+    }
+
+    private static long usedHeapAfterGc(MemoryMXBean memory) throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+
+    private static long openFileDescriptors() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            return unix.getOpenFileDescriptorCount();
+        }
+        return -1;
+    }
+
+    /** The server's answer to a four-letter word, on one line. */
+    private static String fourLetterWord(int port, String word) throws Exception {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(word.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().replace('\n', ' ');
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("not within " + WAIT_MS + " ms: " + what);
+            }
+            Thread.sleep(0, 200_000);
+        }
+    }
+
+    private static void report(String what, long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        System.out.printf("%-48s n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms%n", what, sorted.length,
+                sorted[sorted.length / 2] / 1e6, sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6,
+                sorted[sorted.length - 1] / 1e6);
+    }
+}
