@@ -5,7 +5,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A live provider's implementation: answers like {@link GreetingServiceImpl} after a simulated
+ * A provider's implementation: answers like {@link GreetingServiceImpl} after a simulated
  * processing time drawn uniformly from 0.5x to 1.5x the provider's mean latency (seeded).
  * Thread-safe: the random source is split under a lock, the sleep runs unlocked.
  */

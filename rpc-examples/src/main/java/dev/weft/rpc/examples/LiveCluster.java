@@ -1,6 +1,7 @@
 package dev.weft.rpc.examples;
 
 import dev.weft.rpc.bootstrap.Weft;
+import dev.weft.rpc.common.URL;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
@@ -27,6 +28,9 @@ final class LiveCluster implements AutoCloseable {
     static final int TICK_MILLIS = 200;
     static final int MAX_SESSION_MILLIS = 60_000;
     static final int SHUTDOWN_TIMEOUT_MILLIS = 2000;
+    /** Consumer key of {@code Weft.refer}: wait for a first provider before returning. */
+    static final String CHECK_KEY = "check";
+    private static final long WARM_UP_PAUSE_MILLIS = 10;
 
     private final TestingServer server;
     private final String connectString;
@@ -77,12 +81,25 @@ final class LiveCluster implements AutoCloseable {
                 providers.put(spec.name(), host);
             }
             consumerWeft = Weft.builder().registry("zookeeper://" + connectString).application("playground").build();
-            GreetingService consumer = consumerWeft.refer(GreetingService.class, consumerParameters);
+            GreetingService consumer = consumerWeft.refer(GreetingService.class, withoutWaiting(consumerParameters));
             return new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator);
         } catch (Exception | Error e) {
             closeAll(consumerWeft, providers, operator, server);
             throw e;
         }
+    }
+
+    /**
+     * The consumer's parameters with {@code check=false} unless they set {@code check}: the
+     * providers are registered already, and {@link #warmUp} waits for every one of them, which on
+     * a busy machine can take longer than the {@code timeout} that {@code check=true} waits.
+     */
+    static Map<String, String> withoutWaiting(String consumerParameters) {
+        Map<String, String> parameters = new LinkedHashMap<>(URL.valueOf("consumer://127.0.0.1/"
+                + GreetingService.class.getName() + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters))
+                .getParameters());
+        parameters.putIfAbsent(CHECK_KEY, "false");
+        return parameters;
     }
 
     /** The provider URL a spec is exported at: 127.0.0.1, a free port, its weight and zone. */
@@ -100,7 +117,8 @@ final class LiveCluster implements AutoCloseable {
     Set<String> warmUp(long maxMillis) {
         Set<String> answered = new java.util.HashSet<>();
         long deadline = System.nanoTime() + maxMillis * 1_000_000;
-        for (int i = 0; answered.size() < providers.size() && System.nanoTime() < deadline; i++) {
+        for (int i = 0; answered.size() < providers.size() && System.nanoTime() < deadline
+                && !Thread.currentThread().isInterrupted(); i++) {
             String name = "warm-up-" + i;
             try {
                 String answer = consumer.greet(name);
@@ -108,10 +126,19 @@ final class LiveCluster implements AutoCloseable {
                     answered.add(answer.substring(name.length() + 1));
                 }
             } catch (RuntimeException e) {
-                // a provider still starting: the next call goes elsewhere or retries
+                // providers not yet known to the consumer, or one still starting: try again shortly
+                pause();
             }
         }
         return answered;
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(WARM_UP_PAUSE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     GreetingService consumer() {
@@ -185,6 +212,14 @@ final class LiveCluster implements AutoCloseable {
             host.close();
         }
         if (operator != null) {
+            try {
+                operator.deleteCreated();
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                // best effort: ZooKeeper unreachable now; --help and the docs name what the run writes
+            }
             operator.close();
         }
         if (server != null) {

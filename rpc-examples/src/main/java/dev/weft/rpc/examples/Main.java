@@ -152,9 +152,10 @@ public final class Main {
             }
             for (int i = 0; i < scenarios.size(); i++) {
                 String label = "(" + (i + 1) + "/" + scenarios.size() + ") " + scenarios.get(i).title();
-                runs.add(playground.run(scenarios.get(i), driver, progress, label));
+                ScenarioRun run = playground.run(scenarios.get(i), driver, progress, label);
+                awaitBackgroundRetries(List.of(run)); // the providers count the next scenario's calls apart
+                runs.add(run);
             }
-            awaitBackgroundRetries(runs);
             List<ScenarioResult> results = new ArrayList<>();
             for (ScenarioRun run : runs) {
                 results.add(run.result());

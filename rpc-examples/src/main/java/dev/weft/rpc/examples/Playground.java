@@ -1,51 +1,46 @@
 package dev.weft.rpc.examples;
 
+import dev.weft.rpc.bootstrap.Weft;
 import dev.weft.rpc.cluster.Cluster;
-import dev.weft.rpc.cluster.StaticDirectory;
-import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionLoader;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
 
 /**
- * Runs scenarios through the full Weft stack, built only from extensions and URL keys:
- * a proxy from the adaptive {@link ProxyFactory}, the cluster invoker from the adaptive
- * {@link Cluster} (wrapped by the mock wrapper because {@code rpc-mock} is on the class path),
- * the balancer the cluster picks by {@code loadbalance}, and provider invokers made by
- * {@link ProxyFactory#getInvoker} around {@link GreetingServiceImpl}, behind a
- * {@link SimulatedNetworkInvoker}.
+ * Runs the tour's scenarios on real providers: each distinct provider list is served by a
+ * {@link TourProviders} (weft servers on 127.0.0.1, no registry), and each scenario's consumer is
+ * {@code Weft.refer} with the scenario's URL parameters plus {@code url=} those providers, so every
+ * call goes proxy, mock wrapper, cluster, balancer, filter chain, Netty and back.
  *
- * <p>Every cluster invoker stays alive until {@link #close()}, so background work (failback
- * retries) keeps running and counting; {@code close()} destroys them and the directories.
- * The {@link ExtensionDirector} belongs to the caller, who closes it after this. Not thread-safe:
- * one thread runs the scenarios.
+ * <p>Every referred consumer stays alive until {@link #close()}, which closes the consumer
+ * {@link Weft} and then the providers. The {@link ExtensionDirector} (the consumer side's) belongs
+ * to the caller, who closes it after this. Not thread-safe: one thread runs the scenarios.
  */
 final class Playground implements AutoCloseable {
+
+    /** The consumer key naming direct provider URLs (read by {@code Weft.refer}); the tour sets it. */
+    static final String DIRECT_URLS_KEY = "url";
 
     private final ExtensionLoader<Cluster> clusters;
     private final ExtensionLoader<LoadBalance> loadBalances;
     private final ExtensionLoader<ProxyFactory> proxyFactories;
-    private final Cluster cluster;
-    private final ProxyFactory proxyFactory;
+    private final Weft consumers;
     private final long seed;
-    private final List<Invoker<GreetingService>> joined = new ArrayList<>();
-    private final List<StaticDirectory<GreetingService>> directories = new ArrayList<>();
+    private final Map<List<ProviderSpec>, TourProviders> providers = new LinkedHashMap<>();
 
     Playground(ExtensionDirector director, long seed) {
         Objects.requireNonNull(director, "director");
         this.clusters = director.getExtensionLoader(Cluster.class);
         this.loadBalances = director.getExtensionLoader(LoadBalance.class);
         this.proxyFactories = director.getExtensionLoader(ProxyFactory.class);
-        this.cluster = clusters.getAdaptiveExtension();
-        this.proxyFactory = proxyFactories.getAdaptiveExtension();
+        this.consumers = Weft.builder().director(director).application("playground").build();
         this.seed = seed;
     }
 
@@ -68,6 +63,9 @@ final class Playground implements AutoCloseable {
                 check(proxyFactories, key, name);
             } else if (key.equals("loadbalance") || key.endsWith(".loadbalance")) {
                 check(loadBalances, key, name);
+            } else if (key.equals(DIRECT_URLS_KEY)) {
+                throw new UsageException("--url " + key + "=" + name + ": the tour chooses the providers (expected:"
+                        + " no key '" + DIRECT_URLS_KEY + "'; describe providers with --providers)");
             }
         }
     }
@@ -87,51 +85,40 @@ final class Playground implements AutoCloseable {
     }
 
     /**
-     * Builds the scenario's consumer and runs its calls, showing {@code label} in the progress bar.
+     * Refers the scenario's consumer and runs its calls, showing {@code label} in the progress bar.
      *
-     * @throws UsageException when the Weft stack rejects the consumer URL while building it (for
-     *         example a mock expression that does not fit the method's return type)
+     * @throws UsageException when {@code Weft.refer} rejects the consumer URL (for example a mock
+     *         expression that does not fit the method's return type)
      * @throws InterruptedException when interrupted while waiting for the calls
      */
     ScenarioRun run(Scenario scenario, LoadDriver driver, ProgressBar progress, String label)
             throws UsageException, InterruptedException {
         validate(scenario.consumerUrl());
-        List<ProviderCounters> counters = new ArrayList<>();
-        List<Invoker<GreetingService>> providers = new ArrayList<>();
-        for (int i = 0; i < scenario.providers().size(); i++) {
-            ProviderSpec spec = scenario.providers().get(i);
-            ProviderCounters providerCounters = new ProviderCounters();
-            counters.add(providerCounters);
-            Invoker<GreetingService> provider = proxyFactory.getInvoker(
-                    new GreetingServiceImpl(spec.name()), GreetingService.class, spec.url());
-            providers.add(new SimulatedNetworkInvoker<>(provider, spec, new Random(seed * 1_000_003L + i),
-                    providerCounters));
-        }
+        TourProviders served = providers.computeIfAbsent(scenario.providers(), specs -> TourProviders.start(specs, seed));
+        Map<String, String> parameters = new LinkedHashMap<>(scenario.consumerUrl().getParameters());
+        parameters.put(DIRECT_URLS_KEY, served.directUrls());
+        // the providers run already: a call waits for its connection within its own timeout, so
+        // refer need not wait for one (which a busy machine can make longer than that timeout)
+        parameters.putIfAbsent(LiveCluster.CHECK_KEY, "false");
         GreetingService consumer;
         try {
-            StaticDirectory<GreetingService> directory = new StaticDirectory<>(scenario.consumerUrl(), providers);
-            directories.add(directory);
-            Invoker<GreetingService> clusterInvoker = cluster.join(directory);
-            joined.add(clusterInvoker);
-            consumer = proxyFactory.getProxy(clusterInvoker);
+            consumer = consumers.refer(GreetingService.class, parameters);
         } catch (RuntimeException e) {
             throw new UsageException("--url " + scenario.parameters() + ": " + e.getMessage(), e);
         }
+        List<ProviderCounters> counters = served.startCounting();
         long start = System.nanoTime();
         CallTally tally = driver.run(consumer, progress, label);
         return new ScenarioRun(scenario, counters, tally, System.nanoTime() - start);
     }
 
-    /** Destroys every cluster invoker and directory built by {@link #run}. */
+    /** Closes every consumer referred by {@link #run}, then the providers. */
     @Override
     public void close() {
-        for (Invoker<GreetingService> invoker : joined) {
-            invoker.destroy();
+        consumers.close();
+        for (TourProviders served : providers.values()) {
+            served.close();
         }
-        for (StaticDirectory<GreetingService> directory : directories) {
-            directory.destroy();
-        }
-        joined.clear();
-        directories.clear();
+        providers.clear();
     }
 }

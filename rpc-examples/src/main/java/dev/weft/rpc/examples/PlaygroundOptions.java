@@ -10,7 +10,7 @@ import java.util.List;
  * @param providers the providers from {@code --providers}, or {@code null} for the default five
  * @param calls     calls per scenario
  * @param threads   calling threads per scenario
- * @param seed      seed of the simulated latencies and failures
+ * @param seed      seed of the providers' latencies and failures
  * @param report    where to write the HTML report, or {@code null} for none
  * @param logLevel  the slf4j-simple level given with {@code --log} (off, error, warn, info, debug, trace),
  *                  or {@code null} to keep the configured one (off, from {@code simplelogger.properties})

@@ -2,7 +2,7 @@ package dev.weft.rpc.examples;
 
 import java.util.concurrent.atomic.LongAdder;
 
-/** What one simulated provider saw: attempts that reached it and how many failed. Thread-safe. */
+/** What one tour provider saw: attempts that reached it and how many failed. Thread-safe. */
 final class ProviderCounters {
 
     private final LongAdder attempts = new LongAdder();

@@ -10,7 +10,7 @@ import java.util.Objects;
  *
  * @param title       the short name shown in the table
  * @param consumerUrl the consumer URL (the directory's URL: cluster, loadbalance, mock, ... keys)
- * @param providers   the simulated providers
+ * @param providers   the providers, served on 127.0.0.1 by {@link TourProviders}
  */
 record Scenario(String title, URL consumerUrl, List<ProviderSpec> providers) {
 

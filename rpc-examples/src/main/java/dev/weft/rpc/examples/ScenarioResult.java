@@ -36,7 +36,7 @@ record ScenarioResult(String title, String parameters, long calls, long ok, long
      *
      * @param name     the provider's name
      * @param attempts calls that reached it
-     * @param failures of which failed (simulated network errors)
+     * @param failures of which failed (the failures the provider injected)
      */
     record ProviderTally(String name, long attempts, long failures) {
     }

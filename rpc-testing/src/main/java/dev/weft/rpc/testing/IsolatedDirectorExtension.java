@@ -27,10 +27,11 @@ import java.lang.reflect.Method;
  *
  * <p>Parameters of type {@link ExtensionDirector} and {@link FakeTicker} of a test method and of
  * its {@code @BeforeEach}/{@code @AfterEach} methods are resolved; within one test they are the
- * same instances. The director reads descriptors through the test class's class loader. The
- * ticker is the test's clock; once {@code ExtensionDirector} takes a ticker, the director is built
- * with it (see {@link #newDirector}). The director is closed after the last {@code @AfterEach}
- * method, whether the test passed or not.
+ * same instances. The director reads descriptors through the test class's class loader and is
+ * built with the ticker ({@code new ExtensionDirector(classLoader, ticker)}), so
+ * {@link ExtensionDirector#getTicker()} is the test's {@link FakeTicker} and every extension that
+ * reads the director's clock runs on the test's time. The director is closed after the last
+ * {@code @AfterEach} method, whether the test passed or not.
  *
  * <p>Stateless itself (per-test state lives in JUnit's per-test store), so it is safe with
  * parallel test execution.
@@ -90,11 +91,8 @@ public final class IsolatedDirectorExtension implements ParameterResolver, After
         return director;
     }
 
-    /**
-     * The one place a director is built. {@code ExtensionDirector(ClassLoader, Ticker)} arrives
-     * with the statistics rework (DESIGN §8); until then the ticker is not handed over.
-     */
+    /** The test's director: the test class's loader, and the test's ticker as the director's clock. */
     static ExtensionDirector newDirector(ClassLoader classLoader, Ticker ticker) {
-        return new ExtensionDirector(classLoader);
+        return new ExtensionDirector(classLoader, ticker);
     }
 }

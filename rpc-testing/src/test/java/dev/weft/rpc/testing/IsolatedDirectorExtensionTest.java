@@ -30,6 +30,7 @@ class IsolatedDirectorExtensionTest {
     /** What the fixtures saw; written by fixture tests run by {@link #run}, one run at a time. */
     private static final List<ExtensionDirector> DIRECTORS = Collections.synchronizedList(new ArrayList<>());
     private static final List<LoudShout> SHOUTS = Collections.synchronizedList(new ArrayList<>());
+    private static final List<Long> READINGS = Collections.synchronizedList(new ArrayList<>());
 
     @ExtendWith(IsolatedDirectorExtension.class)
     static class Fixture {
@@ -72,6 +73,31 @@ class IsolatedDirectorExtensionTest {
     }
 
     @ExtendWith(IsolatedDirectorExtension.class)
+    static class TickerFixture {
+
+        @Test
+        void tickerFirst(FakeTicker ticker, ExtensionDirector director) {
+            assertThat(director.getTicker()).isSameAs(ticker);
+            ticker.advance(Duration.ofMillis(1500));
+            READINGS.add(director.getTicker().read());
+        }
+
+        @Test
+        void directorFirst(ExtensionDirector director, FakeTicker ticker) {
+            assertThat(director.getTicker()).isSameAs(ticker);
+            READINGS.add(director.getTicker().read());
+            ticker.set(42);
+            READINGS.add(director.getTicker().read());
+        }
+
+        @Test
+        void directorOnly(ExtensionDirector director) {
+            assertThat(director.getTicker()).isInstanceOf(FakeTicker.class);
+            READINGS.add(director.getTicker().read());
+        }
+    }
+
+    @ExtendWith(IsolatedDirectorExtension.class)
     static class ConstructorFixture {
 
         ConstructorFixture(ExtensionDirector director) {
@@ -97,6 +123,7 @@ class IsolatedDirectorExtensionTest {
     void clear() {
         DIRECTORS.clear();
         SHOUTS.clear();
+        READINGS.clear();
     }
 
     @Test
@@ -111,6 +138,15 @@ class IsolatedDirectorExtensionTest {
         assertThat(DIRECTORS).allSatisfy(director -> assertThat(director.isClosed()).isTrue());
         assertThat(SHOUTS).hasSize(2).allSatisfy(shout -> assertThat(shout.isClosed()).isTrue());
         assertThat(SHOUTS.get(0)).isNotSameAs(SHOUTS.get(1));
+    }
+
+    @Test
+    void director_runsOnTheTestsFakeTicker_whicheverParameterComesFirst_freshPerTest() {
+        TestExecutionSummary summary = run(TickerFixture.class);
+
+        assertThat(summary.getTestsSucceededCount()).as(failures(summary)).isEqualTo(3);
+        // each test starts at 0 ns on its own ticker; what the test sets is what the director reads
+        assertThat(READINGS).containsExactlyInAnyOrder(1_500_000_000L, 0L, 42L, 0L);
     }
 
     @Test
