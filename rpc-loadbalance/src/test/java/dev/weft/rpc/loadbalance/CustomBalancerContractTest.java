@@ -1,0 +1,188 @@
+package dev.weft.rpc.loadbalance;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.FakeProviders;
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.testing.FakeTicker;
+import dev.weft.rpc.testing.Invocations;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What an extension author gets from {@link AbstractLoadBalance} and {@link LoadBalance}: the
+ * trivial lists, {@code doSelect} with {@code getWeight}, the default picker, and {@code select}
+ * reusing a picker only for the same content.
+ */
+class CustomBalancerContractTest {
+
+    private static final URL CONSUMER = URL.valueOf("consumer://10.1.0.1/" + FakeService.class.getName());
+
+    private final FakeTicker ticker = new FakeTicker();
+    private final ExtensionDirector director = new ExtensionDirector(CustomBalancerContractTest.class.getClassLoader(), ticker);
+    private final CallStats stats = CallStats.of(director);
+    private final Invocation call = Invocations.of(FakeService.class, "call", "x");
+
+    @AfterEach
+    void close() {
+        director.close();
+    }
+
+    /** Picks the provider with the largest effective weight (ties: the first): written against doSelect. */
+    static final class HeaviestLoadBalance extends AbstractLoadBalance {
+        @Override
+        protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
+            Invoker<T> best = invokers.get(0);
+            for (Invoker<T> invoker : invokers) {
+                if (getWeight(invoker, invocation) > getWeight(best, invocation)) {
+                    best = invoker;
+                }
+            }
+            return best;
+        }
+    }
+
+    /** Overrides neither newPicker nor doSelect. */
+    static final class IncompleteLoadBalance extends AbstractLoadBalance {
+    }
+
+    private static String name(Invoker<?> invoker) {
+        return ((FakeProvider<?>) invoker).name();
+    }
+
+    private static List<String> selects(LoadBalance balance, List<Invoker<FakeService>> list, URL url, Invocation invocation, int n) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            names.add(name(balance.select(list, url, invocation)));
+        }
+        return names;
+    }
+
+    @Test
+    void doSelect_getWeight_readsMethodLevelWeights_andWarmupFromTheDirectorsClock() {
+        HeaviestLoadBalance balance = new HeaviestLoadBalance();
+        balance.setExtensionDirector(director);
+        FakeProvider<FakeService> a = FakeProvider.named("a").weight(50);
+        FakeProvider<FakeService> b = FakeProvider.named("b").weight(40).parameter("call.weight", "60");
+        assertThat(name(balance.select(List.of(a, b), CONSUMER, call))).isEqualTo("b");
+        assertThat(name(balance.select(List.of(a, b), CONSUMER, Invocations.of(FakeService.class, "run")))).isEqualTo("a");
+
+        FakeProvider<FakeService> warming = FakeProvider.named("w").weight(100).warmup(Duration.ofSeconds(100), stats.currentTimeMillis());
+        assertThat(name(balance.select(List.of(a, warming), CONSUMER, call))).isEqualTo("a");
+        ticker.advance(Duration.ofSeconds(60));
+        assertThat(name(balance.select(List.of(a, warming), CONSUMER, call))).isEqualTo("w");
+    }
+
+    @Test
+    void doSelect_getWeight_ofAMalformedProvider_failsNamingKeyValueAndUrl() {
+        HeaviestLoadBalance balance = new HeaviestLoadBalance();
+        balance.setExtensionDirector(director);
+        FakeProvider<FakeService> bad = FakeProvider.named("bad").parameter("weight", "-5");
+        assertThatThrownBy(() -> balance.select(List.of(FakeProvider.named("a"), bad), CONSUMER, call))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("weight: -5 (expected: an integer between 0 and 2147483647) in provider URL " + bad.getUrl());
+    }
+
+    @Test
+    void aBalancerOverridingNeitherMethod_failsClearly_onceItMustChoose() {
+        IncompleteLoadBalance balance = new IncompleteLoadBalance();
+        balance.setExtensionDirector(director);
+        FakeProvider<FakeService> only = FakeProvider.named("only");
+        assertThat(balance.select(List.of(only), CONSUMER, call)).isSameAs(only);
+        assertThatThrownBy(() -> balance.select(List.of(only, FakeProvider.named("two")), CONSUMER, call))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage(IncompleteLoadBalance.class.getName() + " overrides neither newPicker nor doSelect");
+    }
+
+    @Test
+    void trivialLists_emptyIsAnErrorNamingServiceMethodBalancerAndConsumer_oneIsReturnedAsIs() {
+        RoundRobinLoadBalance balance = new RoundRobinLoadBalance();
+        balance.setExtensionDirector(director);
+        String expected = "No provider available to call " + FakeService.class.getName() + ".call (load balance: RoundRobinLoadBalance,"
+                + " the invoker list is empty; consumer: " + CONSUMER + ")";
+        assertThatThrownBy(() -> balance.select(List.<Invoker<FakeService>>of(), CONSUMER, call))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.getCode()).isEqualTo(RpcException.NO_INVOKER_AVAILABLE))
+                .hasMessage(expected);
+        Picker<FakeService> empty = balance.picker(List.of(), CONSUMER, "call", stats);
+        assertThatThrownBy(() -> empty.pick(call)).isInstanceOf(RpcException.class).hasMessage(expected);
+        FakeProvider<FakeService> only = FakeProvider.named("only").weight(0);
+        assertThat(balance.picker(List.of(only), CONSUMER, "call", stats).pick(call)).isSameAs(only);
+        assertThatThrownBy(() -> balance.picker(List.of(only), null, "call", stats)).isInstanceOf(NullPointerException.class).hasMessage("url");
+        assertThatThrownBy(() -> balance.picker(List.of(only), CONSUMER, "call", null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("stats");
+    }
+
+    @Test
+    void defaultPicker_ofABalancerThatOnlySelects_answersFromACopyOfTheList() {
+        LoadBalance last = new LoadBalance() {
+            @Override
+            public <T> Invoker<T> select(List<Invoker<T>> invokers, URL url, Invocation invocation) {
+                return invokers.get(invokers.size() - 1);
+            }
+        };
+        List<Invoker<FakeService>> list = new ArrayList<>(FakeProviders.invokers(FakeProviders.of(FakeService.class, 3)));
+        Picker<FakeService> picker = last.picker(list, CONSUMER, "call", stats);
+        list.remove(2);
+        assertThat(name(picker.pick(call))).isEqualTo("c");
+    }
+
+    @Test
+    void select_sameContent_continuesOnePicker_changedContentOrConsumerStartsAfresh() {
+        RoundRobinLoadBalance balance = new RoundRobinLoadBalance();
+        balance.setExtensionDirector(director);
+        List<Invoker<FakeService>> list = FakeProviders.invokers(FakeProviders.of(FakeService.class, 2));
+        assertThat(selects(balance, list, CONSUMER, call, 3)).containsExactly("a", "b", "a");
+        // an equal list and an equal consumer URL: the same picker goes on
+        assertThat(selects(balance, new ArrayList<>(list), URL.valueOf(CONSUMER.toString()), call, 1)).containsExactly("b");
+        // another consumer URL: a fresh sequence
+        URL other = CONSUMER.addParameter("x", "1");
+        assertThat(selects(balance, list, other, call, 2)).containsExactly("a", "b");
+        // a provider whose URL changed (same invoker object): a fresh sequence over the new weights
+        FakeProvider<FakeService> p = FakeProvider.named("p");
+        FakeProvider<FakeService> q = FakeProvider.named("q");
+        List<Invoker<FakeService>> pq = List.of(p, q);
+        assertThat(selects(balance, pq, CONSUMER, call, 1)).containsExactly("p");
+        q.weight(300);
+        assertThat(selects(balance, pq, CONSUMER, call, 4)).containsExactly("q", "p", "q", "q");
+        // a list of another length or other invokers: a fresh sequence
+        assertThat(selects(balance, List.of(q, p), CONSUMER, call, 1)).containsExactly("q");
+        assertThat(selects(balance, List.of(p, q, FakeProvider.named("r")), CONSUMER, call, 2)).containsExactly("q", "p");
+    }
+
+    @Test
+    void select_remembersAtMost1024MethodsPerService_andKeepsTheOnesItHas() {
+        RoundRobinLoadBalance balance = new RoundRobinLoadBalance();
+        balance.setExtensionDirector(director);
+        List<Invoker<FakeService>> list = FakeProviders.invokers(FakeProviders.of(FakeService.class, 2));
+        for (int i = 0; i < 1024; i++) {
+            balance.select(list, CONSUMER, Invocations.named("m" + i));
+        }
+        assertThat(selects(balance, list, CONSUMER, Invocations.named("m0"), 2)).containsExactly("b", "a");
+        assertThat(selects(balance, list, CONSUMER, Invocations.named("beyond"), 3)).containsExactly("a", "a", "a");
+    }
+
+    @Test
+    void select_remembersAtMost1024Services() {
+        RoundRobinLoadBalance balance = new RoundRobinLoadBalance();
+        balance.setExtensionDirector(director);
+        List<Invoker<FakeService>> list = FakeProviders.invokers(FakeProviders.of(FakeService.class, 2));
+        for (int i = 0; i < 1024; i++) {
+            balance.select(list, URL.valueOf("consumer://10.1.0.1/com.example.S" + i), call);
+        }
+        URL known = URL.valueOf("consumer://10.1.0.1/com.example.S7");
+        assertThat(selects(balance, list, known, call, 2)).containsExactly("b", "a");
+        URL beyond = URL.valueOf("consumer://10.1.0.1/com.example.Beyond");
+        assertThat(selects(balance, list, beyond, call, 3)).containsExactly("a", "a", "a");
+    }
+}
