@@ -1,10 +1,12 @@
 package dev.weft.rpc.mock;
 
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.mock.fixtures.BrokenException;
 import dev.weft.rpc.mock.fixtures.Counter;
 import dev.weft.rpc.mock.fixtures.MissingDataException;
+import dev.weft.rpc.mock.fixtures.UserNotFoundException;
 import dev.weft.rpc.mock.fixtures.UserService;
 import org.junit.jupiter.api.Test;
 
@@ -59,5 +61,22 @@ class MockConfigurationMessagesTest {
                         + BrokenException.class.getName() + " could not be created: java.lang.IllegalStateException:"
                         + " broken exception constructor")
                 .hasRootCauseMessage("broken exception constructor");
+    }
+
+    @Test
+    void interfaceLevelReturnAlone_thatOneMethodCannotTake_pointsAtColumnOne() {
+        assertThatThrownBy(() -> mock(Counter.class, "mock", "return"))
+                .hasMessage("mock: return (expected: a mock that every method of " + Counter.class.getName()
+                        + " can take; at column 1: 1 method cannot)\n"
+                        + "  - count(): a value of type int; null cannot become the primitive int"
+                        + " (set count.mock to give count its own mock)");
+    }
+
+    @Test
+    void interfaceLevelThrowClass_coversMethodsTheInterfaceDoesNotDeclare() {
+        MockInvoker<Counter> mock = mock(Counter.class, "mock", "force:throw " + UserNotFoundException.class.getName());
+        RpcInvocation undeclared = new RpcInvocation("reset", new Class<?>[0], new Object[0], void.class, void.class);
+        assertThat(mock.invoke(undeclared).getException()).isExactlyInstanceOf(UserNotFoundException.class)
+                .hasMessage("mocked exception for service degradation: " + Counter.class.getName() + ".reset()");
     }
 }

@@ -188,4 +188,14 @@ class MockExpressionBoundariesTest {
         String text121 = text120 + "a";
         assertThat(error(text121)).startsWith("mock: " + text121.substring(0, 100) + "... (121 characters) (expected:");
     }
+
+    @Test
+    void throwClassWithAnInvalidCharacterInside_pointsAtIt() {
+        assertThat(error("throw com.Bo-om")).endsWith("at column 13: found '-')");
+    }
+
+    @Test
+    void unterminatedJsonString_isReportedAsAJsonString() {
+        assertThat(error("return \"abc")).startsWith("mock: return \"abc (expected: a JSON string; at column ");
+    }
 }
