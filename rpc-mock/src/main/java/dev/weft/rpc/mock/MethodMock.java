@@ -33,10 +33,6 @@ final class MethodMock {
         return key;
     }
 
-    MockExpression expression() {
-        return expression;
-    }
-
     MockMode mode() {
         return expression.force() ? MockMode.FORCE : MockMode.FAIL;
     }

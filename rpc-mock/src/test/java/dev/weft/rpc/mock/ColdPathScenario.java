@@ -3,11 +3,11 @@ package dev.weft.rpc.mock;
 import dev.weft.rpc.cluster.Cluster;
 import dev.weft.rpc.cluster.DynamicDirectory;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.mock.fixtures.UserService;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.FakeProvider;
 
 import java.util.List;
 import java.util.function.Function;
@@ -23,8 +23,8 @@ public final class ColdPathScenario implements Function<String, Object> {
     public Object apply(String query) {
         try (ExtensionDirector director = new ExtensionDirector(getClass().getClassLoader())) {
             URL url = URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName() + "?" + query);
-            ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class,
-                    MockClusterInvokerTest.PROVIDER, inv -> RpcResult.of("provider"));
+            FakeProvider<UserService> provider = FakeProvider.at(UserService.class,
+                    URL.valueOf(MockClusterInvokerTest.PROVIDER)).answering("provider");
             DynamicDirectory<UserService> directory = new DynamicDirectory<>(UserService.class, url);
             directory.setInvokers(List.of(provider));
             Invoker<UserService> joined = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);

@@ -20,6 +20,8 @@ import dev.weft.rpc.mock.fixtures.UserServiceMock;
 import dev.weft.rpc.proxy.JavassistProxyFactory;
 import dev.weft.rpc.proxy.JdkProxyFactory;
 import dev.weft.rpc.proxy.ProxyFactory;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,8 +48,8 @@ class MockClusterInvokerTest {
 
     private final FirstInvokerCluster cluster = new FirstInvokerCluster();
     private final MockClusterWrapper wrapper = new MockClusterWrapper(cluster, new JavassistProxyFactory());
-    private final ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class, PROVIDER,
-            inv -> RpcResult.of("provider"));
+    private final FakeProvider<UserService> provider = FakeProvider.at(UserService.class, URL.valueOf(PROVIDER))
+            .answering("provider");
 
     private DynamicDirectory<UserService> directory(URL url) {
         DynamicDirectory<UserService> directory = new DynamicDirectory<>(UserService.class, url);
@@ -144,22 +146,20 @@ class MockClusterInvokerTest {
     @ParameterizedTest(name = "{1}{0} {2}")
     @MethodSource("methodLevelCases")
     void methodLevel_everyFormModeAndEncoding(Form form, String prefix, Encoding encoding) {
-        provider.answer(inv -> {
-            throw ScriptedInvoker.networkError();
-        });
+        provider.failingWith(Reply.networkError());
         URL url = withMock(CONSUMER, form.method() + ".mock", prefix + form.expression(), encoding);
         MockClusterInvoker<UserService> invoker = join(directory(url));
 
         Result result = invoker.invoke(call(form.method(), form.args()));
 
         form.check().accept(result);
-        assertThat(provider.calls.get()).isEqualTo(prefix.equals("force:") ? 0 : 1);
+        assertThat(provider.calls()).isEqualTo(prefix.equals("force:") ? 0 : 1);
         assertThat(invoker.getMockAnswers()).isEqualTo(1);
         assertThat(invoker.getFailuresMasked()).isEqualTo(prefix.equals("force:") ? 0 : 1);
         // other methods are not mocked and reach the (failing) provider
         String other = form.method().equals("ping") ? "count" : "ping";
         assertThatThrownBy(() -> invoker.invoke(call(other))).isInstanceOf(RpcException.class)
-                .hasMessage("connection refused by 10.0.0.2:20880");
+                .hasMessage("scripted network failure at fake provider 10.0.0.2 (method " + other + ")");
     }
 
     static Stream<Arguments> interfaceLevelCases() {
@@ -193,9 +193,7 @@ class MockClusterInvokerTest {
     @MethodSource("interfaceLevelCases")
     <T> void interfaceLevel_everyFormModeAndEncoding(Class<T> type, String expression, String method,
                                                       Consumer<Result> check, String prefix, Encoding encoding) throws Exception {
-        ScriptedInvoker<T> failing = new ScriptedInvoker<>(type, "dubbo://10.0.0.2:20880/" + type.getName(), inv -> {
-            throw ScriptedInvoker.networkError();
-        });
+        FakeProvider<T> failing = FakeProvider.of(type, "b").failingWith(Reply.networkError());
         URL url = withMock(URL.valueOf("consumer://10.0.0.1/" + type.getName() + "?x=1"), "mock", prefix + expression, encoding);
         DynamicDirectory<T> directory = new DynamicDirectory<>(type, url);
         directory.setInvokers(List.of(failing));
@@ -203,7 +201,7 @@ class MockClusterInvokerTest {
 
         Method m = type.getMethod(method);
         check.accept(invoker.invoke(new RpcInvocation(m, null)));
-        assertThat(failing.calls.get()).isEqualTo(prefix.equals("force:") ? 0 : 1);
+        assertThat(failing.calls()).isEqualTo(prefix.equals("force:") ? 0 : 1);
     }
 
     // ---------------------------------------------------------------- pass-through and fail-mode rules
@@ -211,7 +209,7 @@ class MockClusterInvokerTest {
     @Test
     void noMock_passesTheClusterResultThrough() {
         Result fromProvider = RpcResult.of("provider");
-        provider.answer(inv -> fromProvider);
+        provider.answering((invocation, fake) -> fromProvider);
         for (URL url : new URL[] {CONSUMER, CONSUMER.addParameter("mock", ""), CONSUMER.addParameter("mock", "false")}) {
             MockClusterInvoker<UserService> invoker = join(directory(url));
             assertThat(invoker.invoke(call("sayHello", "a"))).isSameAs(fromProvider);
@@ -230,17 +228,15 @@ class MockClusterInvokerTest {
     void failMode_businessExceptions_passThroughUntouched() {
         MockClusterInvoker<UserService> invoker = join(directory(CONSUMER.addParameter("mock", "fail:return empty")));
         RpcException biz = new RpcException(RpcException.BIZ_EXCEPTION, "bad argument");
-        provider.answer(inv -> {
-            throw biz;
-        });
+        provider.failingWith(biz);
         assertThatThrownBy(() -> invoker.invoke(call("users"))).isSameAs(biz);
 
         UserNotFoundException own = new UserNotFoundException("no such user");
-        provider.answer(inv -> RpcResult.ofException(own));
+        provider.failingWith(own);
         assertThat(invoker.invoke(call("users")).getException()).isSameAs(own);
 
         RpcException bizInResult = new RpcException(RpcException.BIZ_EXCEPTION, "biz");
-        provider.answer(inv -> RpcResult.ofException(bizInResult));
+        provider.answering(Reply.serviceException(bizInResult));
         assertThat(invoker.invoke(call("users")).getException()).isSameAs(bizInResult);
         assertThat(invoker.getMockAnswers()).isZero();
     }
@@ -248,7 +244,7 @@ class MockClusterInvokerTest {
     @Test
     void failMode_nonBusinessRpcExceptionInTheResult_isAnsweredByTheMock() {
         MockClusterInvoker<UserService> invoker = join(directory(CONSUMER.addParameter("mock", "fail:return empty")));
-        provider.answer(inv -> RpcResult.ofException(new RpcException(RpcException.TIMEOUT_EXCEPTION, "timeout")));
+        provider.answering(Reply.serviceException(new RpcException(RpcException.TIMEOUT_EXCEPTION, "timeout")));
         assertThat(invoker.invoke(call("users")).getValue()).isEqualTo(List.of());
     }
 
@@ -256,10 +252,8 @@ class MockClusterInvokerTest {
     void failMode_throwClass_carriesTheOriginalFailureAsSuppressed() {
         MockClusterInvoker<UserService> invoker = join(directory(
                 CONSUMER.addParameter("find.mock", "throw " + UserNotFoundException.class.getName())));
-        RpcException network = ScriptedInvoker.networkError();
-        provider.answer(inv -> {
-            throw network;
-        });
+        RpcException network = new RpcException(RpcException.NETWORK_EXCEPTION, "connection refused by 10.0.0.2:20880");
+        provider.failingWith(network);
         Throwable thrown = invoker.invoke(call("find", 1L)).getException();
         assertThat(thrown).isExactlyInstanceOf(UserNotFoundException.class);
         assertThat(thrown.getSuppressed()).containsExactly(network);
@@ -270,9 +264,7 @@ class MockClusterInvokerTest {
         MockClusterInvoker<UserService> invoker = join(directory(
                 CONSUMER.addParameter("mock", "fail:" + BrokenUserServiceMock.class.getName())));
         RpcException timeout = new RpcException(RpcException.TIMEOUT_EXCEPTION, "waited 1000 ms for 10.0.0.2:20880");
-        provider.answer(inv -> {
-            throw timeout;
-        });
+        provider.failingWith(timeout);
         assertThatThrownBy(() -> invoker.invoke(call("count")))
                 .isInstanceOfSatisfying(RpcException.class, e -> {
                     assertThat(e.isTimeout()).isTrue();
@@ -294,32 +286,30 @@ class MockClusterInvokerTest {
         assertThatThrownBy(() -> invoker.invoke(call("count")))
                 .isInstanceOf(RpcException.class)
                 .hasRootCauseMessage("broken mock constructor");
-        assertThat(provider.calls.get()).isZero();
+        assertThat(provider.calls()).isZero();
     }
 
     // ---------------------------------------------------------------- mock-protocol invokers
 
     @Test
     void mockProtocolInvoker_answersMockCalls_inPreferenceToTheExpression_andNeverNormalCalls() {
-        ScriptedInvoker<UserService> mockInvoker = new ScriptedInvoker<>(UserService.class,
-                "mock://10.0.0.1/" + UserService.class.getName(), inv -> RpcResult.of("from mock invoker "
-                + inv.getAttachment("invocation.need.mock")));
+        FakeProvider<UserService> mockInvoker = FakeProvider.at(UserService.class,
+                URL.valueOf("mock://10.0.0.1/" + UserService.class.getName()))
+                .answering(Reply.computed(inv -> "from mock invoker " + inv.getAttachment("invocation.need.mock")));
         DynamicDirectory<UserService> directory = directory(CONSUMER);
         directory.setInvokers(List.of(provider, mockInvoker));
         MockClusterInvoker<UserService> invoker = join(directory);
 
         assertThat(invoker.invoke(call("sayHello", "a")).getValue()).isEqualTo("provider");
-        assertThat(mockInvoker.calls.get()).isZero();
+        assertThat(mockInvoker.calls()).isZero();
 
         directory.setUrl(CONSUMER.addParameter("sayHello.mock", "force:return 'from expression'"));
         assertThat(invoker.invoke(call("sayHello", "a")).getValue()).isEqualTo("from mock invoker true");
 
         directory.setUrl(CONSUMER.addParameter("sayHello.mock", "fail:return 'from expression'"));
-        provider.answer(inv -> {
-            throw ScriptedInvoker.networkError();
-        });
+        provider.failingWith(Reply.networkError());
         assertThat(invoker.invoke(call("sayHello", "a")).getValue()).isEqualTo("from mock invoker true");
-        assertThat(mockInvoker.calls.get()).isEqualTo(2);
+        assertThat(mockInvoker.calls()).isEqualTo(2);
 
         directory.setInvokers(List.of(provider));
         assertThat(invoker.invoke(call("sayHello", "a")).getValue()).isEqualTo("from expression");
@@ -328,16 +318,12 @@ class MockClusterInvokerTest {
     @Test
     void mockProtocolInvoker_failing_errorCarriesBoth() {
         RpcException mockDown = new RpcException(RpcException.NETWORK_EXCEPTION, "mock server down");
-        ScriptedInvoker<UserService> mockInvoker = new ScriptedInvoker<>(UserService.class,
-                "mock://10.0.0.1/" + UserService.class.getName(), inv -> {
-                    throw mockDown;
-                });
+        FakeProvider<UserService> mockInvoker = FakeProvider.at(UserService.class,
+                URL.valueOf("mock://10.0.0.1/" + UserService.class.getName())).failingWith(mockDown);
         DynamicDirectory<UserService> directory = directory(CONSUMER.addParameter("mock", "return empty"));
         directory.setInvokers(List.of(provider, mockInvoker));
-        RpcException network = ScriptedInvoker.networkError();
-        provider.answer(inv -> {
-            throw network;
-        });
+        RpcException network = new RpcException(RpcException.NETWORK_EXCEPTION, "connection refused by 10.0.0.2:20880");
+        provider.failingWith(network);
         assertThatThrownBy(() -> join(directory).invoke(call("users")))
                 .isInstanceOfSatisfying(RpcException.class, e -> {
                     assertThat(e.getCause()).isSameAs(network);
@@ -349,8 +335,7 @@ class MockClusterInvokerTest {
 
     @Test
     void liveSwitching_throughSetUrl_degradesAndRestoresAtOnce() throws Exception {
-        ScriptedInvoker<Echo> echoProvider = new ScriptedInvoker<>(Echo.class, "dubbo://10.0.0.2:20880/echo",
-                inv -> RpcResult.of("provider"));
+        FakeProvider<Echo> echoProvider = FakeProvider.of(Echo.class, "b").answering("provider");
         URL consumer = URL.valueOf("consumer://10.0.0.1/" + Echo.class.getName());
         DynamicDirectory<Echo> directory = new DynamicDirectory<>(Echo.class, consumer);
         directory.setInvokers(List.of(echoProvider));
@@ -360,11 +345,11 @@ class MockClusterInvokerTest {
 
         directory.setUrl(directory.getUrl().addParameter("mock", "force:return null"));
         assertThat(invoker.invoke(name).getValue()).isNull();
-        assertThat(echoProvider.calls.get()).isEqualTo(1);
+        assertThat(echoProvider.calls()).isEqualTo(1);
 
         directory.setUrl(directory.getUrl().removeParameter("mock"));
         assertThat(invoker.invoke(name).getValue()).isEqualTo("provider");
-        assertThat(echoProvider.calls.get()).isEqualTo(2);
+        assertThat(echoProvider.calls()).isEqualTo(2);
         assertThat(invoker.getUrl()).isSameAs(directory.getUrl());
     }
 
@@ -413,7 +398,7 @@ class MockClusterInvokerTest {
         directory.setUrl(CONSUMER.addParameter("sayHello.mock", "force:return 'new'"));
         assertThat(invoker.invoke(call("sayHello", "a")).getValue()).isEqualTo("new");
         assertThat(invoker.getRejectedUpdates()).isEqualTo(1);
-        assertThat(provider.calls.get()).isZero();
+        assertThat(provider.calls()).isZero();
     }
 
     // ---------------------------------------------------------------- through real proxies

@@ -4,13 +4,14 @@ import dev.weft.rpc.cluster.Cluster;
 import dev.weft.rpc.cluster.DynamicDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.mock.fixtures.User;
 import dev.weft.rpc.mock.fixtures.UserNotFoundException;
 import dev.weft.rpc.mock.fixtures.UserService;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +42,10 @@ class MockClusterWrapperLoaderTest {
         assertThat(director.getExtensionLoader(Cluster.class).getSupportedExtensions()).doesNotContain("mock");
     }
 
+    private static FakeProvider<UserService> provider() {
+        return FakeProvider.at(UserService.class, URL.valueOf(MockClusterInvokerTest.PROVIDER));
+    }
+
     private DynamicDirectory<UserService> directory(URL url, Invoker<UserService> provider) {
         DynamicDirectory<UserService> directory = new DynamicDirectory<>(UserService.class, url);
         directory.setInvokers(List.of(provider));
@@ -50,9 +55,7 @@ class MockClusterWrapperLoaderTest {
     @ParameterizedTest
     @ValueSource(strings = {"javassist", "jdk"})
     void adaptiveCluster_selectedByUrl_degradesThroughTheDirectorsProxyFactory(String proxy) {
-        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class, MockClusterInvokerTest.PROVIDER, inv -> {
-            throw ScriptedInvoker.networkError();
-        });
+        FakeProvider<UserService> provider = provider().failingWith(Reply.networkError());
         URL url = URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName() + "?cluster=failfast&proxy=" + proxy
                 + "&mock=fail:default&find.mock=force:throw " + UserNotFoundException.class.getName());
         Invoker<UserService> joined = director.getExtensionLoader(Cluster.class).getAdaptiveExtension()
@@ -63,26 +66,23 @@ class MockClusterWrapperLoaderTest {
         assertThat(service.sayHello("ann")).isEqualTo("mock hello ann");
         assertThat(service.users()).containsExactly(new User("mock", 0));
         assertThatThrownBy(() -> service.find(1)).isExactlyInstanceOf(UserNotFoundException.class);
-        assertThat(provider.calls.get()).isEqualTo(2);
+        assertThat(provider.calls()).isEqualTo(2);
     }
 
     @Test
     void realFailoverCluster_retriesThenTheMockAnswers() {
-        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class, MockClusterInvokerTest.PROVIDER, inv -> {
-            throw ScriptedInvoker.networkError();
-        });
+        FakeProvider<UserService> provider = provider().failingWith(Reply.networkError());
         URL url = URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName() + "?retries=2")
                 .addParameter("count.mock", "return 7");
         Invoker<UserService> joined = director.getExtensionLoader(Cluster.class).getExtension("failover")
                 .join(directory(url, provider));
         assertThat(joined.invoke(MockInvokerTest.call("count")).getValue()).isEqualTo(7);
-        assertThat(provider.calls.get()).isEqualTo(3);
+        assertThat(provider.calls()).isEqualTo(3);
     }
 
     @Test
     void badMock_failsTheJoinFromTheLoader() {
-        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class, MockClusterInvokerTest.PROVIDER,
-                inv -> RpcResult.of("ok"));
+        FakeProvider<UserService> provider = provider().answering("ok");
         URL url = URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName()).addParameter("mock", "force:retrun");
         Cluster cluster = director.getExtensionLoader(Cluster.class).getAdaptiveExtension();
         assertThatThrownBy(() -> cluster.join(directory(url, provider)))
@@ -94,21 +94,17 @@ class MockClusterWrapperLoaderTest {
     @Test
     void businessExceptionFromTheRealCluster_isNotMocked() {
         RpcException biz = new RpcException(RpcException.BIZ_EXCEPTION, "invalid id");
-        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class, MockClusterInvokerTest.PROVIDER, inv -> {
-            throw biz;
-        });
+        FakeProvider<UserService> provider = provider().failingWith(biz);
         URL url = URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName()).addParameter("mock", "return empty");
         Invoker<UserService> joined = director.getExtensionLoader(Cluster.class).getExtension("failover")
                 .join(directory(url, provider));
         assertThatThrownBy(() -> joined.invoke(MockInvokerTest.call("users"))).isSameAs(biz);
-        assertThat(provider.calls.get()).isEqualTo(1);
+        assertThat(provider.calls()).isEqualTo(1);
     }
 
     @org.junit.jupiter.api.Test
     void failbackRetryCounts_areReadableThroughTheCluster_evenThoughTheJoinedInvokerIsTheMockWrapper() {
-        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class, MockClusterInvokerTest.PROVIDER, inv -> {
-            throw ScriptedInvoker.networkError();
-        });
+        FakeProvider<UserService> provider = provider().failingWith(Reply.networkError());
         URL url = URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName() + "?failbacktasks=1&failback.period=600000");
         DynamicDirectory<UserService> directory = directory(url, provider);
         Invoker<UserService> joined = director.getExtensionLoader(Cluster.class).getExtension("failback").join(directory);

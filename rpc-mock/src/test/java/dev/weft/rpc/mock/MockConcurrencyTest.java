@@ -8,6 +8,8 @@ import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.mock.fixtures.UserService;
 import dev.weft.rpc.proxy.JavassistProxyFactory;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -41,14 +43,11 @@ class MockConcurrencyTest {
     @Test
     void eightThreads_whileTheUrlFlips_everyCallAnswersConsistentlyWithOneMode() throws Exception {
         Set<Long> seenByProvider = ConcurrentHashMap.newKeySet();
-        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class,
-                MockClusterInvokerTest.PROVIDER, inv -> {
+        FakeProvider<UserService> provider = FakeProvider.at(UserService.class, URL.valueOf(MockClusterInvokerTest.PROVIDER))
+                .answering((inv, fake) -> {
                     long id = Long.parseLong(inv.getAttachment("call.id"));
                     seenByProvider.add(id);
-                    if (id % 2 == 1) {
-                        throw ScriptedInvoker.networkError();
-                    }
-                    return RpcResult.of("provider");
+                    return id % 2 == 1 ? Reply.networkError().reply(inv, fake) : RpcResult.of("provider");
                 });
         URL off = MockClusterInvokerTest.CONSUMER;
         URL force = off.addParameter("sayHello.mock", "force:return 'forced'");

@@ -9,6 +9,7 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.mock.fixtures.NumberService;
 import dev.weft.rpc.mock.fixtures.UserService;
 import dev.weft.rpc.proxy.JavassistProxyFactory;
+import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;
@@ -121,16 +122,15 @@ class MockEdgeCasesTest {
 
     @Test
     void failMode_providerReturningNullResult_isAnsweredByTheMock() {
-        ScriptedInvoker<UserService> provider = new ScriptedInvoker<>(UserService.class,
-                "dubbo://10.0.0.2:20880/" + UserService.class.getName(), inv -> null);
+        FakeProvider<UserService> provider = FakeProvider.of(UserService.class, "b").answering((invocation, fake) -> null);
         DynamicDirectory<UserService> directory = new DynamicDirectory<>(UserService.class,
                 URL.valueOf("consumer://10.0.0.1/" + UserService.class.getName() + "?sayHello.mock=fail:return+'mocked'"));
         directory.setInvokers(List.of(provider));
         Invoker<UserService> joined = new MockClusterWrapper(new FirstInvokerCluster(), new JavassistProxyFactory()).join(directory);
 
         assertThat(joined.invoke(MockInvokerTest.call("sayHello", "ann")).getValue()).isEqualTo("mocked");
-        assertThat(provider.calls).hasValue(1);
-        provider.answer(inv -> RpcResult.of("provider"));
+        assertThat(provider.calls()).isEqualTo(1);
+        provider.answering("provider");
         assertThat(joined.invoke(MockInvokerTest.call("sayHello", "ann")).getValue()).isEqualTo("provider");
     }
 }
