@@ -15,7 +15,8 @@ def load(path):
         params = entry.get("params", {})
         key = (name,) + tuple(sorted(params.items()))
         metric = entry["primaryMetric"]
-        rows[key] = (metric["score"], metric.get("scoreError", float("nan")))
+        # a run with one measurement iteration has no error: JMH writes "NaN"
+        rows[key] = (float(metric["score"]), float(metric.get("scoreError", "nan")))
     return rows
 
 
@@ -88,6 +89,38 @@ def main():
                     flat_cell = ("<= 2x: " + verdict(growth is not None and growth <= 2.0)) if flat else "—"
                 out.append(f"| {balancer} | {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | {bar} | "
                            f"{verdict(ok)} | {growth_cell} | {flat_cell} |")
+
+    pickers = [(weights, balancer) for weights in ["equal", "mixed", "warming", "settled"]
+               for balancer in ["random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"]]
+    if any(get(rows, "LoadBalanceBenchmark.weftPicker", balancer=b, invokers=n, weights=w)
+           for w, b in pickers for n in (10, 100)):
+        out.append("\n### Pickers (`Picker.pick`, the cluster's per-call path; in-JVM invokers, no call in flight)\n")
+        out.append("A picker is built once per directory state and method (`LoadBalance.picker`); the bar compares it with "
+                   "Dubbo's `select`. A cell where Dubbo itself is within the bar of the harness floor "
+                   "(`PickFloorBenchmark`) cannot meet it and is exempt.\n")
+        out.append("| balancer | weights | invokers | Weft picker ns/op | Weft `select` ns/op | Dubbo ns/op | Dubbo/picker "
+                   "| bar | result | picker 100/10 |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        for weights, balancer in pickers:
+            p10 = get(rows, "LoadBalanceBenchmark.weftPicker", balancer=balancer, invokers=10, weights=weights)
+            p100 = get(rows, "LoadBalanceBenchmark.weftPicker", balancer=balancer, invokers=100, weights=weights)
+            if p10 is None and p100 is None:
+                continue
+            for n, picker in [(10, p10), (100, p100)]:
+                select = get(rows, "LoadBalanceBenchmark.weft", balancer=balancer, invokers=n, weights=weights)
+                dubbo = get(rows, "LoadBalanceBenchmark.dubbo", balancer=balancer, invokers=n, weights=weights)
+                floor = get(rows, "PickFloorBenchmark.bareRandomPick", invokers=n)
+                r = ratio(dubbo, picker)
+                need = 10 if n == 10 else 30
+                if dubbo is None:
+                    bar, cell = "no Dubbo peer", "n/a"
+                elif floor is not None and ratio(dubbo, floor) is not None and ratio(dubbo, floor) < need:
+                    bar, cell = f">= {need}x", f"exempt (Dubbo at {fmt_ratio(ratio(dubbo, floor))} the floor)"
+                else:
+                    bar, cell = f">= {need}x", verdict(None if r is None else r >= need)
+                growth = fmt_ratio(ratio(p100, p10)) if n == 100 else ""
+                out.append(f"| {balancer} | {weights} | {n} | {ns(picker)} | {ns(select)} | {ns(dubbo)} | {fmt_ratio(r)} | "
+                           f"{bar} | {cell} | {growth} |")
 
     floors = [(n, get(rows, "PickFloorBenchmark.bareRandomPick", invokers=n),
                get(rows, "LoadBalanceBenchmark.dubbo", balancer="random", invokers=n, weights="equal"),

@@ -21,6 +21,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The shared logic of cluster invokers: per-state plans, provider selection (picker, sticky,
@@ -222,7 +223,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         URL url = directory.getUrl();
         List<Invoker<T>> members = directory.list(invocation);
         DirectoryState<T> state = current.state;
-        if (url.equals(state.url()) && sameInvokers(state.allInvokers(), members)) {
+        if (url.equals(state.url()) && DirectoryState.sameMembers(state.allInvokers(), members)) {
             return current;
         }
         DirectoryState<T> next = DirectoryState.of(url, members, state.version() + 1, false);
@@ -232,21 +233,12 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         return fresh;
     }
 
-    private static <T> boolean sameInvokers(List<Invoker<T>> a, List<Invoker<T>> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (a.get(i) != b.get(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Resolves the settings of the service level and of every method of the interface; throws on the first bad one. */
+    /**
+     * Resolves the settings of the service level and of every method of the interface, building
+     * each balancer's picker over an empty list (which checks its keys); throws on the first bad one.
+     */
     private void validate(DirectoryState<T> state) {
-        resolveSettings(state, null);
+        buildPlan(state, null, List.of());
         TreeSet<String> methods = new TreeSet<>();
         for (Method method : getInterface().getMethods()) {
             if (!method.isDefault() && !java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
@@ -254,13 +246,12 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             }
         }
         for (String method : methods) {
-            MethodPlan<T> resolved = resolveSettings(state, method);
-            resolved.loadBalance().picker(List.<Invoker<T>>of(), state.url(), method, stats);
+            buildPlan(state, method, List.of());
         }
     }
 
-    /** A method plan without its picker (validation) or, with {@code withPicker}, complete. */
-    private MethodPlan<T> resolveSettings(DirectoryState<T> state, String method) {
+    /** The plan of {@code method} under {@code state}, its picker built over {@code pickFrom}. */
+    private MethodPlan<T> buildPlan(DirectoryState<T> state, String method, List<Invoker<T>> pickFrom) {
         MethodSettings settings = new MethodSettings(state.url(), method);
         String balancer = settings.getString(LOADBALANCE_KEY, DEFAULT_LOADBALANCE);
         LoadBalance loadBalance;
@@ -272,14 +263,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         int retries = Math.max(0, settings.getInt(RETRIES_KEY, defaultRetries(), Integer.MIN_VALUE, Integer.MAX_VALUE));
         boolean sticky = settings.getBoolean(STICKY_KEY, false);
         Object strategy = resolve(settings);
-        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), null, strategy);
-    }
-
-    private MethodPlan<T> buildPlan(DirectoryState<T> state, String method) {
-        MethodPlan<T> resolved = resolveSettings(state, method);
-        Picker<T> picker = resolved.loadBalance().picker(state.candidates(), state.url(), method, stats);
-        return new MethodPlan<>(resolved.settings(), resolved.loadBalance(), resolved.retries(), resolved.sticky(),
-                resolved.availableCheck(), state.candidates(), picker, resolved.strategySettings());
+        Picker<T> picker = loadBalance.picker(pickFrom, state.url(), method, stats);
+        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
     }
 
     /** One published state with its service-level strategy settings and the method plans built so far. */
@@ -299,7 +284,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             if (known != null) {
                 return known;
             }
-            MethodPlan<T> built = owner.buildPlan(state, name);
+            MethodPlan<T> built = owner.buildPlan(state, name, state.candidates());
             if (methods.size() >= MAX_PLANNED_METHODS) {
                 return built;
             }
@@ -534,14 +519,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     /** Provider labels for messages: {@code [host1:port, host2:port]}. */
     protected static String describeAll(List<? extends Invoker<?>> invokers) {
-        StringBuilder sb = new StringBuilder("[");
-        for (int i = 0; i < invokers.size(); i++) {
-            if (i > 0) {
-                sb.append(", ");
-            }
-            sb.append(describe(invokers.get(i)));
-        }
-        return sb.append(']').toString();
+        return invokers.stream().map(AbstractClusterInvoker::describe).collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** {@code method m of service s} for messages. */

@@ -193,7 +193,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         }
         DirectoryState<T> current = state;
         URL url = consumerUrl != null ? consumerUrl : current.url();
-        boolean sameMembers = invokers == null || sameInvokers(current.allInvokers(), invokers);
+        boolean sameMembers = invokers == null || DirectoryState.sameMembers(current.allInvokers(), invokers);
         if (sameMembers && url.equals(current.url())) {
             return;
         }
@@ -239,18 +239,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     private static boolean availableCheck(URL url) {
         return url.getParameter(AVAILABLE_CHECK_KEY, true);
-    }
-
-    private static <T> boolean sameInvokers(List<Invoker<T>> current, List<Invoker<T>> next) {
-        if (current.size() != next.size()) {
-            return false;
-        }
-        for (int i = 0, n = current.size(); i < n; i++) {
-            if (current.get(i) != next.get(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override

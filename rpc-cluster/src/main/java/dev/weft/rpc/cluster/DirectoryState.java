@@ -87,17 +87,7 @@ public final class DirectoryState<T> {
     }
 
     private boolean availabilityChanged() {
-        for (Invoker<T> invoker : down) {
-            if (invoker.isAvailable()) {
-                return true;
-            }
-        }
-        for (Invoker<T> invoker : candidates) {
-            if (!invoker.isAvailable()) {
-                return true;
-            }
-        }
-        return false;
+        return anyRecovered() || candidates.stream().anyMatch(invoker -> !invoker.isAvailable());
     }
 
     /** Whether some member that was down at publication is available now (O(number down)). */
@@ -108,6 +98,19 @@ public final class DirectoryState<T> {
             }
         }
         return false;
+    }
+
+    /** Whether {@code a} and {@code b} hold the same invokers (by identity) in the same order. */
+    static <T> boolean sameMembers(List<Invoker<T>> a, List<Invoker<T>> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0, n = a.size(); i < n; i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The consumer URL. */

@@ -78,10 +78,6 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 settings.getLong(FAILBACK_PERIOD_KEY, DEFAULT_FAILBACK_PERIOD_MILLIS, 1, Long.MAX_VALUE));
     }
 
-    private Limits limits() {
-        return serviceSettings();
-    }
-
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         Invoker<T> invoker = null;
@@ -147,7 +143,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             drop(invocation, "the failback cluster is closed", failure);
             return;
         }
-        Limits limits = limits();
+        Limits limits = serviceSettings();
         RetryTask task = new RetryTask(invocation, plan.retries(), failed, limits.periodMillis());
         if (!reserve(task, limits.maxTasks())) {
             drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + limits.maxTasks() + ")", failure);

@@ -1,14 +1,14 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+import dev.weft.rpc.common.URL;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import org.junit.jupiter.api.Test;
 
-import static dev.weft.rpc.cluster.FakeInvoker.bizError;
-import static dev.weft.rpc.cluster.FakeInvoker.networkError;
-import static dev.weft.rpc.cluster.FakeInvoker.resultWithException;
-import static dev.weft.rpc.cluster.FakeInvoker.timeout;
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
 import static dev.weft.rpc.cluster.TestClusters.hello;
@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BroadcastClusterInvokerTest {
 
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
-    private final FakeInvoker c = FakeInvoker.named("10.0.0.3");
-    private final FakeInvoker d = FakeInvoker.named("10.0.0.4");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
+    private final FakeProvider<Greeting> c = FakeProvider.of(Greeting.class, "10.0.0.3");
+    private final FakeProvider<Greeting> d = FakeProvider.of(Greeting.class, "10.0.0.4");
 
     private Invoker<Greeting> join(String parameters) {
         return first(new BroadcastCluster()).join(directory(parameters, a, b, c, d));
@@ -36,21 +36,21 @@ class BroadcastClusterInvokerTest {
 
     @Test
     void broadcast_byDefault_callsAll_thenThrowsTheLastFailure_keepingItsCode() {
-        b.always(networkError());
-        c.always(timeout());
+        b.answering(Reply.networkError());
+        c.answering(Reply.timeout());
 
         assertThatThrownBy(() -> join("").invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isTimeout()).isTrue())
                 .hasMessage("Broadcast of method hello of service dev.weft.rpc.cluster.Greeting failed on 2/4 providers (called 4,"
                         + " broadcast.fail.percent=100, consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting);"
-                        + " last failure on provider 10.0.0.3:20880: RpcException: timeout waiting for 10.0.0.3");
+                        + " last failure on provider 10.0.0.3:20880: RpcException: scripted timeout at fake provider 10.0.0.3 (method hello)");
         assertThat(d.calls()).isEqualTo(1);
     }
 
     @Test
     void broadcast_stopsEarly_onceTheFailPercentIsReached() {
-        a.always(networkError());
-        b.always(networkError());
+        a.answering(Reply.networkError());
+        b.answering(Reply.networkError());
 
         assertThatThrownBy(() -> join("broadcast.fail.percent=50").invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNetwork()).isTrue())
@@ -60,7 +60,7 @@ class BroadcastClusterInvokerTest {
 
     @Test
     void broadcast_zeroPercent_stopsAtTheFirstFailure() {
-        b.always(networkError());
+        b.answering(Reply.networkError());
 
         assertThatThrownBy(() -> join("broadcast.fail.percent=0").invoke(hello()))
                 .hasMessageContaining("failed on 1/4 providers (called 2,");
@@ -70,7 +70,7 @@ class BroadcastClusterInvokerTest {
     @Test
     void broadcast_countsAResultCarryingAnException_andReturnsIt_whenItFailedLast() {
         IllegalArgumentException fromService = new IllegalArgumentException("bad name");
-        c.always(resultWithException(fromService));
+        c.answering(Reply.serviceException(fromService));
 
         Result result = join("").invoke(hello());
 
@@ -80,10 +80,10 @@ class BroadcastClusterInvokerTest {
 
     @Test
     void broadcast_throwsABusinessFailureUnchanged() {
-        d.always(bizError());
+        d.answering(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
 
         assertThatThrownBy(() -> join("").invoke(hello())).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
-                .hasMessage("insufficient funds at 10.0.0.4");
+                .hasMessage("scripted business failure at fake provider 10.0.0.4 (method hello)");
     }
 
     @Test

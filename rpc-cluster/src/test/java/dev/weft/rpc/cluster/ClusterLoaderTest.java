@@ -1,5 +1,8 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -7,7 +10,6 @@ import dev.weft.rpc.spi.ExtensionLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import static dev.weft.rpc.cluster.FakeInvoker.networkError;
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.hello;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,8 +20,8 @@ class ClusterLoaderTest {
 
     private final ExtensionDirector director = new ExtensionDirector(ClusterLoaderTest.class.getClassLoader());
     private final ExtensionLoader<Cluster> loader = director.getExtensionLoader(Cluster.class);
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
 
     @AfterEach
     void closeDirector() {
@@ -43,7 +45,7 @@ class ClusterLoaderTest {
 
     @Test
     void adaptiveCluster_selectsTheStrategyFromTheDirectorysClusterKey() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         Cluster adaptive = loader.getAdaptiveExtension();
 
         Invoker<Greeting> failfast = adaptive.join(directory("cluster=failfast&loadbalance=first", a, b));
@@ -93,7 +95,7 @@ class ClusterLoaderTest {
     void directorClose_stopsFailbackAndForkingThreads() throws InterruptedException {
         long failbackBefore = ThreadCounts.alive("weft-failback-");
         long forkingBefore = ThreadCounts.alive("weft-forking-");
-        a.then(networkError());
+        a.then(Reply.networkError());
         loader.getAdaptiveExtension().join(directory("cluster=failback&failback.period=10000", a)).invoke(hello());
         loader.getAdaptiveExtension().join(directory("cluster=forking&forks=0", a, b)).invoke(hello());
         assertThat(ThreadCounts.alive("weft-failback-")).isGreaterThan(failbackBefore);

@@ -1,5 +1,8 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.common.URL;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
@@ -17,10 +20,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DirectoryTest {
 
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
-    private final FakeInvoker c = FakeInvoker.named("10.0.0.3");
-    private final FakeInvoker mock = FakeInvoker.withUrl("mock://10.0.0.9/" + Greeting.class.getName());
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
+    private final FakeProvider<Greeting> c = FakeProvider.of(Greeting.class, "10.0.0.3");
+    private final FakeProvider<Greeting> mock = FakeProvider.at(Greeting.class, URL.valueOf("mock://10.0.0.9/" + Greeting.class.getName()));
 
     @Test
     void staticDirectory_takesInterfaceFromFirstInvoker_andListsAll() {
@@ -48,7 +51,7 @@ class DirectoryTest {
         List raw = List.of(a);
         assertThatThrownBy(() -> directory.setInvokers(raw))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("invokers[0]: dubbo://10.0.0.1:20880/dev.weft.rpc.cluster.Greeting serves dev.weft.rpc.cluster.Greeting"
+                .hasMessage("invokers[0]: weft://10.0.0.1:20880/dev.weft.rpc.cluster.Greeting serves dev.weft.rpc.cluster.Greeting"
                         + " (expected: an Invoker of java.lang.Runnable)");
         List<Invoker<Greeting>> withNull = new ArrayList<>();
         withNull.add(a);
@@ -176,7 +179,7 @@ class DirectoryTest {
 
         assertThat(directory.isAvailable()).isFalse();
         assertThat(directory.getAllInvokers()).isEmpty();
-        assertThat(a.destroyed() || b.destroyed() || c.destroyed()).isFalse();
+        assertThat(a.isDestroyed() || b.isDestroyed() || c.isDestroyed()).isFalse();
         assertThatThrownBy(() -> directory.list(hello()))
                 .isInstanceOf(RpcException.class)
                 .hasMessage("Directory of service dev.weft.rpc.cluster.Greeting is destroyed; cannot list providers for method hello"
@@ -185,13 +188,13 @@ class DirectoryTest {
 
     @Test
     void removedInvoker_isReclaimable_afterCallsThroughTheCluster() throws InterruptedException {
-        FakeInvoker leaving = FakeInvoker.named("10.0.0.7").available(false);
+        FakeProvider<Greeting> leaving = FakeProvider.of(Greeting.class, "10.0.0.7").available(false);
         DynamicDirectory<Greeting> directory = directory("", leaving, a);
         Invoker<Greeting> invoker = TestClusters.first(new FailoverCluster()).join(directory);
         leaving.available(true);
         invoker.invoke(hello());
         assertThat(leaving.calls()).isEqualTo(1);
-        WeakReference<FakeInvoker> ref = new WeakReference<>(leaving);
+        WeakReference<FakeProvider<Greeting>> ref = new WeakReference<>(leaving);
 
         directory.setInvokers(List.of(a));
         invoker.invoke(hello());
@@ -206,14 +209,14 @@ class DirectoryTest {
 
     @Test
     void removedInvoker_isReclaimable_evenAfterManyCallsIndexedItsList() throws InterruptedException {
-        FakeInvoker leaving = FakeInvoker.named("10.0.0.8");
+        FakeProvider<Greeting> leaving = FakeProvider.of(Greeting.class, "10.0.0.8");
         DynamicDirectory<Greeting> directory = directory("", leaving, a);
         Invoker<Greeting> invoker = TestClusters.first(new FailoverCluster()).join(directory);
         for (int i = 0; i < 10; i++) {
             invoker.invoke(hello());
         }
         assertThat(leaving.calls()).isEqualTo(10);
-        WeakReference<FakeInvoker> ref = new WeakReference<>(leaving);
+        WeakReference<FakeProvider<Greeting>> ref = new WeakReference<>(leaving);
 
         directory.setInvokers(List.of(a));
         for (int i = 0; i < 10; i++) {
@@ -239,7 +242,7 @@ class DirectoryTest {
     private static final class CountingAvailability {
         int checks;
 
-        FakeInvoker track(FakeInvoker invoker) {
+        FakeProvider<Greeting> track(FakeProvider<Greeting> invoker) {
             invoker.onAvailabilityCheck(() -> checks++);
             return invoker;
         }

@@ -1,5 +1,9 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+import dev.weft.rpc.common.URL;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
@@ -9,10 +13,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static dev.weft.rpc.cluster.FakeInvoker.answerHost;
-import static dev.weft.rpc.cluster.FakeInvoker.bizError;
-import static dev.weft.rpc.cluster.FakeInvoker.networkError;
-import static dev.weft.rpc.cluster.FakeInvoker.resultWithException;
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
 import static dev.weft.rpc.cluster.TestClusters.hello;
@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FailbackClusterInvokerTest {
 
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
     private final ManualRetryScheduler scheduler = new ManualRetryScheduler();
     private final FailbackCluster cluster = first(new FailbackCluster(scheduler));
 
@@ -32,7 +32,7 @@ class FailbackClusterInvokerTest {
 
     @Test
     void failback_returnsEmptyResultAtOnce_andRetriesAfterThePeriod_untilSuccessRemovesTheTask() {
-        a.then(networkError(), networkError());
+        a.then(Reply.networkError(), Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("failback.period=250", a));
 
         Result result = invoker.invoke(hello());
@@ -54,7 +54,7 @@ class FailbackClusterInvokerTest {
 
     @Test
     void failback_givesUpAfterRetries_methodLevel() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("hello.retries=2", a));
 
         invoker.invoke(hello());
@@ -69,7 +69,7 @@ class FailbackClusterInvokerTest {
 
     @Test
     void failback_defaultsToThreeRetriesEveryFiveSeconds() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
 
         invoker.invoke(hello());
@@ -83,7 +83,7 @@ class FailbackClusterInvokerTest {
 
     @Test
     void failback_retryReselectsFromTheCurrentDirectory_avoidingTheProviderThatFailed() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         DynamicDirectory<Greeting> directory = directory("", a);
         FailbackClusterInvoker<Greeting> invoker = join(directory);
         invoker.invoke(hello());
@@ -113,7 +113,7 @@ class FailbackClusterInvokerTest {
 
     @Test
     void failback_queueIsBounded_andDropsAreCountedOnInvokerAndCluster() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("failbacktasks=2", a));
 
         for (int i = 0; i < 5; i++) {
@@ -127,19 +127,19 @@ class FailbackClusterInvokerTest {
 
     @Test
     void failback_neverRetriesBusinessExceptions() {
-        a.then(bizError());
+        a.then(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
         FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
 
         assertThatThrownBy(() -> invoker.invoke(hello())).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue());
         IllegalArgumentException fromService = new IllegalArgumentException("bad name");
-        a.then(resultWithException(fromService));
+        a.then(Reply.serviceException(fromService));
         assertThat(invoker.invoke(hello()).getException()).isSameAs(fromService);
         assertThat(invoker.pendingRetries()).isZero();
     }
 
     @Test
     void failback_zeroRetries_logsAndDoesNotQueue() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("retries=0", a));
 
         assertThat(invoker.invoke(hello()).getValue()).isNull();
@@ -149,7 +149,7 @@ class FailbackClusterInvokerTest {
 
     @Test
     void destroy_cancelsQueuedRetries() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
         invoker.invoke(hello());
         invoker.invoke(hello());
@@ -163,7 +163,7 @@ class FailbackClusterInvokerTest {
 
     @Test
     void afterClusterClose_failuresAreDroppedAndCounted() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
         invoker.invoke(hello());
 
@@ -193,10 +193,10 @@ class FailbackClusterInvokerTest {
         long before = ThreadCounts.alive("weft-failback-");
         FailbackCluster real = first(new FailbackCluster());
         CountDownLatch retried = new CountDownLatch(1);
-        a.then(networkError()).always((self, invocation) -> {
+        a.then(Reply.networkError()).answering((invocation, self) -> {
             retried.countDown();
             assertThat(Thread.currentThread().getName()).startsWith("weft-failback-worker-");
-            return answerHost().call(self, invocation);
+            return Reply.providerName().reply(invocation, self);
         });
         @SuppressWarnings("unchecked")
         FailbackClusterInvoker<Greeting> invoker = (FailbackClusterInvoker<Greeting>) (Invoker<?>) real.join(
@@ -212,10 +212,10 @@ class FailbackClusterInvokerTest {
 
     @Test
     void failback_aRetryThrowingAnError_freesItsQueueSlot_soLaterFailuresAreStillQueued() {
-        a.then(networkError(), (self, invocation) -> {
-            throw new OutOfMemoryError("simulated at " + self.host());
+        a.then(Reply.networkError(), (invocation, self) -> {
+            throw new OutOfMemoryError("simulated at " + self.name());
         });
-        a.always(networkError());
+        a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("failbacktasks=1", a));
 
         invoker.invoke(hello());

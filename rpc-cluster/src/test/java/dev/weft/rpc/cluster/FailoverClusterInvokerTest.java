@@ -1,5 +1,8 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Result;
@@ -13,11 +16,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static dev.weft.rpc.cluster.FakeInvoker.bizError;
-import static dev.weft.rpc.cluster.FakeInvoker.networkError;
-import static dev.weft.rpc.cluster.FakeInvoker.resultWithException;
-import static dev.weft.rpc.cluster.FakeInvoker.timeout;
-import static dev.weft.rpc.cluster.FakeInvoker.unexpected;
 import static dev.weft.rpc.cluster.TestClusters.bye;
 import static dev.weft.rpc.cluster.TestClusters.consumer;
 import static dev.weft.rpc.cluster.TestClusters.directory;
@@ -29,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FailoverClusterInvokerTest {
 
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
-    private final FakeInvoker c = FakeInvoker.named("10.0.0.3");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
+    private final FakeProvider<Greeting> c = FakeProvider.of(Greeting.class, "10.0.0.3");
 
     /** Records the order in which providers were called. */
     private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
@@ -40,18 +38,18 @@ class FailoverClusterInvokerTest {
         return first(new FailoverCluster()).join(directory);
     }
 
-    private FakeInvoker.Behaviour recordThen(FakeInvoker.Behaviour behaviour) {
-        return (self, invocation) -> {
-            calls.add(self.host());
-            return behaviour.call(self, invocation);
+    private Reply recordThen(Reply behaviour) {
+        return (invocation, self) -> {
+            calls.add(self.name());
+            return behaviour.reply(invocation, self);
         };
     }
 
     @Test
     void failover_retriesOnNetworkError_onDistinctInvokers() throws Throwable {
-        a.always(recordThen(networkError()));
-        b.always(recordThen(timeout()));
-        c.always(recordThen(FakeInvoker.answerHost()));
+        a.answering(recordThen(Reply.networkError()));
+        b.answering(recordThen(Reply.timeout()));
+        c.answering(recordThen(Reply.providerName()));
 
         Result result = join(directory("", a, b, c)).invoke(hello());
 
@@ -61,26 +59,26 @@ class FailoverClusterInvokerTest {
 
     @Test
     void failover_givesUp_namingMethodServiceAttemptsProvidersAndLastCause_keepingItsCode() {
-        a.always(networkError());
-        b.always(timeout());
-        c.always(networkError());
+        a.answering(Reply.networkError());
+        b.answering(Reply.timeout());
+        c.answering(Reply.networkError());
 
         assertThatThrownBy(() -> join(directory("retries=1", a, b, c)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> {
                     assertThat(e.isTimeout()).isTrue();
-                    assertThat(e.getCause()).hasMessage("timeout waiting for 10.0.0.2");
+                    assertThat(e.getCause()).hasMessage("scripted timeout at fake provider 10.0.0.2 (method hello)");
                 })
                 .hasMessage("Failed to invoke method hello of service dev.weft.rpc.cluster.Greeting after 2 attempts (retries=1);"
                         + " providers tried 2/3 [10.0.0.1:20880, 10.0.0.2:20880]"
                         + " (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?retries=1);"
-                        + " last cause: RpcException: timeout waiting for 10.0.0.2");
+                        + " last cause: RpcException: scripted timeout at fake provider 10.0.0.2 (method hello)");
         assertThat(c.calls()).isZero();
     }
 
     @Test
     void failover_retriesUnexpectedExceptions_andWrapsTheLastWithUnknownCode() {
-        a.always(unexpected());
-        b.always(unexpected());
+        a.answering(Reply.throwing(new IllegalStateException("codec bug")));
+        b.answering(Reply.throwing(new IllegalStateException("codec bug")));
 
         assertThatThrownBy(() -> join(directory("", a, b)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> {
@@ -93,14 +91,14 @@ class FailoverClusterInvokerTest {
 
     @Test
     void failover_neverRetriesBusinessExceptions_thrownOrCarriedInTheResult() {
-        a.then(bizError());
+        a.then(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
         assertThatThrownBy(() -> join(directory("", a, b)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
-                .hasMessage("insufficient funds at 10.0.0.1");
+                .hasMessage("scripted business failure at fake provider 10.0.0.1 (method hello)");
         assertThat(b.calls()).isZero();
 
         IllegalArgumentException fromService = new IllegalArgumentException("bad name");
-        a.then(resultWithException(fromService));
+        a.then(Reply.serviceException(fromService));
         Result result = join(directory("", a, b)).invoke(hello());
         assertThat(result.getException()).isSameAs(fromService);
         assertThat(b.calls()).isZero();
@@ -108,7 +106,7 @@ class FailoverClusterInvokerTest {
 
     @Test
     void failover_negativeRetries_meansOneAttempt() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
 
         assertThatThrownBy(() -> join(directory("retries=-3", a, b)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNetwork()).isTrue())
@@ -118,9 +116,9 @@ class FailoverClusterInvokerTest {
 
     @Test
     void failover_readsRetriesAtMethodLevel() {
-        a.always(networkError());
-        b.always(networkError());
-        c.always(networkError());
+        a.answering(Reply.networkError());
+        b.answering(Reply.networkError());
+        c.answering(Reply.networkError());
         Invoker<Greeting> invoker = join(directory("retries=0&bye.retries=2", a, b, c));
 
         assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("after 1 attempt");
@@ -129,8 +127,8 @@ class FailoverClusterInvokerTest {
 
     @Test
     void failover_rotatesThroughTriedInvokers_whenRetriesExceedProviders() {
-        a.always(recordThen(networkError()));
-        b.always(recordThen(networkError()));
+        a.answering(recordThen(Reply.networkError()));
+        b.answering(recordThen(Reply.networkError()));
 
         assertThatThrownBy(() -> join(directory("retries=4", a, b)).invoke(hello()))
                 .hasMessageContaining("after 5 attempts (retries=4); providers tried 2/2");
@@ -140,7 +138,7 @@ class FailoverClusterInvokerTest {
     @Test
     void failover_relistsTheDirectoryBetweenAttempts() throws Throwable {
         DynamicDirectory<Greeting> directory = directory("", a);
-        a.always((self, invocation) -> {
+        a.answering((invocation, self) -> {
             directory.setInvokers(List.of(b));
             throw new RpcException(RpcException.NETWORK_EXCEPTION, "a went away");
         });
@@ -153,7 +151,7 @@ class FailoverClusterInvokerTest {
     @Test
     void failover_stopsRetrying_whenTheDirectoryEmpties_keepingTheLastCause() {
         DynamicDirectory<Greeting> directory = directory("", a);
-        a.always((self, invocation) -> {
+        a.answering((invocation, self) -> {
             directory.setInvokers(List.of());
             throw new RpcException(RpcException.TIMEOUT_EXCEPTION, "a timed out");
         });
@@ -220,7 +218,7 @@ class FailoverClusterInvokerTest {
     @Test
     void sticky_failedStickyInvoker_isNotRetriedWithinTheCall() throws Throwable {
         Invoker<Greeting> invoker = first(new FailoverCluster()).join(directory("sticky=true", a, b));
-        a.then(networkError());
+        a.then(Reply.networkError());
 
         assertThat(invoker.invoke(hello()).recreate()).isEqualTo("10.0.0.2");
         assertThat(invoker.invoke(hello()).recreate()).as("the retry's invoker becomes sticky").isEqualTo("10.0.0.2");
@@ -228,7 +226,7 @@ class FailoverClusterInvokerTest {
 
     @Test
     void reselect_avoidsTriedInvokers_evenWhenTheBalancerKeepsChoosingThem() throws Throwable {
-        a.always(networkError());
+        a.answering(Reply.networkError());
 
         Result result = first(new FailoverCluster()).join(directory("", a, b, c)).invoke(hello());
 
@@ -293,8 +291,8 @@ class FailoverClusterInvokerTest {
     void urlChange_isPickedUpByTheNextCall() {
         DynamicDirectory<Greeting> directory = directory("retries=0", a, b, c);
         Invoker<Greeting> invoker = join(directory);
-        a.always(networkError());
-        b.always(networkError());
+        a.answering(Reply.networkError());
+        b.answering(Reply.networkError());
         assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("after 1 attempt");
 
         directory.setUrl(consumer("retries=2"));
@@ -312,7 +310,7 @@ class FailoverClusterInvokerTest {
 
         assertThat(invoker.isAvailable()).isFalse();
         assertThat(directory.isDestroyed()).isTrue();
-        assertThat(a.destroyed()).isFalse();
+        assertThat(a.isDestroyed()).isFalse();
         assertThatThrownBy(() -> invoker.invoke(hello()))
                 .isInstanceOf(RpcException.class)
                 .hasMessage("Cluster invoker of service dev.weft.rpc.cluster.Greeting is destroyed; refusing call of method hello"

@@ -4,9 +4,9 @@ import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcResult;
-import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ class FailoverStressTest {
     void failover_underChurnAndFailures_endsEveryCallExactlyOnce_withinTheRetriesAllowed() throws Exception {
         List<Invoker<Greeting>> pool = new ArrayList<>();
         for (int i = 1; i <= 6; i++) {
-            pool.add(new FlakyInvoker("10.0.1." + i));
+            pool.add(flaky("10.0.1." + i));
         }
         DynamicDirectory<Greeting> directory = new DynamicDirectory<>(Greeting.class,
                 consumer("loadbalance=roundrobin&retries=" + RETRIES));
@@ -122,7 +122,7 @@ class FailoverStressTest {
             churn.join();
             callers.shutdown();
 
-            long providerCalls = pool.stream().mapToLong(i -> ((FlakyInvoker) i).calls.get()).sum();
+            long providerCalls = pool.stream().mapToLong(i -> ((FakeProvider<?>) i).calls()).sum();
             assertThat(successes.sum() + failures.sum()).isEqualTo((long) THREADS * CALLS_PER_THREAD);
             assertThat(violations.sum()).isZero();
             assertThat(attempts.sum()).isEqualTo(providerCalls);
@@ -131,45 +131,19 @@ class FailoverStressTest {
         }
     }
 
-    /** Fails every 10th call with a network error; records attempts per calling thread. */
-    private static final class FlakyInvoker implements Invoker<Greeting> {
-        private final URL url;
-        private final Result answer;
-        final AtomicLong calls = new AtomicLong();
-
-        FlakyInvoker(String host) {
-            this.url = URL.valueOf("dubbo://" + host + ":20880/" + Greeting.class.getName());
-            this.answer = RpcResult.of(host);
-        }
-
-        @Override
-        public Result invoke(Invocation invocation) {
+    /** A provider failing every 10th call with a network error, recording attempts per calling thread. */
+    private static FakeProvider<Greeting> flaky(String host) {
+        AtomicLong calls = new AtomicLong();
+        Reply answerHost = Reply.providerName();
+        Reply networkError = Reply.networkError();
+        return FakeProvider.of(Greeting.class, host).answering((invocation, provider) -> {
             int[] current = CURRENT.get();
             current[0]++;
             if (calls.incrementAndGet() % 10 == 0) {
-                throw new RpcException(RpcException.NETWORK_EXCEPTION, "injected failure at " + url.getHost());
+                return networkError.reply(invocation, provider);
             }
             current[1]++;
-            return answer;
-        }
-
-        @Override
-        public Class<Greeting> getInterface() {
-            return Greeting.class;
-        }
-
-        @Override
-        public URL getUrl() {
-            return url;
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return true;
-        }
-
-        @Override
-        public void destroy() {
-        }
+            return answerHost.reply(invocation, provider);
+        });
     }
 }

@@ -1,19 +1,19 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+import dev.weft.rpc.common.URL;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static dev.weft.rpc.cluster.FakeInvoker.bizError;
-import static dev.weft.rpc.cluster.FakeInvoker.blockUntil;
-import static dev.weft.rpc.cluster.FakeInvoker.networkError;
-import static dev.weft.rpc.cluster.FakeInvoker.timeout;
-import static dev.weft.rpc.cluster.FakeInvoker.unexpected;
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
 import static dev.weft.rpc.cluster.TestClusters.hello;
@@ -22,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ForkingClusterInvokerTest {
 
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
-    private final FakeInvoker c = FakeInvoker.named("10.0.0.3");
-    private final FakeInvoker d = FakeInvoker.named("10.0.0.4");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
+    private final FakeProvider<Greeting> c = FakeProvider.of(Greeting.class, "10.0.0.3");
+    private final FakeProvider<Greeting> d = FakeProvider.of(Greeting.class, "10.0.0.4");
     private final CountDownLatch release = new CountDownLatch(1);
     private final ForkingCluster cluster = first(new ForkingCluster(4));
 
@@ -38,7 +38,7 @@ class ForkingClusterInvokerTest {
     @Test
     void forking_returnsTheFirstSuccess_withoutWaitingForSlowerForks() throws Throwable {
         CountDownLatch aEntered = new CountDownLatch(1);
-        a.always(blockUntil(aEntered, release));
+        a.answering(TestClusters.blockUntil(aEntered, release));
 
         Result result = cluster.join(directory("timeout=5000", a, b)).invoke(hello());
 
@@ -49,8 +49,8 @@ class ForkingClusterInvokerTest {
     @Test
     void forking_callsForksDistinctInvokers() {
         CountDownLatch bothEntered = new CountDownLatch(2);
-        for (FakeInvoker invoker : new FakeInvoker[] {a, b, c, d}) {
-            invoker.always(blockUntil(bothEntered, bothEntered));
+        for (FakeProvider<Greeting> invoker : List.of(a, b, c, d)) {
+            invoker.answering(TestClusters.blockUntil(bothEntered, bothEntered));
         }
 
         cluster.join(directory("forks=2", a, b, c, d)).invoke(hello());
@@ -60,10 +60,10 @@ class ForkingClusterInvokerTest {
 
     @Test
     void forking_nonPositiveOrLargeForks_callsAll() throws Exception {
-        a.always(networkError());
-        b.always(networkError());
-        c.always(networkError());
-        d.always(networkError());
+        a.answering(Reply.networkError());
+        b.answering(Reply.networkError());
+        c.answering(Reply.networkError());
+        d.answering(Reply.networkError());
         assertThatThrownBy(() -> cluster.join(directory("forks=0", a, b, c, d)).invoke(hello())).isInstanceOf(RpcException.class);
         assertThatThrownBy(() -> cluster.join(directory("forks=9", a, b, c, d)).invoke(hello())).isInstanceOf(RpcException.class);
 
@@ -72,12 +72,12 @@ class ForkingClusterInvokerTest {
 
     @Test
     void forking_failsOnlyWhenAllFail_withTheLastCausesCode() {
-        a.always(networkError());
-        b.then(unexpected()).always(timeout());
+        a.answering(Reply.networkError());
+        b.then(Reply.throwing(new IllegalStateException("codec bug"))).answering(Reply.timeout());
         Invoker<Greeting> invoker = cluster.join(directory("", a, b));
 
         CountDownLatch entered = new CountDownLatch(1);
-        a.then(blockUntil(entered, release));
+        a.then(TestClusters.blockUntil(entered, release));
         // b's unexpected failure alone does not fail the call: a answers once released
         new Thread(() -> {
             try {
@@ -101,8 +101,8 @@ class ForkingClusterInvokerTest {
     @Test
     void forking_timesOut_withATimeoutError_neverNull() {
         CountDownLatch entered = new CountDownLatch(2);
-        a.always(blockUntil(entered, release));
-        b.always(blockUntil(entered, release));
+        a.answering(TestClusters.blockUntil(entered, release));
+        b.answering(TestClusters.blockUntil(entered, release));
 
         long start = System.nanoTime();
         assertThatThrownBy(() -> cluster.join(directory("hello.timeout=100", a, b)).invoke(hello()))
@@ -116,12 +116,12 @@ class ForkingClusterInvokerTest {
     @Test
     void forking_businessExceptionIsAnAnswer_thrownUnchanged() {
         CountDownLatch entered = new CountDownLatch(1);
-        a.always(blockUntil(entered, release));
-        b.always(bizError());
+        a.answering(TestClusters.blockUntil(entered, release));
+        b.answering(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
 
         assertThatThrownBy(() -> cluster.join(directory("timeout=5000", a, b)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
-                .hasMessage("insufficient funds at 10.0.0.2");
+                .hasMessage("scripted business failure at fake provider 10.0.0.2 (method hello)");
     }
 
     @Test
@@ -159,10 +159,10 @@ class ForkingClusterInvokerTest {
 
     @Test
     void forking_aProvidersError_isRethrownAtOnce_notAfterTheTimeout() {
-        a.always((self, invocation) -> {
-            throw new StackOverflowError("deep recursion at " + self.host());
+        a.answering((invocation, self) -> {
+            throw new StackOverflowError("deep recursion at " + self.name());
         });
-        b.always(blockUntil(new CountDownLatch(1), release));
+        b.answering(TestClusters.blockUntil(new CountDownLatch(1), release));
         Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
         long started = System.nanoTime();
         assertThatThrownBy(() -> invoker.invoke(hello())).isInstanceOf(StackOverflowError.class).hasMessageContaining("10.0.0.1");
@@ -172,8 +172,8 @@ class ForkingClusterInvokerTest {
     @Test
     void close_failsForkingCallsInFlight_atOnce_insteadOfWaitingOutTheirTimeout() throws Exception {
         CountDownLatch entered = new CountDownLatch(2);
-        a.always(blockUntil(entered, release));
-        b.always(blockUntil(entered, release));
+        a.answering(TestClusters.blockUntil(entered, release));
+        b.answering(TestClusters.blockUntil(entered, release));
         Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
         java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {

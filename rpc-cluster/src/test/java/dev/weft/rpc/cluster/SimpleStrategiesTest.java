@@ -1,15 +1,13 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import org.junit.jupiter.api.Test;
 
-import static dev.weft.rpc.cluster.FakeInvoker.bizError;
-import static dev.weft.rpc.cluster.FakeInvoker.networkError;
-import static dev.weft.rpc.cluster.FakeInvoker.resultWithException;
-import static dev.weft.rpc.cluster.FakeInvoker.timeout;
-import static dev.weft.rpc.cluster.FakeInvoker.unexpected;
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
 import static dev.weft.rpc.cluster.TestClusters.hello;
@@ -19,38 +17,38 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** failfast, failsafe and available. */
 class SimpleStrategiesTest {
 
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
 
     @Test
     void failfast_makesOneAttempt_andNamesTheProvider_keepingTheCode() {
-        a.always(timeout());
+        a.answering(Reply.timeout());
         Invoker<Greeting> invoker = first(new FailfastCluster()).join(directory("retries=5", a, b));
 
         assertThatThrownBy(() -> invoker.invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> {
                     assertThat(e.isTimeout()).isTrue();
-                    assertThat(e.getCause()).hasMessage("timeout waiting for 10.0.0.1");
+                    assertThat(e.getCause()).hasMessage("scripted timeout at fake provider 10.0.0.1 (method hello)");
                 })
                 .hasMessage("Failfast invoke of method hello of service dev.weft.rpc.cluster.Greeting failed on provider 10.0.0.1:20880"
                         + " (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?retries=5):"
-                        + " RpcException: timeout waiting for 10.0.0.1");
+                        + " RpcException: scripted timeout at fake provider 10.0.0.1 (method hello)");
         assertThat(a.calls()).isEqualTo(1);
         assertThat(b.calls()).isZero();
     }
 
     @Test
     void failfast_passesBusinessExceptionsUnchanged() {
-        a.always(bizError());
+        a.answering(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
 
         assertThatThrownBy(() -> first(new FailfastCluster()).join(directory("", a)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
-                .hasMessage("insufficient funds at 10.0.0.1");
+                .hasMessage("scripted business failure at fake provider 10.0.0.1 (method hello)");
     }
 
     @Test
     void failfast_wrapsUnexpectedExceptionsWithUnknownCode() {
-        a.always(unexpected());
+        a.answering(Reply.throwing(new IllegalStateException("codec bug")));
 
         assertThatThrownBy(() -> first(new FailfastCluster()).join(directory("", a)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> {
@@ -63,7 +61,7 @@ class SimpleStrategiesTest {
     void failsafe_swallowsEveryThrownFailure_returningAnEmptyResult() {
         Invoker<Greeting> invoker = first(new FailsafeCluster()).join(directory("", a));
 
-        a.then(networkError(), bizError(), unexpected());
+        a.then(Reply.networkError(), Reply.rpcFailure(RpcException.BIZ_EXCEPTION), Reply.throwing(new IllegalStateException("codec bug")));
         for (int i = 0; i < 3; i++) {
             Result result = invoker.invoke(hello());
             assertThat(result.hasException()).isFalse();
@@ -83,7 +81,7 @@ class SimpleStrategiesTest {
     @Test
     void failsafe_returnsTheServicesAnswerUnchanged() {
         IllegalArgumentException fromService = new IllegalArgumentException("bad name");
-        a.then(resultWithException(fromService));
+        a.then(Reply.serviceException(fromService));
         Invoker<Greeting> invoker = first(new FailsafeCluster()).join(directory("", a));
 
         assertThat(invoker.invoke(hello()).getException()).isSameAs(fromService);
@@ -117,7 +115,7 @@ class SimpleStrategiesTest {
 
     @Test
     void available_reportsFailuresLikeFailfast() {
-        a.always(networkError());
+        a.answering(Reply.networkError());
 
         assertThatThrownBy(() -> first(new AvailableCluster()).join(directory("", a, b)).invoke(hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNetwork()).isTrue())

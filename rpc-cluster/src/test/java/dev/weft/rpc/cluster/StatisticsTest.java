@@ -1,5 +1,9 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+import dev.weft.rpc.common.RpcException;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.loadbalance.CallStats;
@@ -17,9 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import static dev.weft.rpc.cluster.FakeInvoker.bizError;
-import static dev.weft.rpc.cluster.FakeInvoker.blockUntil;
-import static dev.weft.rpc.cluster.FakeInvoker.networkError;
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
 import static dev.weft.rpc.cluster.TestClusters.hello;
@@ -29,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The cluster records call statistics around every provider call, so stats-driven balancers work unconfigured. */
 class StatisticsTest {
 
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
     private final CountDownLatch release = new CountDownLatch(1);
     private final ExecutorService caller = Executors.newSingleThreadExecutor();
     private final ExtensionDirector director = new ExtensionDirector(StatisticsTest.class.getClassLoader());
@@ -45,7 +46,7 @@ class StatisticsTest {
     @Test
     void inFlight_onceSomethingReadsIt_risesDuringTheCall_andFallsAfter_evenWhenTheCallFails() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
-        a.then(blockUntil(entered, release), networkError(), bizError());
+        a.then(TestClusters.blockUntil(entered, release), Reply.networkError(), Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
         Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failfast").join(directory("", a));
         assertThat(stats(a).inFlight()).isZero();
 
@@ -56,15 +57,15 @@ class StatisticsTest {
         call.get(5, TimeUnit.SECONDS);
         assertThat(stats(a).inFlight()).isZero();
 
-        assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("connection refused");
-        assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("insufficient funds");
+        assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("scripted network failure");
+        assertThatThrownBy(() -> invoker.invoke(hello())).hasMessageContaining("scripted business failure");
         assertThat(stats(a).inFlight()).isZero();
     }
 
     @Test
     void leastactive_sendsNewCallsAwayFromAProviderWithCallsInFlight() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
-        a.then(blockUntil(entered, release));
+        a.then(TestClusters.blockUntil(entered, release));
         DynamicDirectory<Greeting> directory = directory("loadbalance=leastactive", a, b);
         Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
 
@@ -90,7 +91,7 @@ class StatisticsTest {
     @Test
     void random_countsCallsInFlight_fromTheFirstCall_butTimesNothing() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
-        a.then(blockUntil(entered, release));
+        a.then(TestClusters.blockUntil(entered, release));
         DynamicDirectory<Greeting> directory = directory("loadbalance=random", a);
         Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
         Future<?> call = caller.submit(() -> invoker.invoke(hello()));
@@ -105,7 +106,7 @@ class StatisticsTest {
     @Test
     void leastactive_chosenBySetUrl_seesCallsStartedEarlier_underAnotherBalancer_withOneProvider() throws Exception {
         CountDownLatch entered = new CountDownLatch(3);
-        a.then(blockUntil(entered, release), blockUntil(entered, release), blockUntil(entered, release));
+        a.then(TestClusters.blockUntil(entered, release), TestClusters.blockUntil(entered, release), TestClusters.blockUntil(entered, release));
         DynamicDirectory<Greeting> directory = directory("loadbalance=random", a);
         Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
         ExecutorService three = Executors.newFixedThreadPool(3);
@@ -132,7 +133,7 @@ class StatisticsTest {
     @Test
     void twoDirectors_neverSeeEachOthersCounts() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
-        a.then(blockUntil(entered, release));
+        a.then(TestClusters.blockUntil(entered, release));
         try (ExtensionDirector other = new ExtensionDirector(StatisticsTest.class.getClassLoader())) {
             Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory("", a));
             Future<?> call = caller.submit(() -> invoker.invoke(hello()));
@@ -151,9 +152,9 @@ class StatisticsTest {
     @ParameterizedTest
     @ValueSource(strings = {"shortestresponse", "p2c"})
     void latencyReadingBalancers_getLatencyRecordedByTheCluster_andAvoidASlowProvider(String balancer) {
-        a.always((self, invocation) -> {
+        a.answering((invocation, self) -> {
             sleepMillis(20);
-            return RpcResult.of(self.host());
+            return RpcResult.of(self.name());
         });
         DynamicDirectory<Greeting> directory = directory("loadbalance=" + balancer, a, b);
         Invoker<Greeting> invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);

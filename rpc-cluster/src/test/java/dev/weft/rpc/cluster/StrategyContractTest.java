@@ -1,5 +1,8 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.Reply;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
@@ -12,8 +15,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.List;
 import java.util.Set;
 
-import static dev.weft.rpc.cluster.FakeInvoker.bizError;
-import static dev.weft.rpc.cluster.FakeInvoker.timeout;
 import static dev.weft.rpc.cluster.TestClusters.consumer;
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.hello;
@@ -34,8 +35,8 @@ class StrategyContractTest {
     private static final Set<String> ANSWER_EMPTY = Set.of("failsafe", "failback");
 
     private final ExtensionDirector director = new ExtensionDirector(StrategyContractTest.class.getClassLoader());
-    private final FakeInvoker a = FakeInvoker.named("10.0.0.1");
-    private final FakeInvoker b = FakeInvoker.named("10.0.0.2");
+    private final FakeProvider<Greeting> a = FakeProvider.of(Greeting.class, "10.0.0.1");
+    private final FakeProvider<Greeting> b = FakeProvider.of(Greeting.class, "10.0.0.2");
 
     @AfterEach
     void tearDown() {
@@ -96,7 +97,7 @@ class StrategyContractTest {
     @ParameterizedTest
     @ValueSource(strings = {"failover", "failfast", "failsafe", "failback", "forking", "broadcast", "available"})
     void businessException_isNeverRetried(String strategy) {
-        a.always(bizError());
+        a.answering(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
         Invoker<Greeting> invoker = cluster(strategy).join(directory("retries=3", a));
         if (ANSWER_EMPTY.contains(strategy) && strategy.equals("failsafe")) {
             assertThat(invoker.invoke(hello()).getValue()).isNull();
@@ -111,8 +112,8 @@ class StrategyContractTest {
     @ParameterizedTest
     @ValueSource(strings = {"failover", "failfast", "forking", "broadcast", "available"})
     void givingUp_keepsTheLastCausesCode(String strategy) {
-        a.always(timeout());
-        b.always(timeout());
+        a.answering(Reply.timeout());
+        b.answering(Reply.timeout());
         Invoker<Greeting> invoker = cluster(strategy).join(directory("forks=2", a, b));
         RpcException e = catchThrowableOfType(RpcException.class, () -> invoker.invoke(hello()));
         assertThat(e).isNotNull();
@@ -123,7 +124,7 @@ class StrategyContractTest {
     @ParameterizedTest
     @ValueSource(strings = {"failsafe", "failback"})
     void swallowingStrategies_answerEmpty_onFailure(String strategy) {
-        a.always(timeout());
+        a.answering(Reply.timeout());
         Result result = cluster(strategy).join(directory("retries=0", a)).invoke(hello());
         assertThat(result.getValue()).isNull();
         assertThat(result.hasException()).isFalse();
@@ -159,12 +160,12 @@ class StrategyContractTest {
     @ParameterizedTest
     @ValueSource(strings = {"failover", "failfast", "failsafe", "failback", "forking", "available"})
     void notProcessed_isRetriedOnceOnAnotherProvider_evenByFailfast(String strategy) {
-        FakeInvoker.Behaviour refused = (self, invocation) -> {
-            throw new RpcException(RpcException.NOT_PROCESSED, "server busy, request not processed at " + self.host());
+        Reply refused = (invocation, self) -> {
+            throw new RpcException(RpcException.NOT_PROCESSED, "server busy, request not processed at " + self.name());
         };
-        a.always(refused);
-        b.always(refused);
-        FakeInvoker c = FakeInvoker.named("10.0.0.3");
+        a.answering(refused);
+        b.answering(refused);
+        FakeProvider<Greeting> c = FakeProvider.of(Greeting.class, "10.0.0.3");
         Invoker<Greeting> invoker = cluster(strategy).join(directory("retries=0&forks=1", a, c));
         for (int i = 0; i < 20; i++) {
             assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.3");

@@ -1,5 +1,10 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.testing.Reply;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
@@ -34,6 +39,22 @@ final class TestClusters {
         DynamicDirectory<Greeting> directory = new DynamicDirectory<>(Greeting.class, consumer(parameters));
         directory.setInvokers(List.of(invokers));
         return directory;
+    }
+
+    /** Signals {@code entered}, waits (at most 10 s) for {@code release}, then answers the provider's name. */
+    static Reply blockUntil(CountDownLatch entered, CountDownLatch release) {
+        return (invocation, provider) -> {
+            entered.countDown();
+            try {
+                if (!release.await(10, TimeUnit.SECONDS)) {
+                    throw new RpcException(RpcException.TIMEOUT_EXCEPTION, "test latch never released");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RpcException(RpcException.NETWORK_EXCEPTION, "interrupted", e);
+            }
+            return Reply.providerName().reply(invocation, provider);
+        };
     }
 
     static RpcInvocation hello() {

@@ -1,6 +1,7 @@
 package dev.weft.rpc.loadbalance;
 
 import com.google.common.base.Splitter;
+import com.google.common.primitives.Doubles;
 import dev.weft.rpc.common.URL;
 
 import java.util.List;
@@ -87,13 +88,8 @@ public final class MethodSettings {
         if (raw == null) {
             return defaultValue;
         }
-        double value;
-        try {
-            value = Double.parseDouble(raw);
-        } catch (NumberFormatException e) {
-            value = Double.NaN;
-        }
-        if (!(value >= min && value <= max)) {
+        Double value = Doubles.tryParse(raw);
+        if (value == null || !(value >= min && value <= max)) {
             throw invalid(key, raw, max == Double.MAX_VALUE ? "a number >= " + min : "a number from " + min + " to " + max);
         }
         return value;

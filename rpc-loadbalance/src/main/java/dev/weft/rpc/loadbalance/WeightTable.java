@@ -1,7 +1,6 @@
 package dev.weft.rpc.loadbalance;
 
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.internal.ProviderWeight;
 import dev.weft.rpc.loadbalance.internal.UniformIndex;
 
@@ -31,11 +30,8 @@ public final class WeightTable {
     /** While a provider warms up, weights are recomputed at most this often. */
     public static final long WARMUP_REFRESH_MILLIS = 10;
 
-    private final URL[] providers;
-    private final String method;
-    private final int[] staticWeights;
-    private final long[] warmupEnds;
-    private final boolean[] excluded;
+    /** Per provider its weight keys; {@code null} for one left out. */
+    private final ProviderWeight[] providers;
     private final List<String> problems;
     private final int[] weights;
     private final long[] cumulative;
@@ -43,33 +39,27 @@ public final class WeightTable {
     private final boolean uniform;
     private final long refreshAtMillis;
 
-    private WeightTable(URL[] providers, String method, int[] staticWeights, long[] warmupEnds, boolean[] excluded,
-                        List<String> problems, long nowMillis) {
+    private WeightTable(ProviderWeight[] providers, List<String> problems, long nowMillis) {
         this.providers = providers;
-        this.method = method;
-        this.staticWeights = staticWeights;
-        this.warmupEnds = warmupEnds;
-        this.excluded = excluded;
         this.problems = problems;
         int n = providers.length;
         this.weights = new int[n];
         this.cumulative = new long[n];
         long refreshAt = Long.MAX_VALUE;
         long sum = 0;
-        boolean equal = true;
-        boolean anyExcluded = false;
+        boolean equal = problems.isEmpty();
         for (int i = 0; i < n; i++) {
-            weights[i] = excluded[i] ? 0 : ProviderWeight.warmedWeight(providers[i], staticWeights[i], warmupEnds[i], nowMillis);
-            anyExcluded |= excluded[i];
-            if (staticWeights[i] > 0 && warmupEnds[i] != Long.MIN_VALUE && nowMillis < warmupEnds[i]) {
-                refreshAt = Math.min(refreshAt, Math.min(warmupEnds[i], nowMillis + WARMUP_REFRESH_MILLIS));
+            ProviderWeight provider = providers[i];
+            weights[i] = provider == null ? 0 : provider.at(nowMillis);
+            if (provider != null && provider.warmsUpAt(nowMillis)) {
+                refreshAt = Math.min(refreshAt, Math.min(provider.warmupEndMillis(), nowMillis + WARMUP_REFRESH_MILLIS));
             }
             sum += weights[i];
             cumulative[i] = sum;
             equal &= weights[i] == weights[0];
         }
         this.total = sum;
-        this.uniform = equal && !anyExcluded;
+        this.uniform = equal;
         this.refreshAtMillis = refreshAt;
     }
 
@@ -78,37 +68,16 @@ public final class WeightTable {
      * {@code nowMillis} (wall clock, as {@link CallStats#currentTimeMillis()}).
      */
     public static WeightTable read(List<? extends Invoker<?>> invokers, String method, long nowMillis) {
-        int n = invokers.size();
-        URL[] providers = new URL[n];
-        int[] staticWeights = new int[n];
-        long[] warmupEnds = new long[n];
-        boolean[] excluded = new boolean[n];
+        ProviderWeight[] providers = new ProviderWeight[invokers.size()];
         List<String> problems = new ArrayList<>(0);
-        for (int i = 0; i < n; i++) {
-            providers[i] = invokers.get(i).getUrl();
+        for (int i = 0; i < providers.length; i++) {
             try {
-                staticWeights[i] = ProviderWeight.staticWeight(providers[i], method);
-                warmupEnds[i] = ProviderWeight.warmupEndMillis(providers[i]);
+                providers[i] = ProviderWeight.read(invokers.get(i).getUrl(), method);
             } catch (IllegalArgumentException e) {
-                excluded[i] = true;
                 problems.add(e.getMessage());
             }
         }
-        return new WeightTable(providers, method, staticWeights, warmupEnds, excluded, List.copyOf(problems), nowMillis);
-    }
-
-    /** A table of fixed weights (tests, custom balancers). */
-    public static WeightTable of(int... weights) {
-        int n = weights.length;
-        URL[] providers = new URL[n];
-        long[] ends = new long[n];
-        Arrays.fill(ends, Long.MIN_VALUE);
-        for (int w : weights) {
-            if (w < 0) {
-                throw new IllegalArgumentException("weights: " + Arrays.toString(weights) + " (expected: integers >= 0)");
-            }
-        }
-        return new WeightTable(providers, null, weights.clone(), ends, new boolean[n], List.of(), 0);
+        return new WeightTable(providers, List.copyOf(problems), nowMillis);
     }
 
     /** This table when it is still current at {@code nowMillis}, else the weights recomputed for that time. */
@@ -116,7 +85,7 @@ public final class WeightTable {
         if (nowMillis < refreshAtMillis) {
             return this;
         }
-        return new WeightTable(providers, method, staticWeights, warmupEnds, excluded, problems, nowMillis);
+        return new WeightTable(providers, problems, nowMillis);
     }
 
     /** When warm-up makes this table stale (wall ms); {@link Long#MAX_VALUE} when nothing warms up. */
@@ -148,7 +117,7 @@ public final class WeightTable {
 
     /** Whether {@code index} may be picked: not left out, and its weight is positive or all weights are 0. */
     public boolean isEligible(int index) {
-        return !excluded[index] && (weights[index] > 0 || total == 0);
+        return providers[index] != null && (weights[index] > 0 || total == 0);
     }
 
     /** Whether some invoker may be picked. */
@@ -205,11 +174,6 @@ public final class WeightTable {
             }
         }
         return low;
-    }
-
-    /** A copy of the weights. */
-    public int[] weights() {
-        return weights.clone();
     }
 
     @Override

@@ -1,5 +1,12 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.testing.FakeTicker;
+import java.util.concurrent.TimeUnit;
+import static dev.weft.rpc.loadbalance.Fixtures.provider;
+import static dev.weft.rpc.loadbalance.Fixtures.ticker;
+import static dev.weft.rpc.loadbalance.Fixtures.stats;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
@@ -38,52 +45,52 @@ class AbstractLoadBalanceTest {
 
     @Test
     void select_singleInvoker_returnsIt_withoutTheSubclass() {
-        Invoker<Object> only = FakeInvoker.of("only", 1, "weight=-3");
+        Invoker<FakeService> only = provider("only", "weight=-3");
         assertThat(counting.select(List.of(only), CONSUMER, call("sayHello"))).isSameAs(only);
         assertThat(subclassCalls).hasValue(0);
     }
 
     @Test
     void select_twoInvokers_delegatesToTheSubclass() {
-        List<Invoker<Object>> two = Fixtures.plain(2);
+        List<Invoker<FakeService>> two = Fixtures.plain(2);
         assertThat(counting.select(two, CONSUMER, call("sayHello"))).isSameAs(two.get(1));
         assertThat(subclassCalls).hasValue(1);
     }
 
     @Test
     void weights_readMethodLevelFirst_andApplyWarmup() {
-        FakeTicker ticker = new FakeTicker();
-        CallStats stats = ticker.stats();
+        FakeTicker ticker = ticker();
+        CallStats stats = stats(ticker);
         long now = stats.currentTimeMillis();
-        Invoker<Object> warming = FakeInvoker.of("w", 1, "weight=200&sayHello.weight=80&warmup=1000&timestamp=" + (now - 250));
+        Invoker<FakeService> warming = provider("w", "weight=200&sayHello.weight=80&warmup=1000&timestamp=" + (now - 250));
         assertThat(Weights.read(List.of(warming), "sayHello", stats).current().weight(0)).isEqualTo(20);
         Weights other = Weights.read(List.of(warming), "other", stats);
         assertThat(other.current().weight(0)).isEqualTo(50);
-        ticker.advanceMillis(500);
+        ticker.advance(500, TimeUnit.MILLISECONDS);
         assertThat(other.current().weight(0)).as("the director's ticker moves warm-up").isEqualTo(150);
     }
 
     @Test
     void select_negativeWeight_leavesThatProviderOut_theOthersServe() {
-        Invoker<Object> good = FakeInvoker.of("a", 1, "");
-        List<Invoker<Object>> invokers = List.of(good, FakeInvoker.of("b", 2, "weight=-5"));
+        Invoker<FakeService> good = provider("a", "");
+        List<Invoker<FakeService>> invokers = List.of(good, provider("b", "weight=-5"));
         for (LoadBalance balance : List.of(new RandomLoadBalance(), new RoundRobinLoadBalance(), new LeastActiveLoadBalance(),
                 new ShortestResponseLoadBalance(), new P2cLoadBalance())) {
             for (int i = 0; i < 50; i++) {
                 assertThat(balance.select(invokers, CONSUMER, call("sayHello"))).as(balance.toString()).isSameAs(good);
             }
         }
-        assertThat(Weights.read(invokers, "sayHello", new FakeTicker().stats()).current().problems())
-                .containsExactly("weight: -5 (expected: an integer between 0 and 2147483647) in provider URL weft://10.0.0.2:20880/dev.weft.Demo?weight=-5");
+        assertThat(Weights.read(invokers, "sayHello", stats(ticker())).current().problems())
+                .containsExactly("weight: -5 (expected: an integer between 0 and 2147483647) in provider URL weft://b:20880/dev.weft.rpc.testing.FakeService?weight=-5");
     }
 
     @Test
     void select_everyProviderMalformed_failsNamingKeyValueAndProviderUrl() {
-        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, "sayHello.weight=heavy"), FakeInvoker.of("b", 2, "weight=-5"));
+        List<Invoker<FakeService>> invokers = List.of(provider("a", "sayHello.weight=heavy"), provider("b", "weight=-5"));
         RoundRobinLoadBalance balance = new RoundRobinLoadBalance();
         assertThatThrownBy(() -> balance.select(invokers, CONSUMER, call("sayHello")))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.getCode()).isEqualTo(RpcException.NO_INVOKER_AVAILABLE))
-                .hasMessageContaining("sayHello.weight: heavy (expected: an integer between 0 and 2147483647) in provider URL weft://10.0.0.1:20880/")
+                .hasMessageContaining("sayHello.weight: heavy (expected: an integer between 0 and 2147483647) in provider URL weft://a:20880/")
                 .hasMessageContaining("weight: -5 (expected");
         assertThatThrownBy(() -> new RandomLoadBalance().select(invokers, CONSUMER, call("sayHello")))
                 .hasMessageContaining("weight: -5");
@@ -91,8 +98,8 @@ class AbstractLoadBalanceTest {
 
     @Test
     void select_malformedTimestamp_failsNamingTheKey() {
-        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, ""), FakeInvoker.of("b", 2, "timestamp=yesterday"));
-        assertThat(Weights.read(invokers, "sayHello", new FakeTicker().stats()).current().problems()).singleElement(
+        List<Invoker<FakeService>> invokers = List.of(provider("a", ""), provider("b", "timestamp=yesterday"));
+        assertThat(Weights.read(invokers, "sayHello", stats(ticker())).current().problems()).singleElement(
                 org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("timestamp: yesterday (expected: epoch milliseconds) in provider URL");
         for (int i = 0; i < 20; i++) {
             assertThat(new RandomLoadBalance().select(invokers, CONSUMER, call("sayHello"))).isSameAs(invokers.get(0));
@@ -103,15 +110,15 @@ class AbstractLoadBalanceTest {
     void select_mutableListChangedInPlace_picksOnlyWhatTheListHoldsNow() {
         for (LoadBalance balance : List.of(new RandomLoadBalance(), new RoundRobinLoadBalance(), new LeastActiveLoadBalance(),
                 new ShortestResponseLoadBalance(), new P2cLoadBalance(), new ConsistentHashLoadBalance())) {
-            List<Invoker<Object>> list = new ArrayList<>(Fixtures.plain(3));
+            List<Invoker<FakeService>> list = new ArrayList<>(Fixtures.plain(3));
             for (int i = 0; i < 100; i++) {
                 balance.select(list, CONSUMER, call("sayHello", "key-" + i));
             }
-            Invoker<Object> removed = list.remove(2);
-            Invoker<Object> drained = FakeInvoker.of("i1", 2, "weight=0");
+            Invoker<FakeService> removed = list.remove(2);
+            Invoker<FakeService> drained = provider("i1", "weight=0");
             list.set(1, drained);
             for (int i = 0; i < 1000; i++) {
-                Invoker<Object> chosen = balance.select(list, CONSUMER, call("sayHello", "key-" + i));
+                Invoker<FakeService> chosen = balance.select(list, CONSUMER, call("sayHello", "key-" + i));
                 assertThat(chosen).as(balance.getClass().getSimpleName()).isIn(list).isNotSameAs(removed);
                 if (!(balance instanceof ConsistentHashLoadBalance)) {
                     assertThat(chosen).as(balance.getClass().getSimpleName() + " picks weight 0").isNotSameAs(drained);

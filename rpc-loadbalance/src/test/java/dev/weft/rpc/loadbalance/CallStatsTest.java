@@ -1,5 +1,12 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.testing.FakeTicker;
+import static dev.weft.rpc.loadbalance.Fixtures.provider;
+import static dev.weft.rpc.loadbalance.Fixtures.ticker;
+import static dev.weft.rpc.loadbalance.Fixtures.director;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.Test;
@@ -19,42 +26,42 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class CallStatsTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-    private final FakeTicker ticker = new FakeTicker();
-    private final ExtensionDirector director = ticker.director();
+    private final FakeTicker ticker = ticker();
+    private final ExtensionDirector director = director(ticker);
     private final CallStats stats = CallStats.of(director);
 
     private InvokerStats timed() {
-        InvokerStats counters = stats.get(FakeInvoker.of("x", 1, ""));
+        InvokerStats counters = stats.get(provider("x", ""));
         counters.timeLatency();
         return counters;
     }
 
     private void call(InvokerStats counters, long latency, boolean success) {
         long started = counters.startCall();
-        ticker.advanceNanos(latency);
+        ticker.advance(latency, TimeUnit.NANOSECONDS);
         counters.endCall(started, success);
     }
 
     @Test
     void of_isOnePerDirector_andGetIsOnePerInvokerIdentity() {
-        FakeInvoker one = FakeInvoker.of("x", 1, "");
-        FakeInvoker twin = FakeInvoker.of("x", 1, "");
+        FakeProvider<FakeService> one = provider("x", "");
+        FakeProvider<FakeService> twin = provider("x", "");
         assertThat(CallStats.of(director)).isSameAs(stats);
-        assertThat(CallStats.of(ticker.director())).isNotSameAs(stats);
+        assertThat(CallStats.of(director(ticker))).isNotSameAs(stats);
         assertThat(stats.get(one)).isSameAs(stats.get(one)).isNotSameAs(stats.get(twin));
         assertThat(stats.ticker()).isSameAs(ticker);
     }
 
     @Test
     void of_closedDirector_refusesToCreate() {
-        ExtensionDirector closed = ticker.director();
+        ExtensionDirector closed = director(ticker);
         closed.close();
         assertThatThrownBy(() -> CallStats.of(closed)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
 
     @Test
     void inFlight_isCountedWithoutTiming_neverBelowZero() {
-        InvokerStats counters = stats.get(FakeInvoker.of("x", 1, ""));
+        InvokerStats counters = stats.get(provider("x", ""));
         long started = counters.startCall();
         counters.startCall();
         assertThat(started).isEqualTo(InvokerStats.UNTIMED);
@@ -83,9 +90,9 @@ class CallStatsTest {
     void window_forgetsSamplesAfterTwoBuckets() {
         InvokerStats counters = timed();
         call(counters, 5 * MS, true);
-        ticker.advanceNanos(InvokerStats.BUCKET_NANOS);
+        ticker.advance(InvokerStats.BUCKET_NANOS, TimeUnit.NANOSECONDS);
         assertThat(counters.expectedLatencyNanos(ticker.read())).as("previous bucket still counts").isEqualTo(5 * MS);
-        ticker.advanceNanos(InvokerStats.BUCKET_NANOS);
+        ticker.advance(InvokerStats.BUCKET_NANOS, TimeUnit.NANOSECONDS);
         assertThat(counters.expectedLatencyNanos(ticker.read())).isEqualTo(InvokerStats.NO_SAMPLES);
     }
 
@@ -115,7 +122,7 @@ class CallStatsTest {
     @Test
     void currentTimeMillis_followsTheDirectorsTicker() {
         long before = stats.currentTimeMillis();
-        ticker.advanceMillis(1_234);
+        ticker.advance(1_234, TimeUnit.MILLISECONDS);
         assertThat(stats.currentTimeMillis() - before).isEqualTo(1_234);
     }
 
@@ -155,11 +162,11 @@ class CallStatsTest {
         List<WeakReference<Invoker<?>>> invokerRefs = new ArrayList<>();
         List<WeakReference<InvokerStats>> statsRefs = new ArrayList<>();
         for (int generation = 0; generation < 200; generation++) {
-            List<Invoker<Object>> invokers = Fixtures.plain(10);
+            List<Invoker<FakeService>> invokers = Fixtures.plain(10);
             for (LoadBalance balance : List.of(new LeastActiveLoadBalance(), new P2cLoadBalance(), new ConsistentHashLoadBalance())) {
                 balance.picker(invokers, Fixtures.CONSUMER, "m", stats).pick(Fixtures.call("m", "k"));
             }
-            for (Invoker<Object> invoker : invokers) {
+            for (Invoker<FakeService> invoker : invokers) {
                 call(stats.get(invoker), MS, true);
                 invokerRefs.add(new WeakReference<>(invoker));
                 statsRefs.add(new WeakReference<>(stats.get(invoker)));
@@ -168,7 +175,7 @@ class CallStatsTest {
         for (int attempt = 0; attempt < 50 && (alive(invokerRefs) > 0 || alive(statsRefs) > 0); attempt++) {
             System.gc();
             for (int i = 0; i < 1_000; i++) {
-                stats.get(FakeInvoker.of("churn", 1, "")); // collected keys are purged on later writes
+                stats.get(provider("churn", "")); // collected keys are purged on later writes
             }
             Thread.sleep(10);
         }

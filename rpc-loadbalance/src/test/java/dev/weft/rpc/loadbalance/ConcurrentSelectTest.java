@@ -1,5 +1,9 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.spi.ExtensionDirector;
+import static dev.weft.rpc.loadbalance.Fixtures.provider;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +46,7 @@ class ConcurrentSelectTest {
         dev.weft.rpc.spi.ExtensionDirector director = new dev.weft.rpc.spi.ExtensionDirector(getClass().getClassLoader());
         balance.setExtensionDirector(director);
         CallStats callStats = CallStats.of(director);
-        List<Invoker<Object>> pool = new ArrayList<>();
+        List<Invoker<FakeService>> pool = new ArrayList<>();
         long now = System.currentTimeMillis();
         for (int i = 0; i < 20; i++) {
             String params = switch (i % 4) {
@@ -51,17 +55,17 @@ class ConcurrentSelectTest {
                 case 2 -> "m.weight=5";
                 default -> "";
             };
-            pool.add(FakeInvoker.of("p" + i, i + 1, params));
+            pool.add(provider("p" + i, params));
         }
         URL url = Fixtures.CONSUMER.addParameter("hash.load.factor", "1.5");
-        AtomicReference<List<Invoker<Object>>> current = new AtomicReference<>(List.copyOf(pool));
-        Map<Invoker<Object>, LongAdder> picks = new ConcurrentHashMap<>();
+        AtomicReference<List<Invoker<FakeService>>> current = new AtomicReference<>(List.copyOf(pool));
+        Map<Invoker<FakeService>, LongAdder> picks = new ConcurrentHashMap<>();
         AtomicBoolean running = new AtomicBoolean(true);
         ExecutorService executor = Executors.newFixedThreadPool(THREADS + 1);
         try {
             Future<?> changer = executor.submit(() -> {
                 Random random = new Random(3);
-                List<Invoker<Object>> shuffled = new ArrayList<>(pool);
+                List<Invoker<FakeService>> shuffled = new ArrayList<>(pool);
                 while (running.get()) {
                     Collections.shuffle(shuffled, random);
                     current.set(List.copyOf(shuffled.subList(0, 2 + random.nextInt(shuffled.size() - 1))));
@@ -76,8 +80,8 @@ class ConcurrentSelectTest {
                 workers.add(executor.submit(() -> {
                     go.await();
                     for (int i = 0; i < SELECTS; i++) {
-                        List<Invoker<Object>> list = current.get();
-                        Invoker<Object> chosen = balance.select(list, url, call(i % 2 == 0 ? "m" : "n", "key-" + thread + "-" + (i % 500)));
+                        List<Invoker<FakeService>> list = current.get();
+                        Invoker<FakeService> chosen = balance.select(list, url, call(i % 2 == 0 ? "m" : "n", "key-" + thread + "-" + (i % 500)));
                         if (!list.contains(chosen)) {
                             throw new AssertionError(chosen + " is not in " + list);
                         }
@@ -100,7 +104,7 @@ class ConcurrentSelectTest {
             executor.shutdownNow();
         }
         assertThat(picks.values().stream().mapToLong(LongAdder::sum).sum()).isEqualTo((long) THREADS * SELECTS);
-        for (Invoker<Object> invoker : pool) {
+        for (Invoker<FakeService> invoker : pool) {
             assertThat(callStats.get(invoker).inFlight()).isZero();
         }
     }

@@ -1,5 +1,11 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.spi.ExtensionDirector;
+import static dev.weft.rpc.loadbalance.Fixtures.provider;
+import static dev.weft.rpc.loadbalance.Fixtures.ticker;
+import static dev.weft.rpc.loadbalance.Fixtures.director;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.internal.KeyHash;
@@ -17,17 +23,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConsistentHashLoadBalanceTest {
 
-    private final dev.weft.rpc.spi.ExtensionDirector director = new FakeTicker().director();
+    private final dev.weft.rpc.spi.ExtensionDirector director = director(ticker());
     private final CallStats stats = CallStats.of(director);
     private final ConsistentHashLoadBalance balance = new ConsistentHashLoadBalance();
 
     {
         balance.setExtensionDirector(director);
     }
-    private final List<Invoker<Object>> ten = Fixtures.plain(10);
+    private final List<Invoker<FakeService>> ten = Fixtures.plain(10);
 
-    private Map<String, Invoker<Object>> route(List<Invoker<Object>> invokers, URL url, int keys) {
-        Map<String, Invoker<Object>> owners = new HashMap<>();
+    private Map<String, Invoker<FakeService>> route(List<Invoker<FakeService>> invokers, URL url, int keys) {
+        Map<String, Invoker<FakeService>> owners = new HashMap<>();
         for (int k = 0; k < keys; k++) {
             owners.put("user-" + k, balance.select(invokers, url, call("find", "user-" + k)));
         }
@@ -84,7 +90,7 @@ class ConsistentHashLoadBalanceTest {
 
     @Test
     void consistentHash_sameKey_sameInvoker_everyTime() {
-        Invoker<Object> first = balance.select(ten, CONSUMER, call("find", "user-7"));
+        Invoker<FakeService> first = balance.select(ten, CONSUMER, call("find", "user-7"));
         for (int i = 0; i < 100; i++) {
             assertThat(balance.select(ten, CONSUMER, call("find", "user-7"))).isSameAs(first);
         }
@@ -92,7 +98,7 @@ class ConsistentHashLoadBalanceTest {
 
     @Test
     void consistentHash_10kKeysOn10Invokers_noInvokerOwnsMoreThan1_3xTheMean() {
-        Map<Invoker<Object>, Integer> load = new HashMap<>();
+        Map<Invoker<FakeService>, Integer> load = new HashMap<>();
         route(ten, CONSUMER, 10_000).values().forEach(owner -> load.merge(owner, 1, Integer::sum));
         assertThat(load).hasSize(10);
         assertThat(load.values()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(1_300));
@@ -100,14 +106,14 @@ class ConsistentHashLoadBalanceTest {
 
     @Test
     void consistentHash_removingOneOf10_movesOnlyTheKeysItOwned() {
-        Map<String, Invoker<Object>> before = route(ten, CONSUMER, 10_000);
-        Invoker<Object> removed = ten.get(4);
-        List<Invoker<Object>> nine = new ArrayList<>(ten);
+        Map<String, Invoker<FakeService>> before = route(ten, CONSUMER, 10_000);
+        Invoker<FakeService> removed = ten.get(4);
+        List<Invoker<FakeService>> nine = new ArrayList<>(ten);
         nine.remove(removed);
-        Map<String, Invoker<Object>> after = route(List.copyOf(nine), CONSUMER, 10_000);
+        Map<String, Invoker<FakeService>> after = route(List.copyOf(nine), CONSUMER, 10_000);
         int moved = 0;
-        for (Map.Entry<String, Invoker<Object>> entry : before.entrySet()) {
-            Invoker<Object> now = after.get(entry.getKey());
+        for (Map.Entry<String, Invoker<FakeService>> entry : before.entrySet()) {
+            Invoker<FakeService> now = after.get(entry.getKey());
             if (entry.getValue() == removed) {
                 assertThat(now).isNotSameAs(removed);
                 moved++;
@@ -120,11 +126,11 @@ class ConsistentHashLoadBalanceTest {
 
     @Test
     void consistentHash_addingAnInvoker_movesKeysOnlyToIt_andMatchesAFreshBalancer() {
-        Map<String, Invoker<Object>> before = route(ten, CONSUMER, 5_000);
-        List<Invoker<Object>> eleven = new ArrayList<>(ten);
-        Invoker<Object> added = FakeInvoker.of("new", 99, "");
+        Map<String, Invoker<FakeService>> before = route(ten, CONSUMER, 5_000);
+        List<Invoker<FakeService>> eleven = new ArrayList<>(ten);
+        Invoker<FakeService> added = provider("new", "");
         eleven.add(added);
-        Map<String, Invoker<Object>> after = route(List.copyOf(eleven), CONSUMER, 5_000);
+        Map<String, Invoker<FakeService>> after = route(List.copyOf(eleven), CONSUMER, 5_000);
         before.forEach((key, owner) -> assertThat(after.get(key)).isIn(owner, added));
         ConsistentHashLoadBalance fresh = new ConsistentHashLoadBalance();
         after.forEach((key, owner) -> assertThat(fresh.select(List.copyOf(eleven), CONSUMER, call("find", key))).isSameAs(owner));
@@ -132,13 +138,13 @@ class ConsistentHashLoadBalanceTest {
 
     @Test
     void consistentHash_aSubsetOrReorderedList_routesExactlyLikeARingBuiltForItAlone() {
-        List<Invoker<Object>> subset = List.copyOf(ten.subList(2, 9));
-        List<Invoker<Object>> reversed = new ArrayList<>(subset);
+        List<Invoker<FakeService>> subset = List.copyOf(ten.subList(2, 9));
+        List<Invoker<FakeService>> reversed = new ArrayList<>(subset);
         java.util.Collections.reverse(reversed);
         route(ten, CONSUMER, 100);
         ConsistentHashLoadBalance fresh = new ConsistentHashLoadBalance();
         for (int k = 0; k < 2_000; k++) {
-            Invoker<Object> owner = fresh.select(subset, CONSUMER, call("find", "user-" + k));
+            Invoker<FakeService> owner = fresh.select(subset, CONSUMER, call("find", "user-" + k));
             assertThat(balance.select(subset, CONSUMER, call("find", "user-" + k))).isSameAs(owner);
             assertThat(balance.select(reversed, CONSUMER, call("find", "user-" + k))).isSameAs(owner);
         }
@@ -147,13 +153,13 @@ class ConsistentHashLoadBalanceTest {
     @Test
     void consistentHash_hashArguments_selectsWhichArgumentsFormTheKey_methodLevelFirst() {
         URL url = CONSUMER.addParameter("hash.arguments", "1").addParameter("find.hash.arguments", "0,1");
-        Map<Invoker<Object>, Integer> byFirstArgOnly = new HashMap<>();
+        Map<Invoker<FakeService>, Integer> byFirstArgOnly = new HashMap<>();
         for (int k = 0; k < 200; k++) {
             // "other" keys on argument 1, which is constant here: one owner
             byFirstArgOnly.merge(balance.select(ten, url, call("other", "user-" + k, "tenant")), 1, Integer::sum);
         }
         assertThat(byFirstArgOnly).hasSize(1);
-        Map<Invoker<Object>, Integer> byBoth = new HashMap<>();
+        Map<Invoker<FakeService>, Integer> byBoth = new HashMap<>();
         for (int k = 0; k < 200; k++) {
             byBoth.merge(balance.select(ten, url, call("find", "user-" + k, "tenant")), 1, Integer::sum);
         }
@@ -163,18 +169,18 @@ class ConsistentHashLoadBalanceTest {
     @Test
     void consistentHash_boundedLoad_anOverloadedOwnerPassesItsKeysOn() {
         URL bounded = CONSUMER.addParameter("hash.load.factor", "1.25");
-        Invoker<Object> owner = balance.select(ten, bounded, call("find", "hot"));
-        for (Invoker<Object> invoker : ten) {
+        Invoker<FakeService> owner = balance.select(ten, bounded, call("find", "hot"));
+        for (Invoker<FakeService> invoker : ten) {
             stats.get(invoker).startCall();
         }
         assertThat(balance.select(ten, bounded, call("find", "hot"))).as("at the mean").isSameAs(owner);
         stats.get(owner).startCall();
         stats.get(owner).startCall();
         // 12 in flight over 10 invokers: capacity ceil(1.25 * 13 / 10) = 2; the owner has 3
-        Invoker<Object> next = balance.select(ten, bounded, call("find", "hot"));
+        Invoker<FakeService> next = balance.select(ten, bounded, call("find", "hot"));
         assertThat(next).isNotSameAs(owner);
         assertThat(balance.select(ten, CONSUMER, call("find", "hot"))).as("unbounded ignores load").isSameAs(owner);
-        for (Invoker<Object> invoker : ten) {
+        for (Invoker<FakeService> invoker : ten) {
             stats.get(invoker).endCall(InvokerStats.UNTIMED, true);
         }
         stats.get(owner).endCall(InvokerStats.UNTIMED, true);
@@ -198,7 +204,7 @@ class ConsistentHashLoadBalanceTest {
     @Test
     void consistentHash_hashNodes_setsVirtualNodesPerInvoker() {
         URL few = CONSUMER.addParameter("hash.nodes", 1);
-        Map<Invoker<Object>, Integer> load = new HashMap<>();
+        Map<Invoker<FakeService>, Integer> load = new HashMap<>();
         route(ten, few, 10_000).values().forEach(o -> load.merge(o, 1, Integer::sum));
         // with a single point per invoker the ring is badly unbalanced, unlike the default 160
         assertThat(load.values().stream().mapToInt(Integer::intValue).max().getAsInt()).isGreaterThan(1_300);

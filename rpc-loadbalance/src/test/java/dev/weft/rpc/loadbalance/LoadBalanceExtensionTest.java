@@ -1,5 +1,7 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeService;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -49,9 +51,9 @@ class LoadBalanceExtensionTest {
     @Test
     void adaptive_picksByLoadbalanceKey_methodLevelFirst() {
         LoadBalance adaptive = loader.getAdaptiveExtension();
-        List<Invoker<Object>> invokers = Fixtures.weighted(5, 1, 1);
+        List<Invoker<FakeService>> invokers = Fixtures.weighted(5, 1, 1);
         URL url = CONSUMER.addParameter("loadbalance", "random").addParameter("sayHello.loadbalance", "roundrobin");
-        List<Invoker<Object>> picked = new ArrayList<>();
+        List<Invoker<FakeService>> picked = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
             picked.add(adaptive.select(invokers, url, call("sayHello")));
         }
@@ -59,7 +61,7 @@ class LoadBalanceExtensionTest {
         assertThat(Fixtures.names(picked)).isEqualTo("a a b a c a a");
 
         URL hashed = CONSUMER.addParameter("loadbalance", "consistenthash");
-        Invoker<Object> owner = adaptive.select(invokers, hashed, call("find", "user-1"));
+        Invoker<FakeService> owner = adaptive.select(invokers, hashed, call("find", "user-1"));
         for (int i = 0; i < 50; i++) {
             assertThat(adaptive.select(invokers, hashed, call("find", "user-1"))).isSameAs(owner);
         }

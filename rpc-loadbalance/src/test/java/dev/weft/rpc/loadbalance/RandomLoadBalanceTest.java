@@ -1,5 +1,14 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.testing.FakeTicker;
+import java.util.concurrent.TimeUnit;
+import dev.weft.rpc.spi.ExtensionDirector;
+import static dev.weft.rpc.loadbalance.Fixtures.provider;
+import static dev.weft.rpc.loadbalance.Fixtures.ticker;
+import static dev.weft.rpc.loadbalance.Fixtures.director;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.loadbalance.internal.ProviderWeight;
 import org.junit.jupiter.api.Test;
@@ -14,16 +23,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RandomLoadBalanceTest {
 
-    private final FakeTicker ticker = new FakeTicker();
-    private final dev.weft.rpc.spi.ExtensionDirector director = ticker.director();
+    private final FakeTicker ticker = ticker();
+    private final dev.weft.rpc.spi.ExtensionDirector director = director(ticker);
     private final CallStats stats = CallStats.of(director);
     private final Random seeded = new Random(20261129);
     private final RandomLoadBalance balance = withTicker(new RandomLoadBalance(() -> seeded));
 
     @Test
     void random_equalWeights_isUniform_chiSquareBelowCritical() {
-        List<Invoker<Object>> invokers = Fixtures.plain(10);
-        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 100_000);
+        List<Invoker<FakeService>> invokers = Fixtures.plain(10);
+        Map<Invoker<FakeService>, Integer> counts = Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 100_000);
         double[] shares = new double[10];
         java.util.Arrays.fill(shares, 0.1);
         // 9 degrees of freedom, p = 0.001
@@ -32,7 +41,7 @@ class RandomLoadBalanceTest {
 
     @Test
     void random_weights_3_1_2_givePicksInProportion() {
-        List<Invoker<Object>> invokers = Fixtures.weighted(3, 1, 2);
+        List<Invoker<FakeService>> invokers = Fixtures.weighted(3, 1, 2);
         int[] observed = Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 60_000).values().stream().mapToInt(Integer::intValue).toArray();
         // 2 degrees of freedom, p = 0.001
         assertThat(Fixtures.chiSquare(observed, new double[] {0.5, 1 / 6.0, 1 / 3.0})).isLessThan(13.82);
@@ -41,19 +50,19 @@ class RandomLoadBalanceTest {
 
     @Test
     void random_weightZero_isNeverPicked_unlessAllAreZero() {
-        List<Invoker<Object>> someZero = Fixtures.weighted(0, 5, 0, 5);
-        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, someZero, CONSUMER, call("sayHello"), 10_000);
+        List<Invoker<FakeService>> someZero = Fixtures.weighted(0, 5, 0, 5);
+        Map<Invoker<FakeService>, Integer> counts = Fixtures.counts(balance, someZero, CONSUMER, call("sayHello"), 10_000);
         assertThat(counts.get(someZero.get(0))).isZero();
         assertThat(counts.get(someZero.get(2))).isZero();
 
-        List<Invoker<Object>> allZero = Fixtures.weighted(0, 0, 0);
-        Map<Invoker<Object>, Integer> uniform = Fixtures.counts(balance, allZero, CONSUMER, call("sayHello"), 30_000);
+        List<Invoker<FakeService>> allZero = Fixtures.weighted(0, 0, 0);
+        Map<Invoker<FakeService>, Integer> uniform = Fixtures.counts(balance, allZero, CONSUMER, call("sayHello"), 30_000);
         assertThat(uniform.values()).allSatisfy(n -> assertThat(n).isBetween(9_500, 10_500));
     }
 
     @Test
     void random_methodLevelWeight_appliesToThatMethodOnly() {
-        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, "sayHello.weight=0"), FakeInvoker.of("b", 2, ""));
+        List<Invoker<FakeService>> invokers = List.of(provider("a", "sayHello.weight=0"), provider("b", ""));
         assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 1000).get(invokers.get(0))).isZero();
         assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("other"), 1000).get(invokers.get(0))).isBetween(400, 600);
     }
@@ -68,30 +77,30 @@ class RandomLoadBalanceTest {
     }
 
     private int warmed(long timestamp, long now) {
-        dev.weft.rpc.common.URL url = FakeInvoker.of("x", 1, "timestamp=" + timestamp).getUrl();
-        return ProviderWeight.warmedWeight(url, ProviderWeight.staticWeight(url, "m"), ProviderWeight.warmupEndMillis(url), now);
+        dev.weft.rpc.common.URL url = provider("x", "timestamp=" + timestamp).getUrl();
+        return ProviderWeight.read(url, "m").at(now);
     }
 
     @Test
     void warmup_providerStartedHalfAPeriodAgo_getsHalfItsShare_thenFullShareAfterThePeriod() {
         long now = stats.currentTimeMillis();
-        FakeInvoker old = FakeInvoker.of("old", 1, "");
-        FakeInvoker fresh = FakeInvoker.of("fresh", 2, "warmup=60000&timestamp=" + (now - 30_000));
-        List<Invoker<Object>> invokers = List.of(old, fresh);
+        FakeProvider<FakeService> old = provider("old", "");
+        FakeProvider<FakeService> fresh = provider("fresh", "warmup=60000&timestamp=" + (now - 30_000));
+        List<Invoker<FakeService>> invokers = List.of(old, fresh);
         // weights 100 : 50 -> fresh gets one third
         assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 30_000).get(fresh)).isBetween(9_500, 10_500);
-        ticker.advanceMillis(30_000);
+        ticker.advance(30_000, TimeUnit.MILLISECONDS);
         // the same list instance: weights are recomputed because a provider was warming up
         assertThat(Fixtures.counts(balance, invokers, CONSUMER, call("sayHello"), 30_000).get(fresh)).isBetween(14_500, 15_500);
     }
 
     @Test
     void random_equalWeightsShortcut_neverLeaksIntoOtherLists() {
-        List<Invoker<Object>> equal = Fixtures.plain(2);
-        List<Invoker<Object>> zeroFirst = Fixtures.weighted(0, 100);
-        List<Invoker<Object>> zeroForSayHello = List.of(FakeInvoker.of("a", 1, "sayHello.weight=0"), FakeInvoker.of("b", 2, ""));
+        List<Invoker<FakeService>> equal = Fixtures.plain(2);
+        List<Invoker<FakeService>> zeroFirst = Fixtures.weighted(0, 100);
+        List<Invoker<FakeService>> zeroForSayHello = List.of(provider("a", "sayHello.weight=0"), provider("b", ""));
         long now = stats.currentTimeMillis();
-        List<Invoker<Object>> warming = List.of(FakeInvoker.of("c", 3, ""), FakeInvoker.of("d", 4, "warmup=60000&timestamp=" + now));
+        List<Invoker<FakeService>> warming = List.of(provider("c", ""), provider("d", "warmup=60000&timestamp=" + now));
         int equalFirst = 0;
         int warmingFresh = 0;
         for (int i = 0; i < 2_000; i++) {
@@ -102,7 +111,7 @@ class RandomLoadBalanceTest {
         }
         assertThat(equalFirst).isBetween(900, 1_100);
         assertThat(warmingFresh).as("weight 1 of 101 while just started").isLessThan(60);
-        ticker.advanceMillis(60_000);
+        ticker.advance(60_000, TimeUnit.MILLISECONDS);
         warmingFresh = 0;
         for (int i = 0; i < 2_000; i++) {
             balance.select(equal, CONSUMER, call("sayHello"));

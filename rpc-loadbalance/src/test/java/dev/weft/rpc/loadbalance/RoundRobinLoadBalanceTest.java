@@ -1,5 +1,13 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.testing.FakeTicker;
+import dev.weft.rpc.spi.ExtensionDirector;
+import static dev.weft.rpc.loadbalance.Fixtures.provider;
+import static dev.weft.rpc.loadbalance.Fixtures.ticker;
+import static dev.weft.rpc.loadbalance.Fixtures.director;
+
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.loadbalance.internal.SmoothRoundRobin;
@@ -21,13 +29,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RoundRobinLoadBalanceTest {
 
-    private final FakeTicker ticker = new FakeTicker();
-    private final dev.weft.rpc.spi.ExtensionDirector director = ticker.director();
+    private final FakeTicker ticker = ticker();
+    private final dev.weft.rpc.spi.ExtensionDirector director = director(ticker);
     private final CallStats stats = CallStats.of(director);
     private final RoundRobinLoadBalance balance = withTicker(new RoundRobinLoadBalance());
 
-    private String picks(List<Invoker<Object>> invokers, Invocation invocation, int n) {
-        List<Invoker<Object>> picked = new ArrayList<>();
+    private String picks(List<Invoker<FakeService>> invokers, Invocation invocation, int n) {
+        List<Invoker<FakeService>> picked = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             picked.add(balance.select(invokers, CONSUMER, invocation));
         }
@@ -36,7 +44,7 @@ class RoundRobinLoadBalanceTest {
 
     @Test
     void roundRobin_weights_5_1_1_giveExactly_aabacaa_repeating() {
-        List<Invoker<Object>> invokers = Fixtures.weighted(5, 1, 1);
+        List<Invoker<FakeService>> invokers = Fixtures.weighted(5, 1, 1);
         assertThat(picks(invokers, call("sayHello"), 21)).isEqualTo("a a b a c a a a a b a c a a a a b a c a a");
     }
 
@@ -58,8 +66,8 @@ class RoundRobinLoadBalanceTest {
 
     @Test
     void roundRobin_eachMethodHasItsOwnSequence() {
-        List<Invoker<Object>> invokers = Fixtures.weighted(1, 1);
-        List<Invoker<Object>> interleaved = new ArrayList<>();
+        List<Invoker<FakeService>> invokers = Fixtures.weighted(1, 1);
+        List<Invoker<FakeService>> interleaved = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             interleaved.add(balance.select(invokers, CONSUMER, call("x")));
             interleaved.add(balance.select(invokers, CONSUMER, call("y")));
@@ -70,25 +78,25 @@ class RoundRobinLoadBalanceTest {
     @Test
     void roundRobin_matchesReferenceAlgorithm_forLargeWeights_viaTheLockedPath() {
         int[] weights = {70_000, 3, 65_537};
-        List<Invoker<Object>> invokers = Fixtures.weighted(weights);
+        List<Invoker<FakeService>> invokers = Fixtures.weighted(weights);
         assertThat(SmoothRoundRobin.of(weights).isPrecomputed()).isFalse();
         assertThat(picks(invokers, call("m"), 500)).isEqualTo(reference(weights, new long[3], 500));
     }
 
     @Test
     void roundRobin_changedContent_startsAFreshSequence_overWhatTheListHoldsNow() {
-        FakeInvoker a = FakeInvoker.of("a", 1, "weight=5");
-        FakeInvoker b = FakeInvoker.of("b", 2, "weight=1");
-        FakeInvoker c = FakeInvoker.of("c", 3, "weight=1");
+        FakeProvider<FakeService> a = provider("a", "weight=5");
+        FakeProvider<FakeService> b = provider("b", "weight=1");
+        FakeProvider<FakeService> c = provider("c", "weight=1");
         assertThat(picks(List.of(a, b, c), call("m"), 3)).isEqualTo("a a b");
-        FakeInvoker b3 = FakeInvoker.of("b", 2, "weight=3");
+        FakeProvider<FakeService> b3 = provider("b", "weight=3");
         assertThat(picks(List.of(a, b3, c), call("m"), 18)).isEqualTo(reference(new int[] {5, 3, 1}, new long[3], 18));
         assertThat(picks(List.of(a, b3), call("m"), 16)).isEqualTo(reference(new int[] {5, 3}, new long[2], 16));
     }
 
     @Test
     void roundRobin_listCopy_continuesTheSequenceInsteadOfRestarting() {
-        List<Invoker<Object>> invokers = Fixtures.weighted(5, 1, 1);
+        List<Invoker<FakeService>> invokers = Fixtures.weighted(5, 1, 1);
         assertThat(picks(invokers, call("m"), 2)).isEqualTo("a a");
         assertThat(picks(new ArrayList<>(invokers), call("m"), 5)).isEqualTo("b a c a a");
     }
@@ -96,18 +104,18 @@ class RoundRobinLoadBalanceTest {
     @Test
     void roundRobin_duringWarmup_sharesFollowTheWarmedWeights() {
         long now = stats.currentTimeMillis();
-        List<Invoker<Object>> invokers = List.of(FakeInvoker.of("a", 1, ""),
-                FakeInvoker.of("b", 2, "warmup=100000&timestamp=" + (now - 50_000)));
-        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, invokers, CONSUMER, call("m"), 1500);
+        List<Invoker<FakeService>> invokers = List.of(provider("a", ""),
+                provider("b", "warmup=100000&timestamp=" + (now - 50_000)));
+        Map<Invoker<FakeService>, Integer> counts = Fixtures.counts(balance, invokers, CONSUMER, call("m"), 1500);
         assertThat(counts.get(invokers.get(1))).isEqualTo(500);
     }
 
     @Test
     void roundRobin_8ThreadsX100k_sharesAreExact_andListChangesLoseNothing() throws Exception {
-        List<Invoker<Object>> invokers = Fixtures.weighted(5, 1, 1, 3);
+        List<Invoker<FakeService>> invokers = Fixtures.weighted(5, 1, 1, 3);
         int threads = 8;
         int perThread = 100_000;
-        Map<Invoker<Object>, AtomicInteger> counts = new ConcurrentHashMap<>();
+        Map<Invoker<FakeService>, AtomicInteger> counts = new ConcurrentHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             CountDownLatch start = new CountDownLatch(1);

@@ -1,5 +1,10 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.testing.FakeTicker;
+import static dev.weft.rpc.loadbalance.Fixtures.ticker;
+import static dev.weft.rpc.loadbalance.Fixtures.director;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.Test;
@@ -29,13 +34,13 @@ class SimulatedClusterTest {
     private static final long FAST = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long SLOW = 10 * FAST;
 
-    private record Completion(long at, long started, Invoker<Object> invoker) {
+    private record Completion(long at, long started, Invoker<FakeService> invoker) {
     }
 
     /** Share of all calls that went to the slow provider. */
     private static double slowShare(String name) {
-        FakeTicker time = new FakeTicker();
-        ExtensionDirector director = time.director();
+        FakeTicker time = ticker();
+        ExtensionDirector director = director(time);
         CallStats stats = CallStats.of(director);
         Random seeded = new Random(99);
         LoadBalance balance = switch (name) {
@@ -45,10 +50,10 @@ class SimulatedClusterTest {
             case "p2c" -> new P2cLoadBalance(() -> seeded);
             default -> throw new IllegalArgumentException(name);
         };
-        List<Invoker<Object>> providers = Fixtures.plain(PROVIDERS);
-        Picker<Object> picker = balance.picker(providers, CONSUMER, "m", stats);
-        Invoker<Object> slow = providers.get(3);
-        Map<Invoker<Object>, Integer> calls = new HashMap<>();
+        List<Invoker<FakeService>> providers = Fixtures.plain(PROVIDERS);
+        Picker<FakeService> picker = balance.picker(providers, CONSUMER, "m", stats);
+        Invoker<FakeService> slow = providers.get(3);
+        Map<Invoker<FakeService>, Integer> calls = new HashMap<>();
         PriorityQueue<Completion> pending = new PriorityQueue<>((a, b) -> Long.compare(a.at(), b.at()));
         int started = 0;
         for (int client = 0; client < CLIENTS; client++) {
@@ -57,22 +62,22 @@ class SimulatedClusterTest {
         }
         while (!pending.isEmpty()) {
             Completion done = pending.poll();
-            time.advanceNanos(done.at() - time.read());
+            time.advance(done.at() - time.read(), TimeUnit.NANOSECONDS);
             stats.get(done.invoker()).endCall(done.started(), true);
             if (started < CALLS) {
                 pending.add(start(picker, stats, slow, time, calls));
                 started++;
             }
         }
-        for (Invoker<Object> provider : providers) {
+        for (Invoker<FakeService> provider : providers) {
             assertThat(stats.get(provider).inFlight()).isZero();
         }
         return calls.getOrDefault(slow, 0) / (double) CALLS;
     }
 
-    private static Completion start(Picker<Object> picker, CallStats stats, Invoker<Object> slow,
-                                    FakeTicker time, Map<Invoker<Object>, Integer> calls) {
-        Invoker<Object> chosen = picker.pick(call("m"));
+    private static Completion start(Picker<FakeService> picker, CallStats stats, Invoker<FakeService> slow,
+                                    FakeTicker time, Map<Invoker<FakeService>, Integer> calls) {
+        Invoker<FakeService> chosen = picker.pick(call("m"));
         calls.merge(chosen, 1, Integer::sum);
         long started = stats.get(chosen).startCall();
         long latency = chosen == slow ? SLOW : FAST;

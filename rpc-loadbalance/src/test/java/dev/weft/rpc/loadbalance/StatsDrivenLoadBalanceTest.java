@@ -1,5 +1,12 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.testing.FakeService;
+import dev.weft.rpc.testing.FakeTicker;
+import static dev.weft.rpc.loadbalance.Fixtures.provider;
+import static dev.weft.rpc.loadbalance.Fixtures.ticker;
+import static dev.weft.rpc.loadbalance.Fixtures.director;
+import static dev.weft.rpc.loadbalance.Fixtures.stats;
+
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -20,13 +27,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StatsDrivenLoadBalanceTest {
 
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-    private final FakeTicker time = new FakeTicker();
-    private final ExtensionDirector director = time.director();
+    private final FakeTicker time = ticker();
+    private final ExtensionDirector director = director(time);
     private final CallStats stats = CallStats.of(director);
     private final Random seeded = new Random(7);
 
     /** Invokers with the given weights (negative: none). */
-    private static List<Invoker<Object>> invokers(int... weights) {
+    private static List<Invoker<FakeService>> invokers(int... weights) {
         return Fixtures.weighted(weights);
     }
 
@@ -47,7 +54,7 @@ class StatsDrivenLoadBalanceTest {
         counters.timeLatency();
         for (int i = 0; i < times; i++) {
             long started = counters.startCall();
-            time.advanceNanos(latency);
+            time.advance(latency, TimeUnit.NANOSECONDS);
             counters.endCall(started, success);
         }
     }
@@ -56,7 +63,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void leastActive_picksTheInvokerWithFewestCallsInFlight() {
-        List<Invoker<Object>> list = invokers(-1, -1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1, -1);
         inFlight(list.get(0), 3);
         inFlight(list.get(1), 1);
         inFlight(list.get(2), 2);
@@ -66,10 +73,10 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void leastActive_tiesAreBrokenByWeight_withinSeededBounds() {
-        List<Invoker<Object>> list = invokers(100, 300, 100);
+        List<Invoker<FakeService>> list = invokers(100, 300, 100);
         inFlight(list.get(2), 1);
         LeastActiveLoadBalance balance = on(new LeastActiveLoadBalance(() -> seeded));
-        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 40_000);
+        Map<Invoker<FakeService>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 40_000);
         assertThat(counts.get(list.get(2))).isZero();
         // 1:3 among the two idle invokers; 1 degree of freedom, p = 0.001
         assertThat(Fixtures.chiSquare(new int[] {counts.get(list.get(0)), counts.get(list.get(1))}, new double[] {0.25, 0.75})).isLessThan(10.83);
@@ -77,10 +84,10 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void leastActive_equalTies_areUniform_andWeightZeroIsSkipped() {
-        List<Invoker<Object>> list = invokers(0, -1, -1, -1);
+        List<Invoker<FakeService>> list = invokers(0, -1, -1, -1);
         inFlight(list.get(1), 2);
         LeastActiveLoadBalance balance = on(new LeastActiveLoadBalance(() -> seeded));
-        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 20_000);
+        Map<Invoker<FakeService>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 20_000);
         assertThat(counts.get(list.get(0))).as("weight 0 with no calls in flight").isZero();
         assertThat(counts.get(list.get(1))).isZero();
         assertThat(counts.get(list.get(2))).isBetween(9_600, 10_400);
@@ -90,7 +97,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void shortestResponse_prefersLowLatencyTimesInFlight() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 10 * MS, true, 5);
         completed(list.get(1), 30 * MS, true, 5);
         ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
@@ -102,7 +109,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void shortestResponse_triesInvokersWithoutSamples_insteadOfStarvingThem() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), MS / 1000, true, 10);
         ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
@@ -110,7 +117,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void shortestResponse_failuresCountAgainstAFastFailingInvoker() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 10 * MS, true, 10);
         completed(list.get(1), MS, true, 1);
         completed(list.get(1), MS / 10, false, 19);
@@ -121,12 +128,12 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void shortestResponse_oldSamplesExpire_soASlowInvokerIsProbedAgain() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 10 * MS, true, 10);
         completed(list.get(1), 900 * MS, true, 10);
         ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(0));
-        time.advanceMillis(TimeUnit.NANOSECONDS.toMillis(2 * InvokerStats.BUCKET_NANOS));
+        time.advance(TimeUnit.NANOSECONDS.toMillis(2 * InvokerStats.BUCKET_NANOS), TimeUnit.MILLISECONDS);
         completed(list.get(0), 10 * MS, true, 1);
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
     }
@@ -135,7 +142,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void p2c_twoInvokers_alwaysPicksTheLowerPeakEwmaTimesInFlight() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 50 * MS, true, 1);
         completed(list.get(1), 5 * MS, true, 1);
         P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
@@ -146,12 +153,12 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void p2c_neverPicksTheWorstOfThree_andPicksEachCandidatePairDistinctly() {
-        List<Invoker<Object>> list = invokers(-1, -1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1, -1);
         completed(list.get(0), MS, true, 1);
         completed(list.get(1), 2 * MS, true, 1);
         completed(list.get(2), 3 * MS, true, 1);
         P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
-        Map<Invoker<Object>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 30_000);
+        Map<Invoker<FakeService>, Integer> counts = Fixtures.counts(balance, list, CONSUMER, call("m"), 30_000);
         // pairs {0,1},{0,2} go to 0, {1,2} to 1: shares 2/3 and 1/3
         assertThat(counts.get(list.get(2))).isZero();
         assertThat(counts.get(list.get(0))).isBetween(19_500, 20_500);
@@ -159,7 +166,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void p2c_invokerWithoutHistory_isNeutral_inFlightDecides() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 100 * MS, true, 1);
         P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         inFlight(list.get(0), 1);
@@ -170,14 +177,14 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void p2c_decayKey_controlsHowFastASlowInvokerIsForgiven() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 100 * MS, true, 1);
         completed(list.get(1), 10 * MS, true, 1);
         P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
         URL fastDecay = CONSUMER.addParameter(P2cLoadBalance.DECAY_KEY, 1000);
         assertThat(balance.select(list, fastDecay, call("m"))).isSameAs(list.get(1));
         // 3 s later with a 1 s constant: 100 ms decays to ~5 ms while the other was just refreshed
-        time.advanceMillis(3_000);
+        time.advance(3_000, TimeUnit.MILLISECONDS);
         completed(list.get(1), 10 * MS, true, 1);
         assertThat(balance.select(list, fastDecay, call("m"))).isSameAs(list.get(0));
         // with the default 10 s constant the slow one is still ~74 ms
@@ -186,7 +193,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void p2c_errorsRaiseTheEstimate() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 5 * MS, true, 1);
         completed(list.get(1), 8 * MS, true, 1);
         P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
@@ -197,7 +204,7 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void p2c_badDecay_failsNamingTheKey() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         URL bad = CONSUMER.addParameter(P2cLoadBalance.DECAY_KEY, 0);
         assertThatThrownBy(() -> new P2cLoadBalance().select(list, bad, call("m")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -206,9 +213,9 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void p2c_weightZero_isNeverDrawn() {
-        List<Invoker<Object>> list = invokers(0, 100, 100);
+        List<Invoker<FakeService>> list = invokers(0, 100, 100);
         P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
-        List<Invoker<Object>> picked = new ArrayList<>();
+        List<Invoker<FakeService>> picked = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             picked.add(balance.select(list, CONSUMER, call("m")));
         }
@@ -219,20 +226,20 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void inFlight_isCountedFromTheFirstCall_whateverTheBalancer_andLatencyOnlyOnceAPickerAsks() {
-        Invoker<Object> busy = FakeInvoker.of("busy", 1, "");
+        Invoker<FakeService> busy = provider("busy", "");
         for (int i = 0; i < 3; i++) {
             stats.get(busy).startCall();
         }
         assertThat(stats.get(busy).inFlight()).isEqualTo(3);
         assertThat(stats.get(busy).isLatencyTimed()).isFalse();
-        Invoker<Object> idle = FakeInvoker.of("idle", 2, "");
-        List<Invoker<Object>> both = List.of(busy, idle);
+        Invoker<FakeService> idle = provider("idle", "");
+        List<Invoker<FakeService>> both = List.of(busy, idle);
         for (LoadBalance balance : List.of(new RandomLoadBalance(), new RoundRobinLoadBalance(), new LeastActiveLoadBalance(),
                 new ConsistentHashLoadBalance())) {
             balance.picker(both, CONSUMER, "m", stats);
         }
         assertThat(stats.get(busy).isLatencyTimed()).as("no latency reader built a picker").isFalse();
-        Picker<Object> leastActive = new LeastActiveLoadBalance(() -> seeded).picker(both, CONSUMER, "m", stats);
+        Picker<FakeService> leastActive = new LeastActiveLoadBalance(() -> seeded).picker(both, CONSUMER, "m", stats);
         for (int i = 0; i < 100; i++) {
             assertThat(leastActive.pick(call("m"))).isSameAs(idle);
         }
@@ -243,9 +250,9 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void leastActive_dubboVector_weights1_9_6_actives0_0_1_neverPicksTheBusyOne() {
-        List<Invoker<Object>> list = invokers(1, 9, 6);
+        List<Invoker<FakeService>> list = invokers(1, 9, 6);
         inFlight(list.get(2), 1);
-        Picker<Object> picker = new LeastActiveLoadBalance(() -> seeded).picker(list, CONSUMER, "m", stats);
+        Picker<FakeService> picker = new LeastActiveLoadBalance(() -> seeded).picker(list, CONSUMER, "m", stats);
         int[] counts = new int[3];
         for (int i = 0; i < 10_000; i++) {
             counts[list.indexOf(picker.pick(call("m")))]++;
@@ -257,11 +264,11 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void shortestResponse_slowBusyProvider_isAvoided_evenForCallsStartedBeforeThePickerExisted() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         completed(list.get(0), 50 * MS, true, 3);
         completed(list.get(1), 50 * MS, true, 3);
         inFlight(list.get(0), 4);
-        Picker<Object> picker = new ShortestResponseLoadBalance(() -> seeded).picker(list, CONSUMER, "m", stats);
+        Picker<FakeService> picker = new ShortestResponseLoadBalance(() -> seeded).picker(list, CONSUMER, "m", stats);
         for (int i = 0; i < 100; i++) {
             assertThat(picker.pick(call("m"))).isSameAs(list.get(1));
         }
@@ -269,8 +276,8 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void directors_neverSeeEachOthersCounts() {
-        Invoker<Object> shared = FakeInvoker.of("shared", 1, "");
-        CallStats other = new FakeTicker().stats();
+        Invoker<FakeService> shared = provider("shared", "");
+        CallStats other = stats(ticker());
         stats.get(shared).startCall();
         assertThat(stats.get(shared).inFlight()).isEqualTo(1);
         assertThat(other.get(shared).inFlight()).isZero();
@@ -279,14 +286,14 @@ class StatsDrivenLoadBalanceTest {
 
     @Test
     void shortestResponse_learnsLatency_fromCallsRecordedWithStartAndEndCall() {
-        List<Invoker<Object>> list = invokers(-1, -1);
+        List<Invoker<FakeService>> list = invokers(-1, -1);
         ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
         // each pick is followed by a call, timed because the balancer asked for latency
         for (int i = 0; i < 20; i++) {
-            Invoker<Object> chosen = balance.select(list, CONSUMER, call("m"));
+            Invoker<FakeService> chosen = balance.select(list, CONSUMER, call("m"));
             InvokerStats counters = stats.get(chosen);
             long started = counters.startCall();
-            time.advanceNanos(chosen == list.get(0) ? 10 * MS : MS);
+            time.advance(chosen == list.get(0) ? 10 * MS : MS, TimeUnit.NANOSECONDS);
             counters.endCall(started, true);
         }
         assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 100).get(list.get(1))).isEqualTo(100);

@@ -1,8 +1,6 @@
 package dev.weft.rpc.loadbalance.internal;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A consistent-hash ring: {@code nodes} points per member, point {@code i} of member {@code a} at
@@ -18,9 +16,6 @@ import java.util.Map;
  */
 public final class HashRing {
 
-    private final String[] members;
-    private final Map<String, Integer> slotOf;
-    private final int nodes;
     /** The points in unsigned order, then a sentinel (the largest unsigned value) that ends every scan. */
     private final long[] points;
     private final int size;
@@ -32,12 +27,6 @@ public final class HashRing {
     static final int MAX_TABLE_BITS = 20;
 
     private HashRing(String[] members, int nodes) {
-        this.members = members;
-        this.nodes = nodes;
-        this.slotOf = new HashMap<>();
-        for (int slot = 0; slot < members.length; slot++) {
-            slotOf.putIfAbsent(members[slot], slot);
-        }
         int size = members.length * nodes;
         long[][] pairs = new long[size][];
         int p = 0;
@@ -70,8 +59,8 @@ public final class HashRing {
     }
 
     /**
-     * A ring of {@code nodes} points for each of {@code members} (their order does not matter for
-     * the positions; duplicates share the first one's slot).
+     * A ring of {@code nodes} points for each of {@code members}, slot {@code i} being member
+     * {@code i} (their order does not matter for the positions).
      */
     public static HashRing of(String[] members, int nodes) {
         if (members.length == 0 || nodes <= 0) {
@@ -83,20 +72,6 @@ public final class HashRing {
     /** Number of points. */
     public int size() {
         return size;
-    }
-
-    public int nodes() {
-        return nodes;
-    }
-
-    public int memberCount() {
-        return members.length;
-    }
-
-    /** The slot of {@code member}, or -1 when it is not on the ring. */
-    public int slotOf(String member) {
-        Integer slot = slotOf.get(member);
-        return slot == null ? -1 : slot;
     }
 
     /** The member slot owning {@code hash}: the owner of the first point at or after it, wrapping. */
@@ -115,23 +90,6 @@ public final class HashRing {
             i = scan(i + 1, hash);
         }
         return owners[i];
-    }
-
-    /**
-     * Per range of the lookup table (hashes with the same top {@link #rangeBits()} bits):
-     * {@code bySlot[owner]} when one member owns every hash of the range, else {@code null} (the
-     * range holds a point: ask {@link #ownerOf}). Lets a caller with a per-slot mapping resolve
-     * most hashes with one array read.
-     */
-    public <E> E[] perRange(E[] bySlot) {
-        if (bySlot.length != members.length) {
-            throw new IllegalArgumentException("per-slot mapping: " + bySlot.length + " entries (expected: " + members.length + ")");
-        }
-        E[] byRange = Arrays.copyOf(bySlot, table.length);
-        for (int range = 0; range < table.length; range++) {
-            byRange[range] = table[range] >= 0 ? bySlot[table[range]] : null;
-        }
-        return byRange;
     }
 
     /** Number of top hash bits that index the lookup table. */

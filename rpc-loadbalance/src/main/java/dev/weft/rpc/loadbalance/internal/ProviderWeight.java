@@ -1,19 +1,24 @@
 package dev.weft.rpc.loadbalance.internal;
 
+import com.google.common.math.LongMath;
 import dev.weft.rpc.common.URL;
 
 /**
- * Reads the effective weight of one provider: {@value #WEIGHT_KEY} (method level first, default
- * {@value #DEFAULT_WEIGHT}) reduced during warm-up.
+ * The weight keys of one provider for one method, read once: {@value #WEIGHT_KEY} (method level
+ * first, default {@value #DEFAULT_WEIGHT}) reduced during warm-up.
  *
  * <p>Warm-up: when the provider URL has {@value #TIMESTAMP_KEY} (its start time, epoch millis) and
  * its uptime is below {@value #WARMUP_KEY} (millis, default {@value #DEFAULT_WARMUP_MILLIS}), the weight is
  * {@code max(1, min(weight, uptime * weight / warmup))}; a timestamp in the future counts as
  * uptime 0. A weight of 0 stays 0.
  *
- * <p>Stateless and thread-safe.
+ * <p>Immutable and thread-safe.
+ *
+ * @param weight          the static weight (no warm-up)
+ * @param warmupEndMillis when warm-up ends (epoch millis), {@link Long#MIN_VALUE} without warm-up
+ * @param warmupMillis    the warm-up period
  */
-public final class ProviderWeight {
+public record ProviderWeight(int weight, long warmupEndMillis, long warmupMillis) {
 
     /** Static weight of a provider (provider URL, method level first). */
     public static final String WEIGHT_KEY = "weight";
@@ -24,65 +29,46 @@ public final class ProviderWeight {
     public static final int DEFAULT_WEIGHT = 100;
     public static final long DEFAULT_WARMUP_MILLIS = 600_000;
 
-    private ProviderWeight() {
-    }
-
     /**
-     * The static weight (no warm-up) of {@code provider} for {@code method}.
+     * Reads the weight keys of {@code provider} for {@code method} (null: the service level).
      *
-     * @throws IllegalArgumentException when the value is not an integer or is negative, naming the key and the URL
+     * @throws IllegalArgumentException when a key is malformed or the weight is negative, naming the key and the URL
      */
-    public static int staticWeight(URL provider, String method) {
-        String raw = provider.getMethodParameter(method, WEIGHT_KEY);
-        if (raw == null || raw.isEmpty()) {
-            return DEFAULT_WEIGHT;
+    public static ProviderWeight read(URL provider, String method) {
+        String rawWeight = provider.getMethodParameter(method, WEIGHT_KEY);
+        int weight = DEFAULT_WEIGHT;
+        if (rawWeight != null && !rawWeight.isEmpty()) {
+            String key = method != null && provider.hasMethodParameter(method, WEIGHT_KEY) ? method + "." + WEIGHT_KEY : WEIGHT_KEY;
+            long value = parse(rawWeight, key, provider, "an integer between 0 and " + Integer.MAX_VALUE);
+            if (value < 0 || value > Integer.MAX_VALUE) {
+                throw invalid(key, rawWeight, provider, "an integer between 0 and " + Integer.MAX_VALUE);
+            }
+            weight = (int) value;
         }
-        String key = method != null && provider.hasMethodParameter(method, WEIGHT_KEY) ? method + "." + WEIGHT_KEY : WEIGHT_KEY;
-        long value = parse(raw, key, provider, "an integer between 0 and " + Integer.MAX_VALUE);
-        if (value < 0 || value > Integer.MAX_VALUE) {
-            throw invalid(key, raw, provider, "an integer between 0 and " + Integer.MAX_VALUE);
-        }
-        return (int) value;
-    }
-
-    /**
-     * The end of the warm-up period of {@code provider} in epoch millis, or {@link Long#MIN_VALUE}
-     * when it has no {@value #TIMESTAMP_KEY} or no warm-up.
-     *
-     * @throws IllegalArgumentException when {@value #TIMESTAMP_KEY} or {@value #WARMUP_KEY} is malformed
-     */
-    public static long warmupEndMillis(URL provider) {
         String rawTimestamp = provider.getParameter(TIMESTAMP_KEY);
         if (rawTimestamp == null || rawTimestamp.isEmpty()) {
-            return Long.MIN_VALUE;
+            return new ProviderWeight(weight, Long.MIN_VALUE, DEFAULT_WARMUP_MILLIS);
         }
         long timestamp = parse(rawTimestamp, TIMESTAMP_KEY, provider, "epoch milliseconds");
-        long warmup = warmupMillis(provider);
-        return warmup <= 0 ? Long.MIN_VALUE : saturatedAdd(timestamp, warmup);
+        String rawWarmup = provider.getParameter(WARMUP_KEY);
+        long warmup = rawWarmup == null || rawWarmup.isEmpty() ? DEFAULT_WARMUP_MILLIS
+                : parse(rawWarmup, WARMUP_KEY, provider, "milliseconds as an integer");
+        return new ProviderWeight(weight, warmup <= 0 ? Long.MIN_VALUE : LongMath.saturatedAdd(timestamp, warmup), warmup);
     }
 
-    /**
-     * The effective weight at {@code nowMillis}, given the static weight.
-     *
-     * @param warmupEndMillis as returned by {@link #warmupEndMillis(URL)}
-     */
-    public static int warmedWeight(URL provider, int staticWeight, long warmupEndMillis, long nowMillis) {
-        if (staticWeight == 0 || warmupEndMillis == Long.MIN_VALUE || nowMillis >= warmupEndMillis) {
-            return staticWeight;
-        }
-        long warmup = warmupMillis(provider);
-        long start = warmupEndMillis - warmup;
-        long uptime = Math.max(0, nowMillis - start);
-        long scaled = (long) ((double) uptime * staticWeight / warmup);
-        return (int) Math.max(1, Math.min(staticWeight, scaled));
+    /** Whether the weight is still reduced by warm-up at {@code nowMillis}. */
+    public boolean warmsUpAt(long nowMillis) {
+        return weight > 0 && warmupEndMillis != Long.MIN_VALUE && nowMillis < warmupEndMillis;
     }
 
-    private static long warmupMillis(URL provider) {
-        String raw = provider.getParameter(WARMUP_KEY);
-        if (raw == null || raw.isEmpty()) {
-            return DEFAULT_WARMUP_MILLIS;
+    /** The effective weight at {@code nowMillis}. */
+    public int at(long nowMillis) {
+        if (!warmsUpAt(nowMillis)) {
+            return weight;
         }
-        return parse(raw, WARMUP_KEY, provider, "milliseconds as an integer");
+        long uptime = Math.max(0, nowMillis - (warmupEndMillis - warmupMillis));
+        long scaled = (long) ((double) uptime * weight / warmupMillis);
+        return (int) Math.max(1, Math.min(weight, scaled));
     }
 
     private static long parse(String raw, String key, URL provider, String expected) {
@@ -95,10 +81,5 @@ public final class ProviderWeight {
 
     private static IllegalArgumentException invalid(String key, String raw, URL provider, String expected) {
         return new IllegalArgumentException(key + ": " + raw + " (expected: " + expected + ") in provider URL " + provider);
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 }

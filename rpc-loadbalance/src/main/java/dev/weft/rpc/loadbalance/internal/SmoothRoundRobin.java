@@ -1,5 +1,7 @@
 package dev.weft.rpc.loadbalance.internal;
 
+import com.google.common.math.LongMath;
+
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -100,7 +102,7 @@ public final class SmoothRoundRobin {
     private int[] schedule() {
         long gcd = 0;
         for (int w : weights) {
-            gcd = gcd(gcd, w);
+            gcd = LongMath.gcd(gcd, w);
         }
         long period = total / gcd;
         if (period > MAX_SCHEDULE) {
@@ -112,15 +114,6 @@ public final class SmoothRoundRobin {
             picks[i] = step(state);
         }
         return picks;
-    }
-
-    private static long gcd(long a, long b) {
-        while (b != 0) {
-            long t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
     }
 
     private static int[] filled(int n) {

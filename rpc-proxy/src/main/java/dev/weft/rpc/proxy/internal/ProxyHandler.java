@@ -39,7 +39,7 @@ public final class ProxyHandler {
         ServiceMethod method = methods.get(index);
         Object value;
         try {
-            Result result = invoker.invoke(new ProxyInvocation(methods, method, args));
+            Result result = invoker.invoke(new ProxyInvocation(method, args));
             if (result == null) {
                 throw noResult(method);
             }
