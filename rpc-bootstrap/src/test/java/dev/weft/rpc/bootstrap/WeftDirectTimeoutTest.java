@@ -87,6 +87,7 @@ class WeftDirectTimeoutTest {
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             assertThat(failure).isNotNull();
             assertThat(failure.isTimeout()).as("timeout code of %s", failure).isTrue();
+            assertThat(failure).hasMessageContaining("within 300 ms");
             assertThat(elapsedMillis).isLessThan(WELL_BEFORE_DEFAULT_MILLIS);
 
             sleepy.release.countDown();
@@ -107,14 +108,11 @@ class WeftDirectTimeoutTest {
             holder.start();
             try {
                 awaitFirstCallRunning();
-                long started = System.nanoTime();
                 RpcException failure = catchThrowableOfType(RpcException.class, () -> greeter.slow("second"));
-                long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
                 assertThat(failure).isNotNull();
                 assertThat(failure.getCode()).as("code of %s", failure).isEqualTo(RpcException.NOT_PROCESSED);
-                assertThat(failure).hasMessageContaining("300 ms");
-                assertThat(elapsedMillis).isLessThan(WELL_BEFORE_DEFAULT_MILLIS);
+                assertThat(failure).as("the wait is the consumer's timeout").hasMessageContaining("waiting 300 ms");
                 assertThat(sleepy.running.get()).as("calls that reached the provider").isEqualTo(1);
             } finally {
                 sleepy.release.countDown();
