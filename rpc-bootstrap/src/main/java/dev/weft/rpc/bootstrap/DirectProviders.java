@@ -3,6 +3,7 @@ package dev.weft.rpc.bootstrap;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.spi.ExtensionDirector;
 
 import java.util.ArrayList;
@@ -11,6 +12,9 @@ import java.util.List;
 /**
  * The provider invokers named by a consumer's {@value #URL_KEY} key (comma-separated provider
  * URLs, each with its own parameters percent-encoded), referred through the protocol of each URL.
+ * Each is referred as a registry lists it would be ({@link RegistryDirectory#referUrl}): the entry
+ * with the consumer's parameters on top, so the consumer's {@code timeout}, {@code actives} and
+ * method keys reach the protocol invoker and its filters.
  * Owns them: {@link #destroy()} destroys every one.
  */
 final class DirectProviders<T> {
@@ -35,10 +39,12 @@ final class DirectProviders<T> {
                     + " (expected: key url=weft://127.0.0.1:20880,... or a registry in Weft.builder().registry(...))");
         }
         Protocol protocol = director.getExtensionLoader(Protocol.class).getAdaptiveExtension();
+        URL consumerKeys = consumerUrl.removeParameter(URL_KEY);
         List<Invoker<T>> invokers = new ArrayList<>();
         try {
             for (String entry : addresses.split(",")) {
-                invokers.add(protocol.refer(type, providerUrl(director, type, entry.strip())));
+                URL providerUrl = providerUrl(director, type, entry.strip());
+                invokers.add(protocol.refer(type, RegistryDirectory.referUrl(providerUrl, consumerKeys)));
             }
         } catch (RuntimeException e) {
             invokers.forEach(Invoker::destroy);

@@ -8,6 +8,7 @@ import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionLoader;
 import org.slf4j.Logger;
@@ -92,6 +93,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     /** Raw providers as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawProviders;
     /** Raw rules as last notified; {@code null} until the first notification. */
+    /** Where a caller's own {@code timeout} may be (see {@link ProviderView}). */
+    private final CallContext callContext;
     private volatile List<URL> rawConfigurators;
     private volatile long lastRefreshNanos = -1;
     private volatile boolean destroyed;
@@ -114,10 +117,25 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         this.cacheFile = builder.cacheFile;
         this.protocols = builder.director.getExtensionLoader(Protocol.class);
         this.protocol = protocols.getAdaptiveExtension();
+        this.callContext = CallContext.of(builder.director);
         this.ticker = builder.ticker;
         this.refresher = new CoalescingRefresher(builder.executor, this::refresh);
         this.subscribeUrl = consumerUrl.addParameter(Categories.CATEGORY_KEY,
                 Categories.PROVIDERS + "," + Categories.CONFIGURATORS);
+    }
+
+    /**
+     * The URL a consumer refers a provider with: {@code providerUrl} with the consumer's
+     * parameters on top ({@code timeout}, {@code retries}, method keys...), except the keys that
+     * describe the provider instance ({@code group}, {@code version}, {@code category},
+     * {@code dynamic}, {@code enabled}, {@code disabled}, {@code weight}, {@code warmup},
+     * {@code timestamp}), which stay the provider's. The one rule for every provider source: this
+     * directory applies it to each provider the registry lists, and providers named directly
+     * (rpc-bootstrap's {@code url} key) get it too.
+     */
+    public static URL referUrl(URL providerUrl, URL consumerUrl) {
+        return DirectoryState.merge(Objects.requireNonNull(providerUrl, "providerUrl"),
+                Objects.requireNonNull(consumerUrl, "consumerUrl"));
     }
 
     /**
@@ -249,7 +267,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             nextReferred.put(provider.referUrl(), referredProvider);
             ProviderView<T> view = views.get(provider.referUrl());
             if (view == null || view.provider() != referredProvider || !view.getUrl().equals(provider.viewUrl())) {
-                view = new ProviderView<>(referredProvider, provider.viewUrl());
+                view = new ProviderView<>(referredProvider, provider.viewUrl(), callContext);
             }
             nextViews.put(provider.referUrl(), view);
             invokers.add(view);

@@ -30,7 +30,9 @@ import java.util.function.Consumer;
  * (no connection, connection lost), TIMEOUT, NOT_PROCESSED (provider busy or going away: safe to
  * retry), SERIALIZATION. Each call's deadline is the {@value #TIMEOUT_KEY} read at call time (the
  * invocation's {@code timeout} attachment, else the URL's method-level then service-level key,
- * default {@value #DEFAULT_TIMEOUT} ms); it travels in the frame header, and the call fails with a
+ * default {@value #DEFAULT_TIMEOUT} ms). The URL is the refer URL, which carries the consumer's
+ * keys; a registry's view whose override changed the timeout hands it over as the attachment. The
+ * deadline travels in the frame header, and the call fails with a
  * TIMEOUT {@link RpcException} when it passes. When the call ends without an answer after it was
  * sent (deadline passed, calling thread interrupted), the provider is told with a CANCEL event so
  * that it skips the call if it has not started. Thread-safe.
