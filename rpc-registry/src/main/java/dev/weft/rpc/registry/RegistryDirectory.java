@@ -92,9 +92,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private final RegistryCacheFile cacheFile;
     /** Raw providers as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawProviders;
-    /** Raw rules as last notified; {@code null} until the first notification. */
     /** Where a caller's own {@code timeout} may be (see {@link ProviderView}). */
     private final CallContext callContext;
+    /** Raw rules as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawConfigurators;
     private volatile long lastRefreshNanos = -1;
     private volatile boolean destroyed;
