@@ -1,0 +1,73 @@
+package dev.weft.rpc.cluster;
+
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.FakeProviders;
+import dev.weft.rpc.testing.HeldCalls;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static dev.weft.rpc.cluster.TestClusters.consumer;
+import static dev.weft.rpc.cluster.TestClusters.directory;
+import static dev.weft.rpc.cluster.TestClusters.first;
+import static dev.weft.rpc.cluster.TestClusters.hello;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** Forking at its edges: a provider answering nothing, and a fork executor with no room left. */
+class ForkingLimitsTest {
+
+    private final ForkingCluster cluster = first(new ForkingCluster(1));
+    private final ExecutorService caller = Executors.newSingleThreadExecutor();
+
+    @AfterEach
+    void tearDown() {
+        caller.shutdownNow();
+        cluster.close();
+    }
+
+    @Test
+    void aProviderAnsweringNoResult_givesAnEmptyResult_neverNull() {
+        FakeProvider<Greeting> silent = FakeProvider.of(Greeting.class, "10.0.0.1").answering((invocation, self) -> null);
+
+        Result result = cluster.join(directory("timeout=60000", silent)).invoke(hello());
+
+        assertThat(result).isNotNull();
+        assertThat(result.getValue()).isNull();
+        assertThat(result.hasException()).isFalse();
+    }
+
+    @Test
+    void aSaturatedExecutor_refusesTheFork_andTheCallFailsAtOnce_namingTheProvider() throws Exception {
+        List<FakeProvider<Greeting>> many = FakeProviders.of(Greeting.class, ForkingCluster.QUEUE_BOUND + 1);
+        HeldCalls held = many.get(0).holdCalls(Duration.ofSeconds(30));
+        DynamicDirectory<Greeting> crowded = new DynamicDirectory<>(Greeting.class, consumer("forks=0&timeout=60000"));
+        crowded.setInvokers(FakeProviders.invokers(many));
+        Invoker<Greeting> filling = cluster.join(crowded);
+        Future<Result> fills = caller.submit(() -> filling.invoke(hello()));
+        assertThat(held.awaitHeld(1, Duration.ofSeconds(10))).as("one fork runs, the others fill the queue").isTrue();
+
+        FakeProvider<Greeting> late = FakeProvider.of(Greeting.class, "10.0.0.200");
+        RpcException e = catchThrowableOfType(RpcException.class,
+                () -> cluster.join(directory("timeout=60000", late)).invoke(hello()));
+
+        assertThat(e).isNotNull();
+        assertThat(e).hasMessageStartingWith("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting failed on all 1"
+                        + " providers [10.0.0.200:20880]")
+                .hasMessageEndingWith("last cause: RpcException: fork on provider 10.0.0.200:20880 refused: the forking executor"
+                        + " is saturated");
+        assertThat(late.calls()).isZero();
+
+        held.releaseAll();
+        assertThat(fills.get(30, TimeUnit.SECONDS).getValue()).isEqualTo(many.get(0).name());
+    }
+}
