@@ -43,6 +43,13 @@ class UrlConstructorCheckTest {
     }
 
     @Test
+    void constructor_parameterValueStartingWithLoneSurrogate_isRefused() {
+        assertThatThrownBy(() -> new URL("tri", null, null, "h", 1, null, Map.of("k", "\uDC00b")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("URL parameter k: lone surrogate at index 0" + WELL_FORMED);
+    }
+
+    @Test
     void constructor_protocolStartingWithDigit_isRefused() {
         assertThatThrownBy(() -> new URL("1tri", null, null, "h", 1, null, null))
                 .isInstanceOf(IllegalArgumentException.class)

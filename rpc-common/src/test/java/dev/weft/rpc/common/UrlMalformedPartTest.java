@@ -36,6 +36,13 @@ class UrlMalformedPartTest {
     }
 
     @Test
+    void valueOf_protocolWithUnderscoreAfterFirstLetter_isRefused() {
+        assertThatThrownBy(() -> URL.valueOf("tri_x://host"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("URL: tri_x://host (expected: protocol made of a letter then letters, digits, '+', '-' or '.', got 'tri_x')");
+    }
+
+    @Test
     void valueOf_atSignFirst_asksForUserName() {
         assertThatThrownBy(() -> URL.valueOf("@host:20880"))
                 .isInstanceOf(IllegalArgumentException.class)
