@@ -15,7 +15,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>Expected latency ({@link InvokerStats#expectedLatencyNanos(long)}) is the average successful
  * latency in the last 10 to 20 s divided by the success rate, so failures count against an invoker.
- * An invoker without samples scores 1 ns × (in-flight + 1): it is tried rather than starved.
+ * An invoker without samples scores a latency of one nanosecond × (in-flight + 1): it is tried rather than starved.
  * Building a picker asks the cluster to time its invokers' calls ({@link InvokerStats#timeLatency()}).
  *
  * <p>O(n) per pick (one clock read), no allocation. Thread-safe.
