@@ -3,15 +3,9 @@ package dev.weft.rpc.cluster;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcInvocation;
-import dev.weft.rpc.common.URL;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.testing.CallLog;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.FakeService;
-import dev.weft.rpc.testing.Invocations;
 import dev.weft.rpc.testing.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -24,27 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The outcome of each strategy as a caller sees it, through {@code Cluster.join} on a director:
  * which providers are called in which order, how many attempts, and the exact error texts.
  */
-class ClusterOutcomeMessagesTest {
+class ClusterOutcomeMessagesTest extends FakeServiceClusterTest {
 
-    private static final String SERVICE = FakeService.class.getName();
-    private static final String CONSUMER = "consumer://10.0.0.100/" + SERVICE;
-
-    private final ExtensionDirector director = new ExtensionDirector(ClusterOutcomeMessagesTest.class.getClassLoader());
-    private final CallLog log = new CallLog();
-    private final RpcInvocation call = Invocations.of(FakeService.class, "call", "x");
-
-    @AfterEach
-    void close() {
-        director.close();
-    }
-
-    private FakeProvider<FakeService> provider(String name) {
-        return FakeProvider.named(name).loggingTo(log);
-    }
-
-    private static URL consumer(String query) {
-        return URL.valueOf(CONSUMER + "?" + query);
-    }
 
     @SafeVarargs
     private Invoker<FakeService> join(String cluster, String query, FakeProvider<FakeService>... providers) {

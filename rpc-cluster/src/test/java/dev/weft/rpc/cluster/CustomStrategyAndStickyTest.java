@@ -11,14 +11,11 @@ import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.testing.CallLog;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.FakeService;
 import dev.weft.rpc.testing.HeldCalls;
 import dev.weft.rpc.testing.Invocations;
 import dev.weft.rpc.testing.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -37,34 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@link AbstractClusterInvoker}, {@link MethodPlan}), sticky selection, directory states, and the
  * call statistics every strategy records.
  */
-class CustomStrategyAndStickyTest {
+class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
 
-    private static final String SERVICE = FakeService.class.getName();
-    private static final String CONSUMER = "consumer://10.0.0.100/" + SERVICE;
-
-    private final ExtensionDirector director = new ExtensionDirector(CustomStrategyAndStickyTest.class.getClassLoader());
-    private final CallLog log = new CallLog();
-    private final RpcInvocation call = Invocations.of(FakeService.class, "call", "x");
     private final RpcInvocation run = Invocations.of(FakeService.class, "run");
-
-    @AfterEach
-    void close() {
-        director.close();
-    }
-
-    private FakeProvider<FakeService> provider(String name) {
-        return FakeProvider.named(name).loggingTo(log);
-    }
-
-    private static URL consumer(String query) {
-        return URL.valueOf(CONSUMER + "?" + query);
-    }
-
-    private static DynamicDirectory<FakeService> directory(String query, List<FakeProvider<FakeService>> providers) {
-        DynamicDirectory<FakeService> directory = new DynamicDirectory<>(FakeService.class, consumer(query));
-        directory.setInvokers(List.copyOf(providers));
-        return directory;
-    }
 
     private Invoker<FakeService> join(String cluster, Directory<FakeService> directory) {
         return director.getExtensionLoader(Cluster.class).getExtension(cluster).join(directory);

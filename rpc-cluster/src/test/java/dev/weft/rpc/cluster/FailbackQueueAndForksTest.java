@@ -2,16 +2,10 @@ package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcInvocation;
-import dev.weft.rpc.common.URL;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.testing.CallLog;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.FakeService;
 import dev.weft.rpc.testing.HeldCalls;
-import dev.weft.rpc.testing.Invocations;
 import dev.weft.rpc.testing.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,33 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** failback's queue limits and retries, and forking's fork count and timeout, through the public API. */
-class FailbackQueueAndForksTest {
+class FailbackQueueAndForksTest extends FakeServiceClusterTest {
 
-    private static final String SERVICE = FakeService.class.getName();
-    private static final String CONSUMER = "consumer://10.0.0.100/" + SERVICE;
-
-    private final ExtensionDirector director = new ExtensionDirector(FailbackQueueAndForksTest.class.getClassLoader());
-    private final CallLog log = new CallLog();
-    private final RpcInvocation call = Invocations.of(FakeService.class, "call", "x");
-
-    @AfterEach
-    void close() {
-        director.close();
-    }
-
-    private FakeProvider<FakeService> provider(String name) {
-        return FakeProvider.named(name).loggingTo(log);
-    }
-
-    private static URL consumer(String query) {
-        return URL.valueOf(CONSUMER + "?" + query);
-    }
-
-    private static DynamicDirectory<FakeService> directory(String query, List<FakeProvider<FakeService>> providers) {
-        DynamicDirectory<FakeService> directory = new DynamicDirectory<>(FakeService.class, consumer(query));
-        directory.setInvokers(List.copyOf(providers));
-        return directory;
-    }
 
     private FailbackCluster failback() {
         return (FailbackCluster) director.getExtensionLoader(Cluster.class).getExtension(FailbackCluster.NAME, false);
