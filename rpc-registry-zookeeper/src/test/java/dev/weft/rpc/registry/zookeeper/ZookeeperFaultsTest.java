@@ -2,8 +2,8 @@ package dev.weft.rpc.registry.zookeeper;
 
 import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientSideExpiry;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,7 +74,7 @@ class ZookeeperFaultsTest {
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
         long before = consumer.health().sessionId();
 
-        KillSession.kill(consumer.curator().getZookeeperClient().getZooKeeper());
+        ClientSideExpiry.expire(consumer.curator().getZookeeperClient().getZooKeeper());
         provider.register(B);
         provider.register(C);
         provider.unregister(A);
@@ -100,7 +100,7 @@ class ZookeeperFaultsTest {
         long oldSession = provider.health().sessionId();
         assertThat(owner(A)).isEqualTo(oldSession);
 
-        KillSession.kill(provider.curator().getZookeeperClient().getZooKeeper());
+        ClientSideExpiry.expire(provider.curator().getZookeeperClient().getZooKeeper());
 
         Await.until("A owned by the provider's new session well before the old one is reaped",
                 Duration.ofSeconds(15),
@@ -129,7 +129,7 @@ class ZookeeperFaultsTest {
 
         for (int expiry = 0; expiry < 5; expiry++) {
             long oldSession = provider.health().sessionId();
-            KillSession.kill(provider.curator().getZookeeperClient().getZooKeeper());
+            ClientSideExpiry.expire(provider.curator().getZookeeperClient().getZooKeeper());
             Await.until("A owned by the provider's new session", Duration.ofSeconds(15), () -> {
                 long now = provider.health().sessionId();
                 try {
