@@ -255,6 +255,7 @@ public final class RegistryBenchmark {
 
             settle();
             int threadsBefore = threads.getThreadCount();
+            Map<String, Integer> threadKindsBefore = threadKinds();
             long fdsBefore = openFileDescriptors();
             String watchesBefore = fourLetterWord(server.getPort(), "wchs");
             long heapBefore = usedHeapAfterGc(memory);
@@ -272,8 +273,9 @@ public final class RegistryBenchmark {
                 await(() -> directory.getInvokers().size() == 1, "cycle " + i + " remove");
                 done = i + 1;
                 if (done % 500 == 0) {
-                    System.out.printf("  %d cycles, %.0f s; invokers created %d, destroyed %d%n", done,
-                            (System.nanoTime() - start) / 1e9, counting.created(), counting.destroyed());
+                    System.out.printf("  %d cycles, %.0f s; invokers created %d, destroyed %d; threads %d%n", done,
+                            (System.nanoTime() - start) / 1e9, counting.created(), counting.destroyed(),
+                            threads.getThreadCount());
                 }
             }
             if (done < cycles) {
@@ -290,6 +292,8 @@ public final class RegistryBenchmark {
                     counting.created(), counting.destroyed(), counting.live());
             System.out.printf("threads %d -> %d; open file descriptors %d -> %d%n", threadsBefore,
                     threads.getThreadCount(), fdsBefore, openFileDescriptors());
+            System.out.printf("thread kinds that changed (name without its number: before -> after): %s%n",
+                    changedKinds(threadKindsBefore, threadKinds()));
             System.out.printf("server watches before: %s%n               after: %s%n", watchesBefore,
                     fourLetterWord(server.getPort(), "wchs"));
             System.out.printf("heap used after GC %.1f MB -> %.1f MB%n", heapBefore / 1e6, usedHeapAfterGc(memory) / 1e6);
@@ -301,6 +305,29 @@ public final class RegistryBenchmark {
         } finally {
             refreshes.shutdownNow();
         }
+    }
+
+    /** Live threads counted by name, with the digits that number them in their pool removed. */
+    private static Map<String, Integer> threadKinds() {
+        Map<String, Integer> kinds = new TreeMap<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            kinds.merge(thread.getName().replaceAll("\\d+", "#"), 1, Integer::sum);
+        }
+        return kinds;
+    }
+
+    private static Map<String, String> changedKinds(Map<String, Integer> before, Map<String, Integer> after) {
+        Map<String, String> changed = new TreeMap<>();
+        Set<String> names = new HashSet<>(before.keySet());
+        names.addAll(after.keySet());
+        for (String name : names) {
+            int b = before.getOrDefault(name, 0);
+            int a = after.getOrDefault(name, 0);
+            if (a != b) {
+                changed.put(name, b + " -> " + a);
+            }
+        }
+        return changed;
     }
 
     private static void settle() throws InterruptedException {
