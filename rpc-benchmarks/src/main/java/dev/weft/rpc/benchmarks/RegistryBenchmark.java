@@ -45,7 +45,7 @@ import java.util.function.BooleanSupplier;
  * <ul>
  *   <li>{@code change}: 2,000 providers of one service (node names of ~400 bytes), joined to a
  *       {@code failover} cluster, {@code lazy=true}; then single changes (one provider added, then
- *       removed). For each change, the CPU time (ThreadMXBean) of the consumer's threads from the
+ *       removed), after 50 unmeasured ones that let the JIT compile the change path. For each change, the CPU time (ThreadMXBean) of the consumer's threads from the
  *       write to the directory publishing the new state: the registry's own threads
  *       ({@code weft-zk-*}), the directory's refresh thread, and (reported apart) the ZooKeeper
  *       client's I/O threads that read the answer off the socket.</li>
@@ -67,6 +67,7 @@ public final class RegistryBenchmark {
 
     private static final String SERVICE = Greeter.class.getName();
     private static final long WAIT_MS = 120_000;
+    private static final int WARM_UP_CHANGES = 50;
 
     private RegistryBenchmark() {
     }
@@ -129,11 +130,12 @@ public final class RegistryBenchmark {
             long[] wall = new long[changes];
             double[] load = new double[changes];
             String extra = folder + "/" + nodeName(provider(count, 400));
-            for (int i = 0; i < changes; i++) {
-                boolean add = i % 2 == 0;
+            // The first changes run the change path before the JIT has compiled it: not measured.
+            for (int i = -WARM_UP_CHANGES; i < changes; i++) {
+                boolean add = (i + WARM_UP_CHANGES) % 2 == 0;
                 int expected = add ? count + 1 : count;
                 long[] cpu0 = cpu(threads, consumerThreads);
-                load[i] = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                double loadNow = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 long refreshCount = directory.getRefreshCount();
                 long t0 = System.nanoTime();
                 if (add) {
@@ -143,9 +145,14 @@ public final class RegistryBenchmark {
                 }
                 await(() -> directory.getInvokers().size() == expected && directory.getRefreshCount() > refreshCount,
                         "change " + i);
-                wall[i] = System.nanoTime() - t0;
+                long elapsed = System.nanoTime() - t0;
                 Thread.sleep(20); // lets the threads finish what follows publication before reading their clocks
                 long[] cpu1 = cpu(threads, consumerThreads);
+                if (i < 0) {
+                    continue;
+                }
+                wall[i] = elapsed;
+                load[i] = loadNow;
                 for (int b = 0; b < BUCKETS.length; b++) {
                     cpu[b][i] = cpu1[b] - cpu0[b];
                 }
