@@ -45,14 +45,16 @@ import java.util.function.BooleanSupplier;
  * <ul>
  *   <li>{@code change}: 2,000 providers of one service (node names of ~400 bytes), joined to a
  *       {@code failover} cluster, {@code lazy=true}; then single changes (one provider added, then
- *       removed), after 50 unmeasured ones that let the JIT compile the change path. For each change, the CPU time (ThreadMXBean) of the consumer's threads from the
- *       write to the directory publishing the new state: the registry's own threads
+ *       removed), after 50 unmeasured ones that let the JIT compile the change path. For each
+ *       change, the CPU time (ThreadMXBean) of the consumer's threads from the write to the
+ *       directory publishing the new state: the registry's own threads
  *       ({@code weft-zk-*}), the directory's refresh thread, and (reported apart) the ZooKeeper
  *       client's I/O threads that read the answer off the socket.</li>
  *   <li>{@code cycles}: add/remove cycles of a provider registered by a provider-side registry,
  *       referred through the real {@code weft} protocol and counted by the {@code counting}
  *       protocol. A base provider stays on one server; each cycling provider is on a second
  *       server, so each cycle opens a connection (at refer) and closes it (at destroy). Reports
+ *       which kinds of thread (names without their numbers) changed in count, and
  *       invokers created and destroyed, the server's watches, threads, open file descriptors,
  *       the time taken and the heap after.</li>
  * </ul>
