@@ -45,14 +45,16 @@ import java.util.function.BooleanSupplier;
  * <ul>
  *   <li>{@code change}: 2,000 providers of one service (node names of ~400 bytes), joined to a
  *       {@code failover} cluster, {@code lazy=true}; then single changes (one provider added, then
- *       removed). For each change, the CPU time (ThreadMXBean) of the consumer's threads from the
- *       write to the directory publishing the new state: the registry's own threads
+ *       removed), after 50 unmeasured ones that let the JIT compile the change path. For each
+ *       change, the CPU time (ThreadMXBean) of the consumer's threads from the write to the
+ *       directory publishing the new state: the registry's own threads
  *       ({@code weft-zk-*}), the directory's refresh thread, and (reported apart) the ZooKeeper
  *       client's I/O threads that read the answer off the socket.</li>
  *   <li>{@code cycles}: add/remove cycles of a provider registered by a provider-side registry,
  *       referred through the real {@code weft} protocol and counted by the {@code counting}
  *       protocol. A base provider stays on one server; each cycling provider is on a second
  *       server, so each cycle opens a connection (at refer) and closes it (at destroy). Reports
+ *       which kinds of thread (names without their numbers) changed in count, and
  *       invokers created and destroyed, the server's watches, threads, open file descriptors,
  *       the time taken and the heap after.</li>
  * </ul>
@@ -67,6 +69,7 @@ public final class RegistryBenchmark {
 
     private static final String SERVICE = Greeter.class.getName();
     private static final long WAIT_MS = 120_000;
+    private static final int WARM_UP_CHANGES = 50;
 
     private RegistryBenchmark() {
     }
@@ -129,11 +132,12 @@ public final class RegistryBenchmark {
             long[] wall = new long[changes];
             double[] load = new double[changes];
             String extra = folder + "/" + nodeName(provider(count, 400));
-            for (int i = 0; i < changes; i++) {
-                boolean add = i % 2 == 0;
+            // The first changes run the change path before the JIT has compiled it: not measured.
+            for (int i = -WARM_UP_CHANGES; i < changes; i++) {
+                boolean add = (i + WARM_UP_CHANGES) % 2 == 0;
                 int expected = add ? count + 1 : count;
                 long[] cpu0 = cpu(threads, consumerThreads);
-                load[i] = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                double loadNow = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 long refreshCount = directory.getRefreshCount();
                 long t0 = System.nanoTime();
                 if (add) {
@@ -143,9 +147,14 @@ public final class RegistryBenchmark {
                 }
                 await(() -> directory.getInvokers().size() == expected && directory.getRefreshCount() > refreshCount,
                         "change " + i);
-                wall[i] = System.nanoTime() - t0;
+                long elapsed = System.nanoTime() - t0;
                 Thread.sleep(20); // lets the threads finish what follows publication before reading their clocks
                 long[] cpu1 = cpu(threads, consumerThreads);
+                if (i < 0) {
+                    continue;
+                }
+                wall[i] = elapsed;
+                load[i] = loadNow;
                 for (int b = 0; b < BUCKETS.length; b++) {
                     cpu[b][i] = cpu1[b] - cpu0[b];
                 }
@@ -255,6 +264,7 @@ public final class RegistryBenchmark {
 
             settle();
             int threadsBefore = threads.getThreadCount();
+            Map<String, Integer> threadKindsBefore = threadKinds();
             long fdsBefore = openFileDescriptors();
             String watchesBefore = fourLetterWord(server.getPort(), "wchs");
             long heapBefore = usedHeapAfterGc(memory);
@@ -272,8 +282,9 @@ public final class RegistryBenchmark {
                 await(() -> directory.getInvokers().size() == 1, "cycle " + i + " remove");
                 done = i + 1;
                 if (done % 500 == 0) {
-                    System.out.printf("  %d cycles, %.0f s; invokers created %d, destroyed %d%n", done,
-                            (System.nanoTime() - start) / 1e9, counting.created(), counting.destroyed());
+                    System.out.printf("  %d cycles, %.0f s; invokers created %d, destroyed %d; threads %d%n", done,
+                            (System.nanoTime() - start) / 1e9, counting.created(), counting.destroyed(),
+                            threads.getThreadCount());
                 }
             }
             if (done < cycles) {
@@ -290,6 +301,8 @@ public final class RegistryBenchmark {
                     counting.created(), counting.destroyed(), counting.live());
             System.out.printf("threads %d -> %d; open file descriptors %d -> %d%n", threadsBefore,
                     threads.getThreadCount(), fdsBefore, openFileDescriptors());
+            System.out.printf("thread kinds that changed (name without its number: before -> after): %s%n",
+                    changedKinds(threadKindsBefore, threadKinds()));
             System.out.printf("server watches before: %s%n               after: %s%n", watchesBefore,
                     fourLetterWord(server.getPort(), "wchs"));
             System.out.printf("heap used after GC %.1f MB -> %.1f MB%n", heapBefore / 1e6, usedHeapAfterGc(memory) / 1e6);
@@ -301,6 +314,29 @@ public final class RegistryBenchmark {
         } finally {
             refreshes.shutdownNow();
         }
+    }
+
+    /** Live threads counted by name, with the digits that number them in their pool removed. */
+    private static Map<String, Integer> threadKinds() {
+        Map<String, Integer> kinds = new TreeMap<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            kinds.merge(thread.getName().replaceAll("\\d+", "#"), 1, Integer::sum);
+        }
+        return kinds;
+    }
+
+    private static Map<String, String> changedKinds(Map<String, Integer> before, Map<String, Integer> after) {
+        Map<String, String> changed = new TreeMap<>();
+        Set<String> names = new HashSet<>(before.keySet());
+        names.addAll(after.keySet());
+        for (String name : names) {
+            int b = before.getOrDefault(name, 0);
+            int a = after.getOrDefault(name, 0);
+            if (a != b) {
+                changed.put(name, b + " -> " + a);
+            }
+        }
+        return changed;
     }
 
     private static void settle() throws InterruptedException {

@@ -33,6 +33,13 @@ import java.util.function.Predicate;
  * </ol>
  * A rule that would give a target a value of the wrong kind ({@link Configurator#incompatibilityWith})
  * is left out of the whole state, so it cannot take a provider out by accident.
+ *
+ * <p><b>Cost of a change.</b> What one raw provider URL comes to (its refer URL, view URL, or why it
+ * is left out) depends only on that URL, the consumer URL and the rules. So when the consumer URL
+ * and the rules are those of the previous state, a provider joining or leaving costs the work for
+ * that provider alone: the others keep what the previous state found for them, which is what
+ * computing them again would give. A change of the rules (or a previous state that left a rule
+ * out) computes every provider again.
  */
 final class DirectoryState {
 
@@ -51,32 +58,62 @@ final class DirectoryState {
     record Provider(URL referUrl, List<Configurator> applied, URL viewUrl) {
     }
 
+    /**
+     * What one raw provider URL comes to: listed ({@code provider}), left out as disabled
+     * ({@code referUrl} set, no {@code provider}), or left out before referring (neither). A
+     * {@code problem} is reported with every state that holds the raw URL.
+     */
+    private record Outcome(URL referUrl, Provider provider, String problem) {
+        static final Outcome OTHER_SERVICE = new Outcome(null, null, null);
+    }
+
+    /** The consumer URL as written, and the rules, that the outcomes were found for. */
+    private final URL consumer;
+    private final OverrideRules rules;
+    /** Whether a rule was left out as incompatible with a target (then the next state computes all). */
+    private final boolean rulesLeftOut;
     private final URL consumerUrl;
     private final List<Provider> providers;
     private final int disabled;
-    /** Raw provider URL to refer URL, kept for the next state (the merge depends only on the two URLs). */
-    private final Map<URL, URL> merges;
-    private final Map<URL, Provider> byReferUrl;
+    private final Map<URL, Outcome> outcomes;
 
-    private DirectoryState(URL consumerUrl, List<Provider> providers, int disabled, Map<URL, URL> merges) {
+    private DirectoryState(URL consumer, OverrideRules rules, boolean rulesLeftOut, URL consumerUrl,
+                           List<URL> rawProviders, List<Outcome> outcomes, Consumer<String> problems) {
+        this.consumer = consumer;
+        this.rules = rules;
+        this.rulesLeftOut = rulesLeftOut;
         this.consumerUrl = consumerUrl;
-        this.providers = providers;
-        this.disabled = disabled;
-        this.merges = merges;
-        Map<URL, Provider> index = Maps.newHashMapWithExpectedSize(providers.size());
-        for (Provider provider : providers) {
-            index.put(provider.referUrl(), provider);
+        Map<URL, Outcome> byRaw = Maps.newHashMapWithExpectedSize(outcomes.size());
+        Set<URL> listed = Sets.newHashSetWithExpectedSize(outcomes.size());
+        List<Provider> list = new ArrayList<>(outcomes.size());
+        int out = 0;
+        for (int i = 0; i < outcomes.size(); i++) {
+            Outcome outcome = outcomes.get(i);
+            byRaw.put(rawProviders.get(i), outcome);
+            if (outcome.referUrl() != null && !listed.add(outcome.referUrl())) {
+                continue; // a second raw URL with the same refer URL: listed once
+            }
+            if (outcome.problem() != null) {
+                problems.accept(outcome.problem());
+            }
+            if (outcome.provider() != null) {
+                list.add(outcome.provider());
+            } else if (outcome.referUrl() != null) {
+                out++;
+            }
         }
-        this.byReferUrl = index;
+        this.providers = List.copyOf(list);
+        this.disabled = out;
+        this.outcomes = byRaw;
     }
 
     /**
      * The state for {@code consumer} given the raw provider URLs and the rules.
      *
-     * <p>{@code previous} (may be null) only saves work: a provider whose raw URL and applying
-     * rules are equal to last time keeps its URL instances, so a change to one provider of
-     * thousands costs little and unchanged providers compare equal by identity. The result is
-     * the same as without it.
+     * <p>{@code previous} (may be null) only saves work: a provider whose raw URL, consumer URL
+     * and rules are those of the previous state keeps what that state found for it (the same
+     * instances, so unchanged providers compare equal by identity), and a change to one provider
+     * of thousands costs the work for that one. The result is the same as without it.
      *
      * @param referable whether a provider's protocol can be referred
      * @param problems  receives, once per state, each provider or rule left out and why
@@ -84,47 +121,123 @@ final class DirectoryState {
     static DirectoryState compute(URL consumer, List<URL> rawProviders, OverrideRules rules,
                                   Predicate<URL> referable, Consumer<String> problems, DirectoryState previous) {
         Objects.requireNonNull(consumer, "consumer");
+        Objects.requireNonNull(rules, "rules");
+        boolean sameConsumer = previous != null && previous.consumer.equals(consumer);
+        if (sameConsumer && !previous.rulesLeftOut && previous.rules.equals(rules)) {
+            List<Outcome> patched = patch(previous, rawProviders, referable);
+            if (patched != null) {
+                return new DirectoryState(previous.consumer, previous.rules, false, previous.consumerUrl,
+                        rawProviders, patched, problems);
+            }
+        }
+        return computeAll(consumer, rawProviders, rules, referable, problems, sameConsumer ? previous : null);
+    }
+
+    /**
+     * The outcomes of {@code rawProviders} under the previous state's consumer and rules: the
+     * previous outcome for a raw URL it held, a new one for the others; null when a new provider
+     * makes a rule incompatible (the rule is then left out of the whole state: compute all).
+     */
+    private static List<Outcome> patch(DirectoryState previous, List<URL> rawProviders, Predicate<URL> referable) {
+        ServiceKey key = ServiceKey.of(previous.consumer);
+        List<Outcome> outcomes = new ArrayList<>(rawProviders.size());
+        for (URL raw : rawProviders) {
+            Outcome outcome = previous.outcomes.get(raw);
+            if (outcome == null) {
+                outcome = prepare(raw, previous.consumer, key, referable, null);
+                if (outcome.referUrl() != null) {
+                    if (incompatibleRule(outcome.referUrl(), previous.consumer, previous.rules)) {
+                        return null;
+                    }
+                    outcome = assess(outcome.referUrl(), previous.consumer, previous.rules, null);
+                }
+            }
+            outcomes.add(outcome);
+        }
+        return outcomes;
+    }
+
+    /** Every outcome found afresh; {@code previous} (same consumer URL, may be null) lends refer URLs and views. */
+    private static DirectoryState computeAll(URL consumer, List<URL> rawProviders, OverrideRules rules,
+                                             Predicate<URL> referable, Consumer<String> problems,
+                                             DirectoryState previous) {
         ServiceKey key = ServiceKey.of(consumer);
-        Map<URL, URL> merges = Maps.newHashMapWithExpectedSize(rawProviders.size());
+        List<Outcome> prepared = new ArrayList<>(rawProviders.size());
         Set<URL> referUrls = Sets.newLinkedHashSetWithExpectedSize(rawProviders.size());
         for (URL raw : rawProviders) {
-            if (Categories.isEmptyMarker(raw) || !key.matches(raw)) {
-                continue;
+            Outcome last = previous == null ? null : previous.outcomes.get(raw);
+            Outcome outcome = prepare(raw, consumer, key, referable, last);
+            prepared.add(outcome);
+            if (outcome.referUrl() != null) {
+                referUrls.add(outcome.referUrl());
             }
-            if (!referable.test(raw)) {
-                problems.accept("Provider left out: protocol " + raw.getProtocol() + " of " + raw
-                        + " (expected: a Protocol extension of this consumer)");
-                continue;
-            }
-            URL referUrl = previous == null ? null : previous.merges.get(raw);
-            if (referUrl == null) {
-                referUrl = merge(raw, consumer);
-            }
-            merges.put(raw, referUrl);
-            referUrls.add(referUrl);
         }
-        OverrideRules usable = rules.without(incompatible(consumer, referUrls, rules, problems));
+        Set<Configurator> leftOut = incompatible(consumer, referUrls, rules, problems);
+        OverrideRules usable = rules.without(leftOut);
 
         URL directoryUrl = usable.configureConsumer(consumer);
         if (previous != null && directoryUrl.equals(previous.consumerUrl)) {
             directoryUrl = previous.consumerUrl;
         }
-        List<Provider> providers = new ArrayList<>(referUrls.size());
-        int disabled = 0;
-        for (URL referUrl : referUrls) {
-            List<Configurator> applied = usable.applicableToProvider(referUrl, consumer);
-            Provider last = previous == null ? null : previous.byReferUrl.get(referUrl);
-            URL view = last != null && last.applied().equals(applied)
-                    ? last.viewUrl()
-                    : OverrideRules.configure(referUrl, applied);
-            Boolean out = isDisabled(view, problems);
-            if (out == null || out) {
-                disabled++;
-                continue;
+        List<Outcome> outcomes = new ArrayList<>(prepared.size());
+        for (int i = 0; i < prepared.size(); i++) {
+            Outcome outcome = prepared.get(i);
+            if (outcome.referUrl() != null) {
+                Outcome last = previous == null ? null : previous.outcomes.get(rawProviders.get(i));
+                outcome = assess(outcome.referUrl(), consumer, usable, last == null ? null : last.provider());
             }
-            providers.add(new Provider(referUrl, applied, view));
+            outcomes.add(outcome);
         }
-        return new DirectoryState(directoryUrl, List.copyOf(providers), disabled, merges);
+        return new DirectoryState(consumer, rules, !leftOut.isEmpty(), directoryUrl, rawProviders, outcomes, problems);
+    }
+
+    /**
+     * {@code raw} with its refer URL ({@code last}'s when it has one, the merge depends only on
+     * the two URLs), or left out: another service key, an empty marker, a protocol the consumer
+     * cannot refer.
+     */
+    private static Outcome prepare(URL raw, URL consumer, ServiceKey key, Predicate<URL> referable, Outcome last) {
+        if (Categories.isEmptyMarker(raw) || !key.matches(raw)) {
+            return Outcome.OTHER_SERVICE;
+        }
+        if (!referable.test(raw)) {
+            return new Outcome(null, null, "Provider left out: protocol " + raw.getProtocol() + " of " + raw
+                    + " (expected: a Protocol extension of this consumer)");
+        }
+        URL referUrl = last != null && last.referUrl() != null ? last.referUrl() : merge(raw, consumer);
+        return new Outcome(referUrl, null, null);
+    }
+
+    /**
+     * The provider {@code referUrl} with the rules that apply to it, or left out as disabled: its
+     * view says {@value #DISABLED_KEY}{@code =true}, or has no {@value #DISABLED_KEY} and says
+     * {@code enabled=false}, or has a flag that is not true/false. {@code last} (may be null)
+     * lends its view when the same rules apply.
+     */
+    private static Outcome assess(URL referUrl, URL consumer, OverrideRules rules, Provider last) {
+        List<Configurator> applied = rules.applicableToProvider(referUrl, consumer);
+        if (last != null && last.referUrl().equals(referUrl) && last.applied().equals(applied)) {
+            return new Outcome(referUrl, last, null);
+        }
+        URL view = OverrideRules.configure(referUrl, applied);
+        boolean out;
+        try {
+            out = view.hasParameter(DISABLED_KEY) ? view.getParameter(DISABLED_KEY, false)
+                    : !view.getParameter(Configurator.ENABLED_KEY, true);
+        } catch (IllegalArgumentException e) {
+            return new Outcome(referUrl, null, "Provider left out: " + e.getMessage());
+        }
+        return new Outcome(referUrl, out ? null : new Provider(referUrl, applied, view), null);
+    }
+
+    /** Whether a rule that applies to the provider {@code referUrl} would give it a value of the wrong kind. */
+    private static boolean incompatibleRule(URL referUrl, URL consumer, OverrideRules rules) {
+        for (Configurator rule : rules.getRules()) {
+            if (rule.appliesToProvider(referUrl, consumer) && rule.incompatibilityWith(referUrl) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code raw} with the consumer's parameters on top, except {@link #PROVIDER_KEYS}. */
@@ -161,19 +274,6 @@ final class DirectoryState {
             }
         }
         return dropped;
-    }
-
-    /** Whether {@code view} is taken out; {@code null} (also out) when its flag is not true/false. */
-    private static Boolean isDisabled(URL view, Consumer<String> problems) {
-        try {
-            if (view.hasParameter(DISABLED_KEY)) {
-                return view.getParameter(DISABLED_KEY, false);
-            }
-            return !view.getParameter(Configurator.ENABLED_KEY, true);
-        } catch (IllegalArgumentException e) {
-            problems.accept("Provider left out: " + e.getMessage());
-            return null;
-        }
     }
 
     /** The consumer URL with the rules that apply to it. */

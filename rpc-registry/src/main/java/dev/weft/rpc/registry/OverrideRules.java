@@ -121,6 +121,17 @@ public final class OverrideRules {
         return kept.isEmpty() ? NONE : new OverrideRules(List.copyOf(kept));
     }
 
+    /** Equal when they hold equal rules (rules are equal when written alike) in the same order. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OverrideRules other && rules.equals(other.rules);
+    }
+
+    @Override
+    public int hashCode() {
+        return rules.hashCode();
+    }
+
     @Override
     public String toString() {
         return rules.toString();

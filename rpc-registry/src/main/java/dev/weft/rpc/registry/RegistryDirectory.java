@@ -16,14 +16,11 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,7 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p><b>State.</b> Every notification records the raw list of its category (providers or
  * configurators) and asks for a refresh; the refresh recomputes the whole state from the raw
  * lists and the consumer URL as written ({@link DirectoryState}), so removing a rule restores
- * exactly what was there. Nothing is published until both categories have been notified once
+ * exactly what was there. What each provider comes to depends only on its raw URL, the consumer
+ * URL and the rules, so while those two stay the same a provider joining or leaving costs the
+ * work for that provider (the others keep their results, views and invokers); a change of the
+ * rules computes every provider again. Nothing is published until both categories have been notified once
  * (so a provider a rule disables never takes a call). Refreshes run one at a time on the
  * executor given to the builder, coalesced: each applies the latest lists, never an older one
  * after a newer one.
@@ -98,8 +98,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private volatile List<URL> rawConfigurators;
     private volatile long lastRefreshNanos = -1;
     private volatile boolean destroyed;
-    // Guarded by lock: the invokers this directory referred, by refer URL, and their current views.
-    private Map<URL, ReferredProvider<T>> referred = Map.of();
+    // Guarded by lock: the current view of each provider this directory referred, by refer URL
+    // (one protocol invoker per refer URL, shared by the views of successive states).
     private Map<URL, ProviderView<T>> views = Map.of();
     private DirectoryState lastState;
 
@@ -247,27 +247,27 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
 
     /**
      * Refers the new providers, makes the views, publishes, then retires what left; false when the
-     * state was vetoed. Holds the lock.
+     * state was vetoed. Holds the lock. A provider whose refer URL was listed before keeps its
+     * invoker, and its view too when the view URL is the same, so unchanged providers cost a
+     * lookup each.
      */
     private boolean apply(DirectoryState state) {
         int size = state.providers().size();
-        Map<URL, ReferredProvider<T>> nextReferred = Maps.newHashMapWithExpectedSize(size);
         Map<URL, ProviderView<T>> nextViews = Maps.newHashMapWithExpectedSize(size);
         List<Invoker<T>> invokers = new ArrayList<>(size);
         for (DirectoryState.Provider provider : state.providers()) {
-            ReferredProvider<T> referredProvider = referred.get(provider.referUrl());
-            if (referredProvider == null) {
+            ProviderView<T> view = views.get(provider.referUrl());
+            if (view == null) {
+                ReferredProvider<T> referredProvider;
                 try {
                     referredProvider = new ReferredProvider<>(protocol.refer(type, provider.referUrl()));
                 } catch (RuntimeException e) {
                     reportForService("Provider left out: refer " + provider.referUrl() + " failed: " + e);
                     continue;
                 }
-            }
-            nextReferred.put(provider.referUrl(), referredProvider);
-            ProviderView<T> view = views.get(provider.referUrl());
-            if (view == null || view.provider() != referredProvider || !view.getUrl().equals(provider.viewUrl())) {
                 view = new ProviderView<>(referredProvider, provider.viewUrl(), callContext);
+            } else if (!view.getUrl().equals(provider.viewUrl())) {
+                view = new ProviderView<>(view.provider(), provider.viewUrl(), callContext);
             }
             nextViews.put(provider.referUrl(), view);
             invokers.add(view);
@@ -280,24 +280,21 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             publish(state.consumerUrl(), invokers);
         } catch (RuntimeException e) {
             reportForService("Registry state vetoed; the last state keeps serving: " + e.getMessage());
-            retireAllBut(nextReferred, referred);
+            retireAllBut(nextViews, views);
             return false;
         }
-        retireAllBut(referred, nextReferred);
-        referred = nextReferred;
+        retireAllBut(views, nextViews);
         views = nextViews;
         return true;
     }
 
-    /** Retires each provider of {@code from} that {@code keep} does not hold. */
-    private static <T> void retireAllBut(Map<URL, ReferredProvider<T>> from, Map<URL, ReferredProvider<T>> keep) {
-        Set<ReferredProvider<T>> kept = Collections.newSetFromMap(new IdentityHashMap<>());
-        kept.addAll(keep.values());
-        for (ReferredProvider<T> provider : from.values()) {
-            if (!kept.contains(provider)) {
-                provider.retire();
+    /** Retires the invoker of each provider of {@code from} whose refer URL {@code keep} does not hold. */
+    private static <T> void retireAllBut(Map<URL, ProviderView<T>> from, Map<URL, ProviderView<T>> keep) {
+        from.forEach((referUrl, view) -> {
+            if (!keep.containsKey(referUrl)) {
+                view.provider().retire();
             }
-        }
+        });
     }
 
     private void reportForService(String problem) {
@@ -324,8 +321,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         }
         synchronized (lock) {
             super.destroy();
-            retireAllBut(referred, Map.of());
-            referred = Map.of();
+            retireAllBut(views, Map.of());
             views = Map.of();
             lastState = null;
         }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -151,5 +152,69 @@ class DirectoryStateComputationTest {
         DirectoryState consumerRule = compute(List.of(P1, P2), List.of(rule("0.0.0.0", "retries=3")), changed);
         assertThat(consumerRule.consumerUrl().getParameter("retries")).isEqualTo("3");
         assertThat(consumerRule.providers()).allSatisfy(p -> assertThat(p.viewUrl().getParameter("retries")).isEqualTo("3"));
+    }
+
+    @Test
+    void providersJoiningAndLeaving_underTheSameRules_giveWhatComputingEverythingGives() {
+        // A pool with every kind of provider: listed, disabled, a bad flag, another group, a
+        // protocol the consumer lacks, a second raw URL with P1's refer URL, and one whose integer
+        // shard makes the shard rule incompatible (the rule then leaves the whole state).
+        List<URL> pool = new ArrayList<>(List.of(P1, P2,
+                URL.valueOf("weft://10.0.0.1:1/" + SERVICE + "?group=g&weight=100&timeout=6"),
+                URL.valueOf("weft://10.0.0.3:3/" + SERVICE + "?group=g&disabled=true"),
+                URL.valueOf("weft://10.0.0.4:4/" + SERVICE + "?group=g&enabled=false&disabled=false"),
+                URL.valueOf("weft://10.0.0.5:5/" + SERVICE + "?group=g&disabled=maybe"),
+                URL.valueOf("weft://10.0.0.6:6/" + SERVICE + "?group=h"),
+                URL.valueOf("nosuch://10.0.0.7:7/" + SERVICE + "?group=g"),
+                URL.valueOf("weft://10.0.0.8:8/" + SERVICE + "?group=g&shard=7")));
+        for (int i = 9; i < 20; i++) {
+            pool.add(URL.valueOf("weft://10.0.0." + i + ":" + i + "/" + SERVICE + "?group=g&weight=" + i * 10));
+        }
+        List<List<URL>> ruleSets = List.of(List.of(),
+                List.of(rule("0.0.0.0:1", "weight=50"), rule("10.0.0.9:9", "disabled=true")),
+                List.of(rule("0.0.0.0", "shard=blue"), rule("0.0.0.0", "retries=3")),
+                List.of(rule("10.0.0.3:3", "disabled=false"), rule("0.0.0.0:12", "weight=-5")));
+        Random random = new Random(14);
+        List<URL> present = new ArrayList<>();
+        int ruleSet = 0;
+        DirectoryState previous = null;
+        for (int step = 0; step < 400; step++) {
+            boolean sameRules = random.nextInt(10) != 0;
+            if (!sameRules) {
+                ruleSet = random.nextInt(ruleSets.size());
+            }
+            List<URL> rules = ruleSets.get(ruleSet);
+            URL toggled = pool.get(random.nextInt(pool.size()));
+            if (!present.remove(toggled)) {
+                present.add(random.nextInt(present.size() + 1), toggled);
+            }
+            List<String> patchedProblems = new ArrayList<>();
+            List<String> freshProblems = new ArrayList<>();
+            DirectoryState patched = DirectoryState.compute(CONSUMER, List.copyOf(present),
+                    OverrideRules.parse(rules, patchedProblems::add), url -> !"nosuch".equals(url.getProtocol()),
+                    patchedProblems::add, previous);
+            DirectoryState fresh = DirectoryState.compute(CONSUMER, List.copyOf(present),
+                    OverrideRules.parse(rules, freshProblems::add), url -> !"nosuch".equals(url.getProtocol()),
+                    freshProblems::add, null);
+
+            String at = "step " + step + ", providers " + present + ", rules " + rules;
+            assertThat(patched.providers()).as(at).isEqualTo(fresh.providers());
+            assertThat(patched.consumerUrl()).as(at).isEqualTo(fresh.consumerUrl());
+            assertThat(patched.disabledCount()).as(at).isEqualTo(fresh.disabledCount());
+            assertThat(patchedProblems).as(at).containsExactlyInAnyOrderElementsOf(freshProblems);
+            // Unchanged providers keep what the previous state found (unless the shard rule came
+            // or went with the provider that makes it incompatible: that changes every provider;
+            // and the provider at 10.0.0.1:1 has two raw URLs, so the one listed may be new).
+            if (sameRules && previous != null && ruleSet != 2) {
+                for (DirectoryState.Provider provider : patched.providers()) {
+                    if (provider.referUrl().getPort() == 1) {
+                        continue;
+                    }
+                    previous.providers().stream().filter(p -> p.referUrl().equals(provider.referUrl())).findFirst()
+                            .ifPresent(last -> assertThat(provider).as(at + ": kept " + last).isSameAs(last));
+                }
+            }
+            previous = patched;
+        }
     }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -140,6 +141,34 @@ class RegistryDirectoryTest {
 
         fixture.override("0.0.0.0:9999", "weight=1");
         assertThat(directory.getInvokers().get(0)).isSameAs(view);
+    }
+
+    @Test
+    void providerJoiningOrLeaving_keepsTheOtherProvidersViews_underRulesToo_andRemovingTheRuleRestoresThem() {
+        for (int i = 1; i <= 5; i++) {
+            fixture.provider("10.0.0." + i + ":" + i, "weight=100");
+        }
+        RegistryDirectory<DemoService> directory = fixture.directory();
+        URL rule = fixture.override("10.0.0.2:2", "weight=300");
+        List<Invoker<DemoService>> before = directory.getInvokers();
+        Map<String, String> weightsBefore = Fixture.providerValues(directory, "weight");
+
+        URL joining = fixture.provider("10.0.0.6:6", "weight=100");
+        List<Invoker<DemoService>> joined = directory.getInvokers();
+        assertThat(joined).hasSize(6);
+        assertThat(joined).containsAll(before); // the same view instances, rule applied or not
+        fixture.registry.unregister(joining);
+        assertThat(directory.getInvokers()).containsExactlyElementsOf(before);
+        assertThat(fixture.protocol.referred.get()).isEqualTo(6);
+        assertThat(fixture.protocol.destroyed()).isEqualTo(1);
+        assertThat(Fixture.providerValues(directory, "weight")).isEqualTo(weightsBefore).containsEntry("10.0.0.2:2", "300");
+
+        fixture.registry.unregister(rule);
+        assertThat(Fixture.providerValues(directory, "weight")).containsEntry("10.0.0.2:2", "100");
+        fixture.provider("10.0.0.7:7", "weight=100");
+        fixture.override("10.0.0.2:2", "weight=300");
+        fixture.registry.unregister(URL.valueOf("test://10.0.0.7:7/" + Fixture.SERVICE + "?weight=100"));
+        assertThat(Fixture.providerValues(directory, "weight")).isEqualTo(weightsBefore);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.weft.rpc.registry.zookeeper;
 
-import com.google.common.collect.Maps;
 import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
@@ -11,7 +10,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -26,6 +24,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * read is queued are coalesced into it. Each read lists the children afresh, so the latest state
  * always wins, and reads of a folder are serial, so a later read never reflects an older state.
  * A read that fails (ZooKeeper unreachable) delivers nothing: subscribers keep their last lists.
+ *
+ * <p>Each read compares the child names with those of the previous read (both sorted, walked
+ * together), so only a name that was not there before is decoded; the others keep their URL
+ * instances, which makes the directory's own comparison of the lists cheap. A read that finds the
+ * same names as the last one delivers nothing new.
  *
  * <p>Node names that do not parse are logged once per node path and skipped.
  */
@@ -44,10 +47,14 @@ final class CategoryWatcher implements AutoCloseable {
     private final PersistentWatcher watcher;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicBoolean dirty = new AtomicBoolean();
-    private Map<String, URL> decoded = Map.of();
+    /** The children of the last read, sorted by name; {@code url} is null for a name that does not parse. */
+    private List<Node> nodes = List.of();
     private long sequence;
     private volatile CategorySnapshot latest;
     private volatile boolean closed;
+
+    private record Node(String name, URL url) {
+    }
 
     /** What the registry learns from each read. */
     interface ReadListener {
@@ -131,25 +138,29 @@ final class CategoryWatcher implements AutoCloseable {
         failures.reset("read " + path);
         List<String> sorted = new ArrayList<>(names);
         sorted.sort(null);
-        Map<String, URL> next = Maps.newHashMapWithExpectedSize(sorted.size());
-        List<URL> urls = new ArrayList<>(sorted.size());
+        List<Node> previous = nodes;
+        List<Node> next = new ArrayList<>(sorted.size());
         long bytes = 0;
+        int kept = 0;
+        int p = 0;
         for (String name : sorted) {
             bytes += 4 + name.length(); // names are form-encoded, so ASCII: one byte a character
-            URL url = decoded.get(name);
-            if (url == null) {
-                try {
-                    url = NodeNames.decode(name);
-                } catch (IllegalArgumentException e) {
-                    String nodePath = path + "/" + name;
-                    if (reportedBadNames.add(nodePath)) {
-                        log.warn("Skipping node {}: {}", nodePath, e.getMessage());
-                    }
-                    continue;
+            // Both lists are sorted by name: walk them together, so a name already known costs
+            // one comparison with its previous node and only new names are decoded.
+            Node node = null;
+            while (p < previous.size()) {
+                int order = previous.get(p).name().compareTo(name);
+                if (order > 0) {
+                    break;
+                }
+                p++;
+                if (order == 0) {
+                    node = previous.get(p - 1);
+                    kept++;
+                    break;
                 }
             }
-            next.put(name, url);
-            urls.add(url);
+            next.add(node != null ? node : new Node(name, decodeOrReport(name)));
         }
         if (bytes > juteMaxBuffer / 4 * 3) {
             failures.warn("size " + path, "The children of " + path + " (" + sorted.size() + " nodes, about "
@@ -157,12 +168,35 @@ final class CategoryWatcher implements AutoCloseable {
                     + " larger than that breaks the connection on every read: raise "
                     + ZookeeperRegistry.JUTE_MAXBUFFER_KEY + " on every client", null);
         }
-        decoded = next;
+        nodes = next;
+        readListener.onRead(path);
+        boolean unchanged = kept == previous.size() && kept == next.size();
+        if (unchanged && latest != null) {
+            return; // a reconnection or a change undone before this read: subscribers have this list
+        }
+        List<URL> urls = new ArrayList<>(next.size());
+        for (Node node : next) {
+            if (node.url() != null) {
+                urls.add(node.url());
+            }
+        }
         CategorySnapshot snapshot = new CategorySnapshot(category, ++sequence, urls);
         latest = snapshot;
-        readListener.onRead(path);
         for (Subscription subscription : subscriptions) {
             subscription.offer(snapshot);
+        }
+    }
+
+    /** The URL node {@code name} stands for, or null (logged once per node path) when it does not parse. */
+    private URL decodeOrReport(String name) {
+        try {
+            return NodeNames.decode(name);
+        } catch (IllegalArgumentException e) {
+            String nodePath = path + "/" + name;
+            if (reportedBadNames.add(nodePath)) {
+                log.warn("Skipping node {}: {}", nodePath, e.getMessage());
+            }
+            return null;
         }
     }
 

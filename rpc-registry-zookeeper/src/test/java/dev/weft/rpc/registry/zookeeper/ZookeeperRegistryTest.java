@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -225,6 +227,50 @@ class ZookeeperRegistryTest {
             assertThat(listener.overlapped()).isFalse();
         }
         assertThat(operator.getChildren().forPath("/weft/" + service + "/providers")).hasSize(80);
+    }
+
+    @Test
+    void providersJoiningAndLeavingAmongMany_eachListIsTheFolder_inNodeOrder_untouchedProvidersKeepTheirUrl()
+            throws Exception {
+        ZookeeperRegistry providers = registry();
+        ZookeeperRegistry consumers = registry();
+        List<URL> registered = new ArrayList<>();
+        for (int port = 21000; port < 21040; port++) {
+            URL url = provider(port, "");
+            providers.register(url);
+            registered.add(url);
+        }
+        String folder = "/weft/" + service + "/providers/";
+        operator.create().forPath(folder + "garbage-node");
+        RecordingListener listener = new RecordingListener();
+        consumers.subscribe(consumer(""), listener);
+        Await.until("40 providers", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 40,
+                listener::toString);
+        assertThat(consumers.health().skippedNodeNames()).isEqualTo(1);
+
+        Random random = new Random(14);
+        for (int change = 0; change < 20; change++) {
+            List<URL> before = listener.last("providers");
+            if (change % 2 == 0) {
+                URL joining = provider(22000 + change, "");
+                providers.register(joining);
+                registered.add(joining);
+            } else {
+                providers.unregister(registered.remove(random.nextInt(registered.size())));
+            }
+            // Node names differ first in the port (five digits each), so node order is port order.
+            List<String> expected = registered.stream().sorted(Comparator.comparingInt(URL::getPort))
+                    .map(URL::getAddress).toList();
+            Await.until("change " + change, () -> expected.equals(
+                    listener.last("providers").stream().map(URL::getAddress).toList()), listener::toString);
+            List<URL> after = listener.last("providers");
+            for (URL url : after) {
+                before.stream().filter(url::equals).findFirst()
+                        .ifPresent(same -> assertThat(url).as("untouched provider %s", url).isSameAs(same));
+            }
+        }
+        assertThat(consumers.health().skippedNodeNames()).as("the bad node is reported once").isEqualTo(1);
+        assertThat(listener.overlapped()).isFalse();
     }
 
     @Test
