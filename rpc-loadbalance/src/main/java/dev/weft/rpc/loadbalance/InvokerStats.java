@@ -1,11 +1,10 @@
 package dev.weft.rpc.loadbalance;
 
 import com.google.common.base.Ticker;
+import com.google.common.math.LongMath;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The statistics of one provider invoker within one {@link CallStats}: calls in flight, a window of
@@ -18,9 +17,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link #timeLatency()} (built-in: {@code shortestresponse} and {@code p2c}, when they build a
  * picker), because timing costs two clock reads per call; it then stays on.
  *
- * <p><b>Window.</b> Outcomes are counted in buckets of 10 seconds; the window is the current and
- * the previous bucket (the last 10 to 20 s). An invoker without a call ending for a whole bucket
- * reads as having no samples again, which lets balancers probe it.
+ * <p><b>Reading.</b> What a balancer reads per pick is kept current by the writer: the in-flight
+ * count, the expected latency and the peak EWMA are each a field of this object, updated when a
+ * call starts or ends, so a picker holding the statistics of its invokers reads each with one
+ * field access and never recomputes them.
+ *
+ * <p><b>Window.</b> Outcomes are counted in buckets of 10 seconds; the window is the bucket of the
+ * last call that ended and the one before it. The expected latency is computed over that window
+ * when a call ends, and is dropped once a whole bucket passes without a call ending, which lets
+ * balancers probe the invoker again.
  *
  * <p><b>Peak EWMA.</b> The estimate jumps to a sample larger than itself and otherwise moves
  * towards it with weight {@code 1 - exp(-dt / 10 s)}, {@code dt} being the time since the previous
@@ -28,8 +33,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * towards zero over idle time with a time constant of their choosing ({@link #peakEwmaNanos(long, long)}),
  * so an idle invoker is probed again.
  *
- * <p>Thread-safe. Reads are individually atomic, not a consistent snapshot of each other.
- * {@code startCall}/{@code endCall} must be paired; {@link #inFlight()} never reports less than 0.
+ * <p>Thread-safe: outcomes are recorded under this object's lock, reads take none. Reads are
+ * individually atomic, not a consistent snapshot of each other. {@code startCall}/{@code endCall}
+ * must be paired; {@link #inFlight()} never reports less than 0.
  */
 public final class InvokerStats {
 
@@ -44,15 +50,20 @@ public final class InvokerStats {
 
     static final long BUCKET_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final double MIN_FAILURE_PENALTY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final AtomicIntegerFieldUpdater<InvokerStats> IN_FLIGHT =
+            AtomicIntegerFieldUpdater.newUpdater(InvokerStats.class, "inFlight");
 
     private final Ticker ticker;
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile int inFlight;
     private volatile boolean timed;
-    private final AtomicReference<Bucket> even = new AtomicReference<>(Bucket.NONE);
-    private final AtomicReference<Bucket> odd = new AtomicReference<>(Bucket.NONE);
-    /** Double bits of the EWMA; negative without history. */
-    private final AtomicLong ewmaBits = new AtomicLong(Double.doubleToRawLongBits(-1.0));
+    /** The expected latency over the window of the last sample, valid while the clock is below {@link #expectedUntilNanos}. */
+    private volatile long expectedNanos = NO_SAMPLES;
+    private volatile long expectedUntilNanos = Long.MIN_VALUE;
+    /** The peak EWMA at {@link #lastSampleNanos}; negative without history. */
+    private volatile double ewmaNanos = -1;
     private volatile long lastSampleNanos = Long.MIN_VALUE;
+    /** The window, by bucket parity; guarded by {@code this}. */
+    private final Bucket[] buckets = {new Bucket(), new Bucket()};
 
     InvokerStats(Ticker ticker) {
         this.ticker = ticker;
@@ -76,7 +87,7 @@ public final class InvokerStats {
      * @return the clock reading to pass to {@link #endCall}, or {@link #UNTIMED} when calls are not timed
      */
     public long startCall() {
-        inFlight.incrementAndGet();
+        IN_FLIGHT.incrementAndGet(this);
         if (!timed) {
             return UNTIMED;
         }
@@ -92,7 +103,7 @@ public final class InvokerStats {
      * @param success whether the provider answered (a business exception is an answer)
      */
     public void endCall(long started, boolean success) {
-        inFlight.decrementAndGet();
+        IN_FLIGHT.decrementAndGet(this);
         if (started != UNTIMED) {
             long now = ticker.read();
             record(now, Math.max(0, now - started), success);
@@ -101,7 +112,7 @@ public final class InvokerStats {
 
     /** Calls started and not yet ended. */
     public int inFlight() {
-        return Math.max(0, inFlight.get());
+        return Math.max(0, inFlight);
     }
 
     /** When the last timed call ended (ticker nanoseconds), {@link Long#MIN_VALUE} before any. */
@@ -109,16 +120,16 @@ public final class InvokerStats {
         return lastSampleNanos;
     }
 
-    /** Successful calls in the window ending at {@code nowNanos}. */
-    public long recentSuccesses(long nowNanos) {
+    /** Successful calls in the window at {@code nowNanos} (the current and the previous bucket). */
+    public synchronized long recentSuccesses(long nowNanos) {
         long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        return bucket(epoch).successes.get() + bucket(epoch - 1).successes.get();
+        return slot(epoch).successes(epoch) + slot(epoch - 1).successes(epoch - 1);
     }
 
-    /** Failed calls in the window ending at {@code nowNanos}. */
-    public long recentFailures(long nowNanos) {
+    /** Failed calls in the window at {@code nowNanos} (the current and the previous bucket). */
+    public synchronized long recentFailures(long nowNanos) {
         long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        return bucket(epoch).failures.get() + bucket(epoch - 1).failures.get();
+        return slot(epoch).failures(epoch) + slot(epoch - 1).failures(epoch - 1);
     }
 
     /** Failed calls in the window ending now. */
@@ -127,22 +138,13 @@ public final class InvokerStats {
     }
 
     /**
-     * The expected time to a successful answer in the window ending at {@code nowNanos}: average
-     * successful latency divided by the success rate, capped at {@link #MAX_EXPECTED_NANOS};
-     * {@link #NO_SAMPLES} when no call ended in the window.
+     * The expected time to a successful answer: average successful latency in the window divided by
+     * the success rate, capped at {@link #MAX_EXPECTED_NANOS}, as computed when the last call ended;
+     * {@link #NO_SAMPLES} when no call ended in the window, or when {@code nowNanos} is a whole bucket
+     * past the last call's.
      */
     public long expectedLatencyNanos(long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        Bucket current = bucket(epoch);
-        Bucket previous = bucket(epoch - 1);
-        long successes = current.successes.get() + previous.successes.get();
-        long failures = current.failures.get() + previous.failures.get();
-        if (successes == 0) {
-            return failures == 0 ? NO_SAMPLES : MAX_EXPECTED_NANOS;
-        }
-        double average = (double) (current.nanos.get() + previous.nanos.get()) / successes;
-        double successRate = (double) successes / (successes + failures);
-        return (long) Math.min(MAX_EXPECTED_NANOS, Math.max(1.0, average / successRate));
+        return nowNanos < expectedUntilNanos ? expectedNanos : NO_SAMPLES;
     }
 
     /** The peak-EWMA estimate decayed to now with the default time constant, or {@link #NO_SAMPLES}. */
@@ -156,56 +158,54 @@ public final class InvokerStats {
      * {@code decayNanos}; negative without history.
      */
     public double peakEwmaNanos(long nowNanos, long decayNanos) {
-        double estimate = Double.longBitsToDouble(ewmaBits.get());
-        if (estimate <= 0) {
-            return estimate;
-        }
+        double estimate = ewmaNanos;
         long idle = nowNanos - lastSampleNanos;
-        return idle <= 0 ? estimate : estimate * keep(idle, decayNanos);
+        return estimate <= 0 || idle <= 0 ? estimate : estimate * keep(idle, decayNanos);
     }
 
-    private void record(long now, long elapsed, boolean success) {
+    private synchronized void record(long ended, long elapsed, boolean success) {
+        long now = Math.max(ended, lastSampleNanos); // a racing call that read the clock earlier never moves time back
         long epoch = Math.floorDiv(now, BUCKET_NANOS);
-        AtomicReference<Bucket> slot = (epoch & 1) == 0 ? even : odd;
-        Bucket bucket = slot.get();
-        while (bucket.epoch < epoch) {
-            Bucket fresh = new Bucket(epoch);
-            bucket = slot.compareAndSet(bucket, fresh) ? fresh : slot.get();
+        Bucket bucket = slot(epoch);
+        if (bucket.epoch < epoch) {
+            bucket.reset(epoch);
         }
         if (bucket.epoch == epoch) {
             if (success) {
-                bucket.successes.incrementAndGet();
-                bucket.nanos.addAndGet(elapsed);
+                bucket.successes++;
+                bucket.nanos += elapsed;
             } else {
-                bucket.failures.incrementAndGet();
+                bucket.failures++;
             }
         }
-        updateEwma(now, Math.max(1, elapsed), success);
-    }
-
-    private void updateEwma(long now, long elapsed, boolean success) {
-        while (true) {
-            long bits = ewmaBits.get();
-            double old = Double.longBitsToDouble(bits);
-            double next;
-            if (old < 0) {
-                next = success ? elapsed : Math.max(elapsed, MIN_FAILURE_PENALTY_NANOS);
-            } else {
-                double keep = keep(Math.max(0, now - lastSampleNanos), EWMA_DECAY_NANOS);
-                double decayed = old * keep;
-                double sample = success ? elapsed : Math.max(elapsed, Math.max(2 * old, MIN_FAILURE_PENALTY_NANOS));
-                next = sample > decayed ? sample : decayed + sample * (1 - keep);
-            }
-            if (ewmaBits.compareAndSet(bits, Double.doubleToRawLongBits(next))) {
-                lastSampleNanos = now;
-                return;
-            }
+        Bucket previous = slot(epoch - 1);
+        long successes = bucket.successes(epoch) + previous.successes(epoch - 1);
+        long failures = bucket.failures(epoch) + previous.failures(epoch - 1);
+        if (successes == 0) {
+            expectedNanos = failures == 0 ? NO_SAMPLES : MAX_EXPECTED_NANOS;
+        } else {
+            double average = (double) (bucket.nanos(epoch) + previous.nanos(epoch - 1)) / successes;
+            double successRate = (double) successes / (successes + failures);
+            expectedNanos = (long) Math.min(MAX_EXPECTED_NANOS, Math.max(1.0, average / successRate));
         }
+        expectedUntilNanos = LongMath.saturatedMultiply(LongMath.saturatedAdd(epoch, 2), BUCKET_NANOS);
+        ewmaNanos = nextEwma(now, Math.max(1, elapsed), success);
+        lastSampleNanos = now;
     }
 
-    private Bucket bucket(long epoch) {
-        Bucket bucket = ((epoch & 1) == 0 ? even : odd).get();
-        return bucket.epoch == epoch ? bucket : Bucket.NONE;
+    private double nextEwma(long now, long elapsed, boolean success) {
+        double old = ewmaNanos;
+        if (old < 0) {
+            return success ? elapsed : Math.max(elapsed, MIN_FAILURE_PENALTY_NANOS);
+        }
+        double keep = keep(Math.max(0, now - lastSampleNanos), EWMA_DECAY_NANOS);
+        double decayed = old * keep;
+        double sample = success ? elapsed : Math.max(elapsed, Math.max(2 * old, MIN_FAILURE_PENALTY_NANOS));
+        return sample > decayed ? sample : decayed + sample * (1 - keep);
+    }
+
+    private Bucket slot(long epoch) {
+        return buckets[(int) (epoch & 1)];
     }
 
     /** {@code exp(-dt / decay)}: the share of the old estimate kept after {@code dt}. */
@@ -218,17 +218,30 @@ public final class InvokerStats {
         return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + peakEwmaNanos() + "}";
     }
 
-    /** Counters of one window period; replaced, never reset, when the period changes. */
+    /** Counters of one window period, reset when its slot comes round again; guarded by the owner's lock. */
     private static final class Bucket {
-        static final Bucket NONE = new Bucket(Long.MIN_VALUE);
+        long epoch = Long.MIN_VALUE;
+        long successes;
+        long nanos;
+        long failures;
 
-        final long epoch;
-        final AtomicLong successes = new AtomicLong();
-        final AtomicLong nanos = new AtomicLong();
-        final AtomicLong failures = new AtomicLong();
+        long successes(long of) {
+            return epoch == of ? successes : 0;
+        }
 
-        Bucket(long epoch) {
-            this.epoch = epoch;
+        long nanos(long of) {
+            return epoch == of ? nanos : 0;
+        }
+
+        long failures(long of) {
+            return epoch == of ? failures : 0;
+        }
+
+        void reset(long newEpoch) {
+            epoch = newEpoch;
+            successes = 0;
+            nanos = 0;
+            failures = 0;
         }
     }
 }
