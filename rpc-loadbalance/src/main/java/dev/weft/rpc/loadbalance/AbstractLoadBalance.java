@@ -11,7 +11,6 @@ import dev.weft.rpc.spi.ExtensionDirectorAware;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -101,11 +100,12 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
         SelectKey key = new SelectKey(url.getServiceInterface(), method);
         SelectEntry entry = selectEntries.getIfPresent(key);
         if (entry == null || !entry.matches(invokers, url)) {
-            entry = new SelectEntry(invokers, url, newPicker(List.copyOf(invokers), url, method, callStats()));
+            List<Invoker<T>> copy = List.copyOf(invokers);
+            entry = new SelectEntry(url, copy, newPicker(copy, url, method, callStats()));
             selectEntries.put(key, entry);
         }
         @SuppressWarnings("unchecked") // the entry matched: its picker was built from this very content
-        Picker<T> picker = (Picker<T>) entry.picker;
+        Picker<T> picker = (Picker<T>) entry.picker();
         return picker.pick(invocation);
     }
 
@@ -200,34 +200,18 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
     }
 
     /** A picker with the content it was built from, to check a later list against. */
-    private static final class SelectEntry {
-        final URL url;
-        final Invoker<?>[] invokers;
-        final URL[] providers;
-        final Picker<?> picker;
-
-        SelectEntry(List<? extends Invoker<?>> list, URL url, Picker<?> picker) {
-            this.url = url;
-            this.invokers = list.toArray(new Invoker<?>[0]);
-            List<URL> urls = new ArrayList<>(invokers.length);
-            for (Invoker<?> invoker : invokers) {
-                urls.add(invoker.getUrl());
-            }
-            this.providers = urls.toArray(new URL[0]);
-            this.picker = picker;
+    private record SelectEntry(URL url, List<? extends Invoker<?>> invokers, List<URL> providers, Picker<?> picker) {
+        SelectEntry(URL url, List<? extends Invoker<?>> invokers, Picker<?> picker) {
+            this(url, invokers, invokers.stream().<URL>map(Invoker::getUrl).toList(), picker);
         }
 
         boolean matches(List<? extends Invoker<?>> list, URL consumer) {
-            if (list.size() != invokers.length || (consumer != url && !consumer.equals(url))) {
+            if (list.size() != invokers.size() || !consumer.equals(url)) {
                 return false;
             }
-            for (int i = 0; i < invokers.length; i++) {
+            for (int i = 0; i < providers.size(); i++) {
                 Invoker<?> invoker = list.get(i);
-                if (invoker != invokers[i]) {
-                    return false;
-                }
-                URL provider = invoker.getUrl();
-                if (provider != providers[i] && !Objects.equals(provider, providers[i])) {
+                if (invoker != invokers.get(i) || !Objects.equals(invoker.getUrl(), providers.get(i))) {
                     return false;
                 }
             }

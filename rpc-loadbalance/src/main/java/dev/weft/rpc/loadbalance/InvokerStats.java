@@ -18,14 +18,14 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * picker), because timing costs two clock reads per call; it then stays on.
  *
  * <p><b>Reading.</b> What a balancer reads per pick is kept current by the writer: the in-flight
- * count, the expected latency and the peak EWMA are each a field of this object, updated when a
- * call starts or ends, so a picker holding the statistics of its invokers reads each with one
- * field access and never recomputes them.
+ * count, the window's counts, the expected latency and the peak EWMA are each a field of this
+ * object, updated when a call starts or ends, so a picker holding the statistics of its invokers
+ * reads each with one field access and never recomputes them.
  *
  * <p><b>Window.</b> Outcomes are counted in buckets of 10 seconds; the window is the bucket of the
- * last call that ended and the one before it. The expected latency is computed over that window
- * when a call ends, and is dropped once a whole bucket passes without a call ending, which lets
- * balancers probe the invoker again.
+ * last call that ended and the one before it (the last 10 to 20 s). Its counts and expected latency
+ * are computed when a call ends, and read as empty once a whole bucket passes without a call
+ * ending, which lets balancers probe the invoker again.
  *
  * <p><b>Peak EWMA.</b> The estimate jumps to a sample larger than itself and otherwise moves
  * towards it with weight {@code 1 - exp(-dt / 10 s)}, {@code dt} being the time since the previous
@@ -56,14 +56,19 @@ public final class InvokerStats {
     private final Ticker ticker;
     private volatile int inFlight;
     private volatile boolean timed;
-    /** The expected latency over the window of the last sample, valid while the clock is below {@link #expectedUntilNanos}. */
+    /** The window as of the last sample, read as empty from {@link #windowEndNanos} on. */
+    private volatile long windowSuccesses;
+    private volatile long windowFailures;
     private volatile long expectedNanos = NO_SAMPLES;
-    private volatile long expectedUntilNanos = Long.MIN_VALUE;
+    private volatile long windowEndNanos = Long.MIN_VALUE;
     /** The peak EWMA at {@link #lastSampleNanos}; negative without history. */
     private volatile double ewmaNanos = -1;
     private volatile long lastSampleNanos = Long.MIN_VALUE;
-    /** The window, by bucket parity; guarded by {@code this}. */
-    private final Bucket[] buckets = {new Bucket(), new Bucket()};
+    /** Per bucket parity: its epoch, successes, their total nanoseconds and failures; guarded by {@code this}. */
+    private final long[] epochs = {Long.MIN_VALUE, Long.MIN_VALUE};
+    private final long[] successes = new long[2];
+    private final long[] nanos = new long[2];
+    private final long[] failures = new long[2];
 
     InvokerStats(Ticker ticker) {
         this.ticker = ticker;
@@ -120,16 +125,14 @@ public final class InvokerStats {
         return lastSampleNanos;
     }
 
-    /** Successful calls in the window at {@code nowNanos} (the current and the previous bucket). */
-    public synchronized long recentSuccesses(long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        return slot(epoch).successes(epoch) + slot(epoch - 1).successes(epoch - 1);
+    /** Successful calls in the window, as of the last sample; 0 once {@code nowNanos} is a whole bucket past it. */
+    public long recentSuccesses(long nowNanos) {
+        return nowNanos < windowEndNanos ? windowSuccesses : 0;
     }
 
-    /** Failed calls in the window at {@code nowNanos} (the current and the previous bucket). */
-    public synchronized long recentFailures(long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        return slot(epoch).failures(epoch) + slot(epoch - 1).failures(epoch - 1);
+    /** Failed calls in the window, as of the last sample; 0 once {@code nowNanos} is a whole bucket past it. */
+    public long recentFailures(long nowNanos) {
+        return nowNanos < windowEndNanos ? windowFailures : 0;
     }
 
     /** Failed calls in the window ending now. */
@@ -144,7 +147,7 @@ public final class InvokerStats {
      * past the last call's.
      */
     public long expectedLatencyNanos(long nowNanos) {
-        return nowNanos < expectedUntilNanos ? expectedNanos : NO_SAMPLES;
+        return nowNanos < windowEndNanos ? expectedNanos : NO_SAMPLES;
     }
 
     /** The peak-EWMA estimate decayed to now with the default time constant, or {@link #NO_SAMPLES}. */
@@ -166,29 +169,34 @@ public final class InvokerStats {
     private synchronized void record(long ended, long elapsed, boolean success) {
         long now = Math.max(ended, lastSampleNanos); // a racing call that read the clock earlier never moves time back
         long epoch = Math.floorDiv(now, BUCKET_NANOS);
-        Bucket bucket = slot(epoch);
-        if (bucket.epoch < epoch) {
-            bucket.reset(epoch);
+        int slot = (int) (epoch & 1);
+        if (epochs[slot] != epoch) {
+            epochs[slot] = epoch;
+            successes[slot] = 0;
+            nanos[slot] = 0;
+            failures[slot] = 0;
         }
-        if (bucket.epoch == epoch) {
-            if (success) {
-                bucket.successes++;
-                bucket.nanos += elapsed;
-            } else {
-                bucket.failures++;
-            }
-        }
-        Bucket previous = slot(epoch - 1);
-        long successes = bucket.successes(epoch) + previous.successes(epoch - 1);
-        long failures = bucket.failures(epoch) + previous.failures(epoch - 1);
-        if (successes == 0) {
-            expectedNanos = failures == 0 ? NO_SAMPLES : MAX_EXPECTED_NANOS;
+        if (success) {
+            successes[slot]++;
+            nanos[slot] += elapsed;
         } else {
-            double average = (double) (bucket.nanos(epoch) + previous.nanos(epoch - 1)) / successes;
-            double successRate = (double) successes / (successes + failures);
+            failures[slot]++;
+        }
+        int other = 1 - slot;
+        boolean withPrevious = epochs[other] == epoch - 1;
+        long windowSuccesses = successes[slot] + (withPrevious ? successes[other] : 0);
+        long windowFailures = failures[slot] + (withPrevious ? failures[other] : 0);
+        long windowNanos = nanos[slot] + (withPrevious ? nanos[other] : 0);
+        if (windowSuccesses == 0) {
+            expectedNanos = MAX_EXPECTED_NANOS;
+        } else {
+            double average = (double) windowNanos / windowSuccesses;
+            double successRate = (double) windowSuccesses / (windowSuccesses + windowFailures);
             expectedNanos = (long) Math.min(MAX_EXPECTED_NANOS, Math.max(1.0, average / successRate));
         }
-        expectedUntilNanos = LongMath.saturatedMultiply(LongMath.saturatedAdd(epoch, 2), BUCKET_NANOS);
+        this.windowSuccesses = windowSuccesses;
+        this.windowFailures = windowFailures;
+        windowEndNanos = LongMath.saturatedMultiply(LongMath.saturatedAdd(epoch, 2), BUCKET_NANOS);
         ewmaNanos = nextEwma(now, Math.max(1, elapsed), success);
         lastSampleNanos = now;
     }
@@ -204,10 +212,6 @@ public final class InvokerStats {
         return sample > decayed ? sample : decayed + sample * (1 - keep);
     }
 
-    private Bucket slot(long epoch) {
-        return buckets[(int) (epoch & 1)];
-    }
-
     /** {@code exp(-dt / decay)}: the share of the old estimate kept after {@code dt}. */
     static double keep(long dt, long decay) {
         return Math.exp(-(double) dt / decay);
@@ -216,32 +220,5 @@ public final class InvokerStats {
     @Override
     public String toString() {
         return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + peakEwmaNanos() + "}";
-    }
-
-    /** Counters of one window period, reset when its slot comes round again; guarded by the owner's lock. */
-    private static final class Bucket {
-        long epoch = Long.MIN_VALUE;
-        long successes;
-        long nanos;
-        long failures;
-
-        long successes(long of) {
-            return epoch == of ? successes : 0;
-        }
-
-        long nanos(long of) {
-            return epoch == of ? nanos : 0;
-        }
-
-        long failures(long of) {
-            return epoch == of ? failures : 0;
-        }
-
-        void reset(long newEpoch) {
-            epoch = newEpoch;
-            successes = 0;
-            nanos = 0;
-            failures = 0;
-        }
     }
 }
