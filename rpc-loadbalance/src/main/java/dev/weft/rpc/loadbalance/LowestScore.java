@@ -17,31 +17,16 @@ import java.util.random.RandomGenerator;
  * allocation. When every eligible invoker ties (all idle, say) the draw is the weight table's own
  * weighted pick; otherwise a second pass draws among the ties. A counter that moved between the
  * passes can make the drawn tie vanish; the last tie of the first pass is then taken, which is a
- * tie a moment ago. Thread-safe.
+ * tie a moment ago. Scores are read at {@code clock}'s time (a constant clock for scores that read
+ * none). Thread-safe.
  */
-final class LowestScore<T> implements Picker<T> {
+record LowestScore<T>(List<Invoker<T>> invokers, URL url, Weights weights, Score score, LongSupplier clock,
+                      Supplier<RandomGenerator> random) implements Picker<T> {
 
     /** The score of invoker {@code index} at time {@code nowNanos}; lower is better. */
     @FunctionalInterface
     interface Score {
         long of(int index, long nowNanos);
-    }
-
-    private final List<Invoker<T>> invokers;
-    private final URL url;
-    private final Weights weights;
-    private final Score score;
-    private final LongSupplier clock;
-    private final Supplier<RandomGenerator> random;
-
-    /** Scores read at {@code clock}'s time (a constant clock for scores that read none). */
-    LowestScore(List<Invoker<T>> invokers, URL url, Weights weights, Score score, LongSupplier clock, Supplier<RandomGenerator> random) {
-        this.invokers = invokers;
-        this.url = url;
-        this.weights = weights;
-        this.score = score;
-        this.clock = clock;
-        this.random = random;
     }
 
     @Override
