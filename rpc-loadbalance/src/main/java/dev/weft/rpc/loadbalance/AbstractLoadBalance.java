@@ -1,5 +1,7 @@
 package dev.weft.rpc.loadbalance;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
@@ -9,10 +11,11 @@ import dev.weft.rpc.spi.ExtensionDirectorAware;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * Base of the balancers: a subclass builds a {@link Picker} for one list and one method
@@ -22,9 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>{@code select} on any list.</b> {@code select} keeps the last picker built per service and
  * method and reuses it only when the list holds the same invokers in the same order, each with the
  * same provider URL, under an equal consumer URL: so a list changed in place, or an invoker whose
- * weight changed, gets a new picker, and an unchanging list gets the precomputed one (at most
- * {@value #MAX_SELECT_ENTRIES} services, each with at most as many methods, keep one; beyond that a picker is
- * built per call).
+ * weight changed, gets a new picker, and an unchanging list gets the precomputed one. At most
+ * {@value #MAX_SELECT_ENTRIES} service-method pairs keep one; beyond that the least recently used
+ * is dropped.
  *
  * <p><b>Weights</b> come from {@link #weights}: see {@link WeightTable}. A provider whose weight keys
  * are malformed is left out and reported once per picker (that is, once per directory state and
@@ -34,6 +37,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #picker}; {@code select} uses those of the director that created this balancer (the
  * default director for one constructed directly). Nothing here is static.
  *
+ * <p><b>Randomness</b> comes from the generator supplier given to the constructor
+ * ({@link ThreadLocalRandom} by default; tests pass a seeded or scripted one), read with {@link #random()}.
+ *
  * <p>Subclasses must be thread-safe: one instance serves every thread and every service.
  */
 public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirectorAware {
@@ -41,9 +47,26 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
     static final int MAX_SELECT_ENTRIES = 1024;
     private static final Logger LOG = LoggerFactory.getLogger(AbstractLoadBalance.class);
 
-    /** Per service, per method: the last picker {@code select} built (keyed by the strings the URL and invocation hold, no allocation). */
-    private final ConcurrentHashMap<String, ConcurrentHashMap<String, SelectEntry>> selectEntries = new ConcurrentHashMap<>();
+    /** Per service and method: the last picker {@code select} built, with the content it was built from. */
+    private final Cache<SelectKey, SelectEntry> selectEntries =
+            CacheBuilder.newBuilder().concurrencyLevel(1).maximumSize(MAX_SELECT_ENTRIES).build();
+    private final Supplier<? extends RandomGenerator> random;
     private volatile CallStats stats;
+
+    /** A balancer drawing from {@link ThreadLocalRandom}. */
+    protected AbstractLoadBalance() {
+        this(ThreadLocalRandom::current);
+    }
+
+    /** A balancer drawing from {@code random} (thread-safe, or one generator per thread; tests pass a seeded one). */
+    protected AbstractLoadBalance(Supplier<? extends RandomGenerator> random) {
+        this.random = Objects.requireNonNull(random, "random");
+    }
+
+    /** The random generator for this pick. */
+    protected final RandomGenerator random() {
+        return random.get();
+    }
 
     /** Called by the loader: statistics and time come from the director that created this balancer. */
     @Override
@@ -74,31 +97,16 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
             throw emptyList(url, invocation.getMethodName());
         }
         String method = invocation.getMethodName();
-        ConcurrentHashMap<String, SelectEntry> byMethod = selectEntries.get(url.getServiceInterface());
-        SelectEntry entry = byMethod == null || method == null ? null : byMethod.get(method);
+        SelectKey key = new SelectKey(url.getServiceInterface(), method);
+        SelectEntry entry = selectEntries.getIfPresent(key);
         if (entry == null || !entry.matches(invokers, url)) {
-            entry = new SelectEntry(invokers, url, newPicker(List.copyOf(invokers), url, method, callStats()));
-            remember(url.getServiceInterface(), method, entry);
+            List<Invoker<T>> copy = List.copyOf(invokers);
+            entry = new SelectEntry(url, copy, newPicker(copy, url, method, callStats()));
+            selectEntries.put(key, entry);
         }
         @SuppressWarnings("unchecked") // the entry matched: its picker was built from this very content
-        Picker<T> picker = (Picker<T>) entry.picker;
+        Picker<T> picker = (Picker<T>) entry.picker();
         return picker.pick(invocation);
-    }
-
-    private void remember(String service, String method, SelectEntry entry) {
-        if (method == null) {
-            return;
-        }
-        ConcurrentHashMap<String, SelectEntry> byMethod = selectEntries.get(service);
-        if (byMethod == null) {
-            if (selectEntries.size() >= MAX_SELECT_ENTRIES) {
-                return;
-            }
-            byMethod = selectEntries.computeIfAbsent(service, k -> new ConcurrentHashMap<>());
-        }
-        if (byMethod.size() < MAX_SELECT_ENTRIES || byMethod.containsKey(method)) {
-            byMethod.put(method, entry);
-        }
     }
 
     @Override
@@ -188,35 +196,22 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
                 + getClass().getSimpleName() + ", the invoker list is empty; consumer: " + url + ")");
     }
 
-    /** A picker with the content it was built from, to check a later list against. */
-    private static final class SelectEntry {
-        final URL url;
-        final Invoker<?>[] invokers;
-        final URL[] providers;
-        final Picker<?> picker;
+    private record SelectKey(String service, String method) {
+    }
 
-        SelectEntry(List<? extends Invoker<?>> list, URL url, Picker<?> picker) {
-            this.url = url;
-            this.invokers = list.toArray(new Invoker<?>[0]);
-            List<URL> urls = new ArrayList<>(invokers.length);
-            for (Invoker<?> invoker : invokers) {
-                urls.add(invoker.getUrl());
-            }
-            this.providers = urls.toArray(new URL[0]);
-            this.picker = picker;
+    /** A picker with the content it was built from, to check a later list against. */
+    private record SelectEntry(URL url, List<? extends Invoker<?>> invokers, List<URL> providers, Picker<?> picker) {
+        SelectEntry(URL url, List<? extends Invoker<?>> invokers, Picker<?> picker) {
+            this(url, invokers, invokers.stream().<URL>map(Invoker::getUrl).toList(), picker);
         }
 
         boolean matches(List<? extends Invoker<?>> list, URL consumer) {
-            if (list.size() != invokers.length || (consumer != url && !consumer.equals(url))) {
+            if (list.size() != invokers.size() || !consumer.equals(url)) {
                 return false;
             }
-            for (int i = 0; i < invokers.length; i++) {
+            for (int i = 0; i < providers.size(); i++) {
                 Invoker<?> invoker = list.get(i);
-                if (invoker != invokers[i]) {
-                    return false;
-                }
-                URL provider = invoker.getUrl();
-                if (provider != providers[i] && !Objects.equals(provider, providers[i])) {
+                if (invoker != invokers.get(i) || !Objects.equals(invoker.getUrl(), providers.get(i))) {
                     return false;
                 }
             }

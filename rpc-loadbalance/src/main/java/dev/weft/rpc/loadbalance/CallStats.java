@@ -6,6 +6,7 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.spi.ExtensionDirector;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +62,15 @@ public final class CallStats {
         InvokerStats created = new InvokerStats(ticker);
         InvokerStats raced = byInvoker.putIfAbsent(invoker, created);
         return raced != null ? raced : created;
+    }
+
+    /** The statistics of each of {@code invokers}, in list order: what a picker holds for its state. */
+    public InvokerStats[] getAll(List<? extends Invoker<?>> invokers) {
+        InvokerStats[] all = new InvokerStats[invokers.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = get(invokers.get(i));
+        }
+        return all;
     }
 
     /** The director's clock, in nanoseconds. */

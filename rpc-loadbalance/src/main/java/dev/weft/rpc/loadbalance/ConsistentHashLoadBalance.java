@@ -69,10 +69,7 @@ public final class ConsistentHashLoadBalance extends AbstractLoadBalance {
         if (loadFactor == 0) {
             return invocation -> bySlot.get(ring.ownerOf(KeyHash.ofArguments(invocation.getArguments(), argumentIndexes)));
         }
-        InvokerStats[] counters = new InvokerStats[bySlot.size()];
-        for (int i = 0; i < counters.length; i++) {
-            counters[i] = stats.get(bySlot.get(i));
-        }
+        InvokerStats[] counters = stats.getAll(bySlot);
         return invocation -> bySlot.get(boundedPick(ring, counters, invocation, argumentIndexes, loadFactor));
     }
 

@@ -1,11 +1,10 @@
 package dev.weft.rpc.loadbalance;
 
 import com.google.common.base.Ticker;
+import com.google.common.math.LongMath;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The statistics of one provider invoker within one {@link CallStats}: calls in flight, a window of
@@ -18,9 +17,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link #timeLatency()} (built-in: {@code shortestresponse} and {@code p2c}, when they build a
  * picker), because timing costs two clock reads per call; it then stays on.
  *
- * <p><b>Window.</b> Outcomes are counted in buckets of 10 seconds; the window is the current and
- * the previous bucket (the last 10 to 20 s). An invoker without a call ending for a whole bucket
- * reads as having no samples again, which lets balancers probe it.
+ * <p><b>Reading.</b> What a balancer reads per pick is kept current by the writer: the in-flight
+ * count, the window's counts, the expected latency and the peak EWMA are each a field of this
+ * object, updated when a call starts or ends, so a picker holding the statistics of its invokers
+ * reads each with one field access and never recomputes them.
+ *
+ * <p><b>Window.</b> Outcomes are counted in buckets of 10 seconds; the window is the bucket of the
+ * last call that ended and the one before it (the last 10 to 20 s). Its counts and expected latency
+ * are computed when a call ends, and read as empty once a whole bucket passes without a call
+ * ending, which lets balancers probe the invoker again.
  *
  * <p><b>Peak EWMA.</b> The estimate jumps to a sample larger than itself and otherwise moves
  * towards it with weight {@code 1 - exp(-dt / 10 s)}, {@code dt} being the time since the previous
@@ -28,8 +33,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * towards zero over idle time with a time constant of their choosing ({@link #peakEwmaNanos(long, long)}),
  * so an idle invoker is probed again.
  *
- * <p>Thread-safe. Reads are individually atomic, not a consistent snapshot of each other.
- * {@code startCall}/{@code endCall} must be paired; {@link #inFlight()} never reports less than 0.
+ * <p>Thread-safe: outcomes are recorded under this object's lock, reads take none. Reads are
+ * individually atomic, not a consistent snapshot of each other. {@code startCall}/{@code endCall}
+ * must be paired; {@link #inFlight()} never reports less than 0.
  */
 public final class InvokerStats {
 
@@ -44,15 +50,25 @@ public final class InvokerStats {
 
     static final long BUCKET_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final double MIN_FAILURE_PENALTY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final AtomicIntegerFieldUpdater<InvokerStats> IN_FLIGHT =
+            AtomicIntegerFieldUpdater.newUpdater(InvokerStats.class, "inFlight");
 
     private final Ticker ticker;
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile int inFlight;
     private volatile boolean timed;
-    private final AtomicReference<Bucket> even = new AtomicReference<>(Bucket.NONE);
-    private final AtomicReference<Bucket> odd = new AtomicReference<>(Bucket.NONE);
-    /** Double bits of the EWMA; negative without history. */
-    private final AtomicLong ewmaBits = new AtomicLong(Double.doubleToRawLongBits(-1.0));
+    /** The window as of the last sample, read as empty from {@link #windowEndNanos} on. */
+    private volatile long windowSuccesses;
+    private volatile long windowFailures;
+    private volatile long expectedNanos = NO_SAMPLES;
+    private volatile long windowEndNanos = Long.MIN_VALUE;
+    /** The peak EWMA at {@link #lastSampleNanos}; negative without history. */
+    private volatile double ewmaNanos = -1;
     private volatile long lastSampleNanos = Long.MIN_VALUE;
+    /** Per bucket parity: its epoch, successes, their total nanoseconds and failures; guarded by {@code this}. */
+    private final long[] epochs = {Long.MIN_VALUE, Long.MIN_VALUE};
+    private final long[] successes = new long[2];
+    private final long[] nanos = new long[2];
+    private final long[] failures = new long[2];
 
     InvokerStats(Ticker ticker) {
         this.ticker = ticker;
@@ -76,7 +92,7 @@ public final class InvokerStats {
      * @return the clock reading to pass to {@link #endCall}, or {@link #UNTIMED} when calls are not timed
      */
     public long startCall() {
-        inFlight.incrementAndGet();
+        IN_FLIGHT.incrementAndGet(this);
         if (!timed) {
             return UNTIMED;
         }
@@ -92,7 +108,7 @@ public final class InvokerStats {
      * @param success whether the provider answered (a business exception is an answer)
      */
     public void endCall(long started, boolean success) {
-        inFlight.decrementAndGet();
+        IN_FLIGHT.decrementAndGet(this);
         if (started != UNTIMED) {
             long now = ticker.read();
             record(now, Math.max(0, now - started), success);
@@ -101,7 +117,7 @@ public final class InvokerStats {
 
     /** Calls started and not yet ended. */
     public int inFlight() {
-        return Math.max(0, inFlight.get());
+        return Math.max(0, inFlight);
     }
 
     /** When the last timed call ended (ticker nanoseconds), {@link Long#MIN_VALUE} before any. */
@@ -109,16 +125,14 @@ public final class InvokerStats {
         return lastSampleNanos;
     }
 
-    /** Successful calls in the window ending at {@code nowNanos}. */
+    /** Successful calls in the window, as of the last sample; 0 once {@code nowNanos} is a whole bucket past it. */
     public long recentSuccesses(long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        return bucket(epoch).successes.get() + bucket(epoch - 1).successes.get();
+        return nowNanos < windowEndNanos ? windowSuccesses : 0;
     }
 
-    /** Failed calls in the window ending at {@code nowNanos}. */
+    /** Failed calls in the window, as of the last sample; 0 once {@code nowNanos} is a whole bucket past it. */
     public long recentFailures(long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        return bucket(epoch).failures.get() + bucket(epoch - 1).failures.get();
+        return nowNanos < windowEndNanos ? windowFailures : 0;
     }
 
     /** Failed calls in the window ending now. */
@@ -127,22 +141,13 @@ public final class InvokerStats {
     }
 
     /**
-     * The expected time to a successful answer in the window ending at {@code nowNanos}: average
-     * successful latency divided by the success rate, capped at {@link #MAX_EXPECTED_NANOS};
-     * {@link #NO_SAMPLES} when no call ended in the window.
+     * The expected time to a successful answer: average successful latency in the window divided by
+     * the success rate, capped at {@link #MAX_EXPECTED_NANOS}, as computed when the last call ended;
+     * {@link #NO_SAMPLES} when no call ended in the window, or when {@code nowNanos} is a whole bucket
+     * past the last call's.
      */
     public long expectedLatencyNanos(long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        Bucket current = bucket(epoch);
-        Bucket previous = bucket(epoch - 1);
-        long successes = current.successes.get() + previous.successes.get();
-        long failures = current.failures.get() + previous.failures.get();
-        if (successes == 0) {
-            return failures == 0 ? NO_SAMPLES : MAX_EXPECTED_NANOS;
-        }
-        double average = (double) (current.nanos.get() + previous.nanos.get()) / successes;
-        double successRate = (double) successes / (successes + failures);
-        return (long) Math.min(MAX_EXPECTED_NANOS, Math.max(1.0, average / successRate));
+        return nowNanos < windowEndNanos ? expectedNanos : NO_SAMPLES;
     }
 
     /** The peak-EWMA estimate decayed to now with the default time constant, or {@link #NO_SAMPLES}. */
@@ -156,56 +161,55 @@ public final class InvokerStats {
      * {@code decayNanos}; negative without history.
      */
     public double peakEwmaNanos(long nowNanos, long decayNanos) {
-        double estimate = Double.longBitsToDouble(ewmaBits.get());
-        if (estimate <= 0) {
-            return estimate;
-        }
+        double estimate = ewmaNanos;
         long idle = nowNanos - lastSampleNanos;
-        return idle <= 0 ? estimate : estimate * keep(idle, decayNanos);
+        return estimate <= 0 || idle <= 0 ? estimate : estimate * keep(idle, decayNanos);
     }
 
-    private void record(long now, long elapsed, boolean success) {
+    private synchronized void record(long ended, long elapsed, boolean success) {
+        long now = Math.max(ended, lastSampleNanos); // a racing call that read the clock earlier never moves time back
         long epoch = Math.floorDiv(now, BUCKET_NANOS);
-        AtomicReference<Bucket> slot = (epoch & 1) == 0 ? even : odd;
-        Bucket bucket = slot.get();
-        while (bucket.epoch < epoch) {
-            Bucket fresh = new Bucket(epoch);
-            bucket = slot.compareAndSet(bucket, fresh) ? fresh : slot.get();
+        int slot = (int) (epoch & 1);
+        if (epochs[slot] != epoch) {
+            epochs[slot] = epoch;
+            successes[slot] = 0;
+            nanos[slot] = 0;
+            failures[slot] = 0;
         }
-        if (bucket.epoch == epoch) {
-            if (success) {
-                bucket.successes.incrementAndGet();
-                bucket.nanos.addAndGet(elapsed);
-            } else {
-                bucket.failures.incrementAndGet();
-            }
+        if (success) {
+            successes[slot]++;
+            nanos[slot] += elapsed;
+        } else {
+            failures[slot]++;
         }
-        updateEwma(now, Math.max(1, elapsed), success);
+        int other = 1 - slot;
+        boolean withPrevious = epochs[other] == epoch - 1;
+        long windowSuccesses = successes[slot] + (withPrevious ? successes[other] : 0);
+        long windowFailures = failures[slot] + (withPrevious ? failures[other] : 0);
+        long windowNanos = nanos[slot] + (withPrevious ? nanos[other] : 0);
+        if (windowSuccesses == 0) {
+            expectedNanos = MAX_EXPECTED_NANOS;
+        } else {
+            double average = (double) windowNanos / windowSuccesses;
+            double successRate = (double) windowSuccesses / (windowSuccesses + windowFailures);
+            expectedNanos = (long) Math.min(MAX_EXPECTED_NANOS, Math.max(1.0, average / successRate));
+        }
+        this.windowSuccesses = windowSuccesses;
+        this.windowFailures = windowFailures;
+        windowEndNanos = LongMath.saturatedMultiply(LongMath.saturatedAdd(epoch, 2), BUCKET_NANOS);
+        ewmaNanos = nextEwma(now, Math.max(1, elapsed), success);
+        lastSampleNanos = now;
     }
 
-    private void updateEwma(long now, long elapsed, boolean success) {
-        while (true) {
-            long bits = ewmaBits.get();
-            double old = Double.longBitsToDouble(bits);
-            double next;
-            if (old < 0) {
-                next = success ? elapsed : Math.max(elapsed, MIN_FAILURE_PENALTY_NANOS);
-            } else {
-                double keep = keep(Math.max(0, now - lastSampleNanos), EWMA_DECAY_NANOS);
-                double decayed = old * keep;
-                double sample = success ? elapsed : Math.max(elapsed, Math.max(2 * old, MIN_FAILURE_PENALTY_NANOS));
-                next = sample > decayed ? sample : decayed + sample * (1 - keep);
-            }
-            if (ewmaBits.compareAndSet(bits, Double.doubleToRawLongBits(next))) {
-                lastSampleNanos = now;
-                return;
-            }
+    private double nextEwma(long now, long elapsed, boolean success) {
+        double old = ewmaNanos;
+        if (old < 0) {
+            return success ? elapsed : Math.max(elapsed, MIN_FAILURE_PENALTY_NANOS);
         }
-    }
-
-    private Bucket bucket(long epoch) {
-        Bucket bucket = ((epoch & 1) == 0 ? even : odd).get();
-        return bucket.epoch == epoch ? bucket : Bucket.NONE;
+        double keep = keep(Math.max(0, now - lastSampleNanos), EWMA_DECAY_NANOS);
+        double decayed = old * keep;
+        double sample = success ? elapsed : Math.max(elapsed, Math.max(2 * old, MIN_FAILURE_PENALTY_NANOS));
+        return sample > decayed ? sample : decayed + sample * (1 - keep);
     }
 
     /** {@code exp(-dt / decay)}: the share of the old estimate kept after {@code dt}. */
@@ -216,19 +220,5 @@ public final class InvokerStats {
     @Override
     public String toString() {
         return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + peakEwmaNanos() + "}";
-    }
-
-    /** Counters of one window period; replaced, never reset, when the period changes. */
-    private static final class Bucket {
-        static final Bucket NONE = new Bucket(Long.MIN_VALUE);
-
-        final long epoch;
-        final AtomicLong successes = new AtomicLong();
-        final AtomicLong nanos = new AtomicLong();
-        final AtomicLong failures = new AtomicLong();
-
-        Bucket(long epoch) {
-            this.epoch = epoch;
-        }
     }
 }

@@ -1,16 +1,27 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
- * The choice shared by the score-driven balancers: the eligible invoker with the lowest score,
- * ties broken by weighted random choice (uniform when the tied weights are equal).
+ * The picker shared by the score-driven balancers: the eligible invoker with the lowest score, ties
+ * broken by weighted random choice.
  *
- * <p>Two passes over live counters, without allocation: the first finds the lowest score and its
- * ties, the second draws among them. A counter that moved between the passes can make the drawn
- * tie vanish; the last tie of the first pass is then taken, which is a tie a moment ago.
+ * <p>One pass over live counters finds the lowest score, its ties and their weight, without
+ * allocation. When every eligible invoker ties (all idle, say) the draw is the weight table's own
+ * weighted pick; otherwise a second pass draws among the ties. A counter that moved between the
+ * passes can make the drawn tie vanish; the last tie of the first pass is then taken, which is a
+ * tie a moment ago. Scores are read at {@code clock}'s time (a constant clock for scores that read
+ * none). Thread-safe.
  */
-final class LowestScore {
+record LowestScore<T>(List<Invoker<T>> invokers, URL url, Weights weights, Score score, LongSupplier clock,
+                      Supplier<RandomGenerator> random) implements Picker<T> {
 
     /** The score of invoker {@code index} at time {@code nowNanos}; lower is better. */
     @FunctionalInterface
@@ -18,45 +29,50 @@ final class LowestScore {
         long of(int index, long nowNanos);
     }
 
-    private LowestScore() {
+    @Override
+    public Invoker<T> pick(Invocation invocation) {
+        WeightTable table = weights.current();
+        int index = lowest(table, clock.getAsLong());
+        if (index < 0) {
+            throw AbstractLoadBalance.noEligible(url, invocation.getMethodName(), table);
+        }
+        return invokers.get(index);
     }
 
-    /** The chosen index, or -1 when no invoker is eligible. */
-    static int pick(WeightTable weights, Score score, long nowNanos, RandomGenerator random) {
-        int n = weights.size();
+    private int lowest(WeightTable table, long nowNanos) {
+        int n = table.size();
         long best = Long.MAX_VALUE;
         int ties = 0;
         int lastTie = -1;
-        long weightSum = 0;
-        int firstWeight = -1;
-        boolean sameWeight = true;
+        long tiedWeight = 0;
         for (int i = 0; i < n; i++) {
-            if (!weights.isEligible(i)) {
+            int weight = table.effectiveWeight(i);
+            if (weight == 0) {
                 continue;
             }
             long s = score.of(i, nowNanos);
-            int weight = weights.effectiveWeight(i);
             if (s < best) {
                 best = s;
                 ties = 1;
                 lastTie = i;
-                weightSum = weight;
-                firstWeight = weight;
-                sameWeight = true;
+                tiedWeight = weight;
             } else if (s == best) {
                 ties++;
                 lastTie = i;
-                weightSum += weight;
-                sameWeight &= weight == firstWeight;
+                tiedWeight += weight;
             }
         }
         if (ties <= 1) {
             return lastTie;
         }
-        long draw = sameWeight ? random.nextInt(ties) : random.nextLong(weightSum);
+        if (tiedWeight == table.total()) {
+            return table.pick(random.get());
+        }
+        long draw = random.get().nextLong(tiedWeight);
         for (int i = 0; i < n; i++) {
-            if (weights.isEligible(i) && score.of(i, nowNanos) == best) {
-                draw -= sameWeight ? 1 : weights.effectiveWeight(i);
+            int weight = table.effectiveWeight(i);
+            if (weight > 0 && score.of(i, nowNanos) == best) {
+                draw -= weight;
                 if (draw < 0) {
                     return i;
                 }

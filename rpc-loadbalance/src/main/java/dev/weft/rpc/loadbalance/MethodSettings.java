@@ -27,11 +27,22 @@ public final class MethodSettings {
 
     private final URL url;
     private final String method;
+    private final String source;
 
     /** Settings of {@code method} (null: the service level) under consumer URL {@code url}. */
     public MethodSettings(URL url, String method) {
+        this(url, method, "consumer URL");
+    }
+
+    private MethodSettings(URL url, String method, String source) {
         this.url = Objects.requireNonNull(url, "url");
         this.method = method;
+        this.source = source;
+    }
+
+    /** The keys of provider URL {@code provider} for {@code method}: the same rules, errors naming the provider URL. */
+    public static MethodSettings ofProvider(URL provider, String method) {
+        return new MethodSettings(provider, method, "provider URL");
     }
 
     public URL url() {
@@ -77,7 +88,7 @@ public final class MethodSettings {
             throw invalid(key, raw, range("an integer", min, max));
         }
         if (value < min || value > max) {
-            throw invalid(key, raw, range("an integer", min, max));
+            throw invalid(key, raw, value > max ? "an integer from " + min + " to " + max : range("an integer", min, max));
         }
         return value;
     }
@@ -126,9 +137,9 @@ public final class MethodSettings {
         return indexes;
     }
 
-    /** The error for {@code key}: {@code what: value (expected: rule) in consumer URL ...}. */
+    /** The error for {@code key}: {@code what: value (expected: rule) in consumer URL ...} (or provider URL). */
     public IllegalArgumentException invalid(String key, String value, String expected) {
-        return new IllegalArgumentException(keyName(key) + ": " + value + " (expected: " + expected + ") in consumer URL " + url);
+        return new IllegalArgumentException(keyName(key) + ": " + value + " (expected: " + expected + ") in " + source + " " + url);
     }
 
     private static String range(String what, long min, long max) {

@@ -4,8 +4,6 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -31,17 +29,13 @@ public final class P2cLoadBalance extends AbstractLoadBalance {
     /** EWMA decay time constant in milliseconds (consumer URL, method level first). */
     public static final String DECAY_KEY = "p2c.decay";
     public static final long DEFAULT_DECAY_MILLIS = 10_000;
-    private static final int DISTINCT_DRAWS = 4;
-
-    private final Supplier<? extends RandomGenerator> random;
 
     public P2cLoadBalance() {
-        this(ThreadLocalRandom::current);
     }
 
     /** A balancer drawing from {@code random} (tests pass a seeded generator). */
     public P2cLoadBalance(Supplier<? extends RandomGenerator> random) {
-        this.random = Objects.requireNonNull(random, "random");
+        super(random);
     }
 
     @Override
@@ -58,19 +52,18 @@ public final class P2cLoadBalance extends AbstractLoadBalance {
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
         long decayNanos = decayNanos(url, method);
         Weights weights = weights(invokers, method, stats);
-        InvokerStats[] counters = new InvokerStats[invokers.size()];
-        for (int i = 0; i < counters.length; i++) {
-            counters[i] = stats.get(invokers.get(i));
-            counters[i].timeLatency();
+        InvokerStats[] counters = stats.getAll(invokers);
+        for (InvokerStats counter : counters) {
+            counter.timeLatency();
         }
         return invocation -> {
             WeightTable table = weights.current();
-            RandomGenerator rnd = random.get();
+            RandomGenerator rnd = random();
             int a = table.pick(rnd);
             if (a < 0) {
                 throw noEligible(url, invocation.getMethodName(), table);
             }
-            int b = secondPick(table, a, rnd);
+            int b = table.pickOther(rnd, a);
             return invokers.get(b == a ? a : better(counters[a], counters[b], decayNanos) ? a : b);
         };
     }
@@ -91,26 +84,5 @@ public final class P2cLoadBalance extends AbstractLoadBalance {
         double scoreA = costA * (inFlightA + 1.0);
         double scoreB = costB * (inFlightB + 1.0);
         return scoreA != scoreB ? scoreA < scoreB : inFlightA <= inFlightB;
-    }
-
-    private static int secondPick(WeightTable weights, int first, RandomGenerator rnd) {
-        int n = weights.size();
-        if (weights.isUniform()) {
-            int other = rnd.nextInt(n - 1);
-            return other >= first ? other + 1 : other;
-        }
-        for (int attempt = 0; attempt < DISTINCT_DRAWS; attempt++) {
-            int other = weights.pick(rnd);
-            if (other != first && other >= 0) {
-                return other;
-            }
-        }
-        for (int step = 1; step < n; step++) {
-            int other = (first + step) % n;
-            if (weights.isEligible(other)) {
-                return other;
-            }
-        }
-        return first;
     }
 }

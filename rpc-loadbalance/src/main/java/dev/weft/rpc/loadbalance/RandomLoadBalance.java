@@ -2,11 +2,8 @@ package dev.weft.rpc.loadbalance;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.loadbalance.internal.UniformIndex;
 
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
@@ -21,15 +18,12 @@ public final class RandomLoadBalance extends AbstractLoadBalance {
     /** Extension name. */
     public static final String NAME = "random";
 
-    private final Supplier<? extends RandomGenerator> random;
-
     public RandomLoadBalance() {
-        this(ThreadLocalRandom::current);
     }
 
     /** A balancer drawing from {@code random} (tests pass a seeded generator). */
     public RandomLoadBalance(Supplier<? extends RandomGenerator> random) {
-        this.random = Objects.requireNonNull(random, "random");
+        super(random);
     }
 
     @Override
@@ -38,11 +32,11 @@ public final class RandomLoadBalance extends AbstractLoadBalance {
         WeightTable first = weights.current();
         if (first.isUniform() && first.refreshAtMillis() == Long.MAX_VALUE) {
             int size = invokers.size();
-            return invocation -> invokers.get(UniformIndex.draw(random.get(), size));
+            return invocation -> invokers.get(random().nextInt(size));
         }
         return invocation -> {
             WeightTable table = weights.current();
-            int index = table.pick(random.get());
+            int index = table.pick(random());
             if (index < 0) {
                 throw noEligible(url, invocation.getMethodName(), table);
             }

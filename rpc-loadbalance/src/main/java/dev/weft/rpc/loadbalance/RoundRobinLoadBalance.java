@@ -1,8 +1,8 @@
 package dev.weft.rpc.loadbalance;
 
+import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.loadbalance.internal.SmoothRoundRobin;
 
 import java.util.List;
 
@@ -11,9 +11,11 @@ import java.util.List;
  * exactly {@code a a b a c a a}, repeating; ties go to the earlier invoker; each method has its own
  * sequence, and each directory state starts a fresh one.
  *
- * <p>Per pick: one atomic increment on a schedule precomputed when the picker is built (see
- * {@link SmoothRoundRobin}); while a provider warms up, an O(n) step under a lock, continuing from
- * the current values when the weights move. Exact under concurrent callers. Thread-safe.
+ * <p>Each pick adds every eligible invoker's weight to its current value, takes the largest (ties:
+ * the earlier invoker) and subtracts the total weight from it: O(n) under the picker's lock, so
+ * shares are exact under any number of concurrent callers. While a provider warms up its weight
+ * moves and the current values carry over. Weight-0 invokers are never picked unless all weights
+ * are 0 (then all count as 1). Thread-safe.
  */
 public final class RoundRobinLoadBalance extends AbstractLoadBalance {
 
@@ -22,50 +24,47 @@ public final class RoundRobinLoadBalance extends AbstractLoadBalance {
 
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-        Weights weights = weights(invokers, method, stats);
-        WeightTable first = weights.current();
-        if (!first.hasEligible()) {
-            return invocation -> {
-                throw noEligible(url, invocation.getMethodName(), first);
-            };
-        }
-        if (first.refreshAtMillis() == Long.MAX_VALUE) {
-            SmoothRoundRobin roundRobin = SmoothRoundRobin.of(eligibleWeights(first));
-            return invocation -> invokers.get(roundRobin.next());
-        }
-        WarmingRoundRobin warming = new WarmingRoundRobin(weights, first);
-        return invocation -> invokers.get(warming.next());
+        return new SmoothRoundRobin<>(invokers, url, weights(invokers, method, stats));
     }
 
-    /** The weights smooth round robin runs on: a left-out provider weighs 0, all-zero weights count as 1. */
-    private static int[] eligibleWeights(WeightTable table) {
-        int[] weights = new int[table.size()];
-        for (int i = 0; i < weights.length; i++) {
-            weights[i] = table.isEligible(i) ? table.effectiveWeight(i) : 0;
-        }
-        return weights;
-    }
-
-    /** Round robin whose weights move during warm-up; the current values carry over each move. */
-    private static final class WarmingRoundRobin {
+    /** The sequence of one state and method: the current values, guarded by this picker's lock. */
+    private static final class SmoothRoundRobin<T> implements Picker<T> {
+        private final List<Invoker<T>> invokers;
+        private final URL url;
         private final Weights weights;
-        private WeightTable table;
-        private SmoothRoundRobin roundRobin;
+        private final long[] current;
 
-        WarmingRoundRobin(Weights weights, WeightTable first) {
+        SmoothRoundRobin(List<Invoker<T>> invokers, URL url, Weights weights) {
+            this.invokers = invokers;
+            this.url = url;
             this.weights = weights;
-            this.table = first;
-            int[] initial = eligibleWeights(first);
-            this.roundRobin = SmoothRoundRobin.continuing(initial, new long[initial.length]);
+            this.current = new long[invokers.size()];
         }
 
-        synchronized int next() {
-            WeightTable current = weights.current();
-            if (current != table) {
-                table = current;
-                roundRobin = SmoothRoundRobin.continuing(eligibleWeights(current), roundRobin.currentValues());
+        @Override
+        public Invoker<T> pick(Invocation invocation) {
+            WeightTable table = weights.current();
+            int best = -1;
+            synchronized (this) {
+                long bestValue = Long.MIN_VALUE;
+                for (int i = 0; i < current.length; i++) {
+                    int weight = table.effectiveWeight(i);
+                    if (weight > 0) {
+                        current[i] += weight;
+                        if (current[i] > bestValue) {
+                            bestValue = current[i];
+                            best = i;
+                        }
+                    }
+                }
+                if (best >= 0) {
+                    current[best] -= table.total();
+                }
             }
-            return roundRobin.next();
+            if (best < 0) {
+                throw noEligible(url, invocation.getMethodName(), table);
+            }
+            return invokers.get(best);
         }
     }
 }

@@ -4,8 +4,6 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
@@ -26,37 +24,25 @@ public final class ShortestResponseLoadBalance extends AbstractLoadBalance {
     public static final String NAME = "shortestresponse";
     private static final int MAX_COUNTED_IN_FLIGHT = 1 << 20;
 
-    private final Supplier<? extends RandomGenerator> random;
-
     public ShortestResponseLoadBalance() {
-        this(ThreadLocalRandom::current);
     }
 
     /** A balancer breaking ties with {@code random} (tests pass a seeded generator). */
     public ShortestResponseLoadBalance(Supplier<? extends RandomGenerator> random) {
-        this.random = Objects.requireNonNull(random, "random");
+        super(random);
     }
 
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-        Weights weights = weights(invokers, method, stats);
-        InvokerStats[] counters = new InvokerStats[invokers.size()];
-        for (int i = 0; i < counters.length; i++) {
-            counters[i] = stats.get(invokers.get(i));
-            counters[i].timeLatency();
+        InvokerStats[] counters = stats.getAll(invokers);
+        for (InvokerStats counter : counters) {
+            counter.timeLatency();
         }
         LowestScore.Score score = (index, now) -> {
             InvokerStats s = counters[index];
             long expected = s.expectedLatencyNanos(now);
             return (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
         };
-        return invocation -> {
-            WeightTable table = weights.current();
-            int index = LowestScore.pick(table, score, stats.ticker().read(), random.get());
-            if (index < 0) {
-                throw noEligible(url, invocation.getMethodName(), table);
-            }
-            return invokers.get(index);
-        };
+        return new LowestScore<>(invokers, url, weights(invokers, method, stats), score, stats.ticker()::read, this::random);
     }
 }

@@ -64,12 +64,12 @@ class BalancerPickSequenceTest {
     // ------------------------------------------------------------------ random
 
     @Test
-    void random_equalWeights_mapsA32BitDrawToItsThird_andRedrawsTheBiasedSliver() {
+    void random_equalWeights_drawsTheIndexBelowTheListSize() {
         List<Invoker<FakeService>> list = invokers(FakeProviders.of(FakeService.class, 3));
-        // 0 lies in the 2^32 mod 3 draws that would favour index 0: redrawn; -1 (the top) is the last index
-        ScriptedRandom random = new ScriptedRandom().raw(0, -1, 1, 0x60000000, -1431655765);
+        ScriptedRandom random = ScriptedRandom.draws(2, 0, 1, 2);
         Picker<FakeService> picker = new RandomLoadBalance(() -> random).picker(list, CONSUMER, "call", stats);
         assertThat(picks(picker, call, 4)).containsExactly("c", "a", "b", "c");
+        assertThat(random.bounds()).containsOnly(3L);
     }
 
     @Test
@@ -89,8 +89,8 @@ class BalancerPickSequenceTest {
         assertThatThrownBy(() -> picker.pick(call))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.getCode()).isEqualTo(RpcException.NO_INVOKER_AVAILABLE))
                 .hasMessage("No provider may be picked for " + FakeService.class.getName() + ".call: every provider is left out ("
-                        + "weight: -5 (expected: an integer between 0 and 2147483647) in provider URL " + a.getUrl() + "; "
-                        + "weight: x (expected: an integer between 0 and 2147483647) in provider URL " + b.getUrl()
+                        + "weight: -5 (expected: an integer >= 0) in provider URL " + a.getUrl() + "; "
+                        + "weight: x (expected: an integer >= 0) in provider URL " + b.getUrl()
                         + "; consumer: " + CONSUMER + ")");
     }
 
@@ -118,13 +118,22 @@ class BalancerPickSequenceTest {
     }
 
     @Test
-    void leastActive_tiesWithEqualWeights_drawTheNthTie() {
+    void leastActive_tiesWithEqualWeights_drawBelowTheTiedWeightSum_skippingWeightZero() {
         List<FakeProvider<FakeService>> providers = FakeProviders.withWeights(FakeService.class, 0, 7, 7, 7);
         stats.get(providers.get(1)).startCall();
-        ScriptedRandom random = ScriptedRandom.draws(0, 1);
+        ScriptedRandom random = ScriptedRandom.draws(0, 6, 7, 13);
         Picker<FakeService> picker = new LeastActiveLoadBalance(() -> random).picker(invokers(providers), CONSUMER, "call", stats);
-        assertThat(picks(picker, call, 2)).containsExactly("c", "d");
-        assertThat(random.bounds()).containsExactly(2L, 2L);
+        assertThat(picks(picker, call, 4)).containsExactly("c", "c", "d", "d");
+        assertThat(random.bounds()).containsOnly(14L);
+    }
+
+    @Test
+    void leastActive_everyEligibleProviderTied_drawsFromTheWholeWeightTable() {
+        List<FakeProvider<FakeService>> providers = FakeProviders.withWeights(FakeService.class, 100, 0, 300);
+        ScriptedRandom random = ScriptedRandom.draws(99, 100, 399);
+        Picker<FakeService> picker = new LeastActiveLoadBalance(() -> random).picker(invokers(providers), CONSUMER, "call", stats);
+        assertThat(picks(picker, call, 3)).containsExactly("a", "c", "c");
+        assertThat(random.bounds()).containsOnly(400L);
     }
 
     @Test
@@ -184,12 +193,12 @@ class BalancerPickSequenceTest {
         latency(providers.get(0), 10 * MS, true, 1);
         latency(providers.get(1), 2 * MS, true, 1);
         latency(providers.get(2), 5 * MS, true, 1);
-        // first candidate from the raw draw (1: a; -1: c), second from nextInt(2) skipping the first
-        ScriptedRandom script = ScriptedRandom.draws(0, 1, 0, 1).raw(1, 1, -1, -1);
+        // first candidate from nextInt(3), second from nextInt(2) skipping the first
+        ScriptedRandom script = ScriptedRandom.draws(0, 0, 0, 1, 2, 0, 2, 1);
         Picker<FakeService> picker = new P2cLoadBalance(() -> script).picker(invokers(providers), CONSUMER, "call", stats);
         // (a, b) -> b; (a, c) -> c; (c, a) -> c; (c, b) -> b
         assertThat(picks(picker, call, 4)).containsExactly("b", "c", "c", "b");
-        assertThat(script.bounds()).containsOnly(2L);
+        assertThat(script.bounds()).containsExactly(3L, 2L, 3L, 2L, 3L, 2L, 3L, 2L);
     }
 
     @Test
@@ -197,35 +206,36 @@ class BalancerPickSequenceTest {
         List<FakeProvider<FakeService>> providers = FakeProviders.of(FakeService.class, 2);
         ticker.set(TimeUnit.SECONDS.toNanos(100));
         latency(providers.get(1), 50 * MS, true, 1);
-        ScriptedRandom script = ScriptedRandom.draws(0, 0, 0, 0).raw(1, 1, -1, -1);
+        ScriptedRandom script = ScriptedRandom.draws(0, 0, 0, 0, 0, 0, 0, 0);
         Picker<FakeService> picker = new P2cLoadBalance(() -> script).picker(invokers(providers), CONSUMER, "call", stats);
         assertThat(picks(picker, call, 2)).containsExactly("a", "a");   // equal scores: the first candidate
         stats.get(providers.get(0)).startCall();
         assertThat(picks(picker, call, 2)).containsExactly("b", "b");   // a has one in flight, same estimate
-        ScriptedRandom none = ScriptedRandom.draws(0).raw(1);
+        ScriptedRandom none = ScriptedRandom.draws(0, 0);
         List<FakeProvider<FakeService>> fresh = FakeProviders.named(FakeService.class, "x", "y");
         Picker<FakeService> neither = new P2cLoadBalance(() -> none).picker(invokers(fresh), CONSUMER, "call", stats);
         assertThat(picks(neither, call, 1)).containsExactly("x");
     }
 
     @Test
-    void p2c_unequalWeights_redrawsTheSecondCandidate_thenFallsBackToTheNextEligible() {
-        List<FakeProvider<FakeService>> providers = FakeProviders.withWeights(FakeService.class, 100, 0, 100);
+    void p2c_unequalWeights_drawsTheSecondCandidateBelowTheOtherWeights_skippingTheFirstsInterval() {
+        List<FakeProvider<FakeService>> providers = FakeProviders.withWeights(FakeService.class, 100, 0, 300, 100);
         ticker.set(TimeUnit.SECONDS.toNanos(100));
         latency(providers.get(0), 1 * MS, true, 1);
         latency(providers.get(2), 9 * MS, true, 1);
-        // first c (150 of 200); second: c four times, then the next eligible after c, wrapping: a
-        ScriptedRandom random = ScriptedRandom.draws(150, 150, 150, 150, 150, 150, 199, 0);
+        latency(providers.get(3), 5 * MS, true, 1);
+        // c (150 of 500), then 150 of the other 200 lies past c's interval: d; a (0 of 500), then 99 of 400: c
+        ScriptedRandom random = ScriptedRandom.draws(150, 150, 0, 99);
         Picker<FakeService> picker = new P2cLoadBalance(() -> random).picker(invokers(providers), CONSUMER, "call", stats);
-        assertThat(picks(picker, call, 2)).containsExactly("a", "a");
-        assertThat(random.bounds()).hasSize(8).containsOnly(200L);
+        assertThat(picks(picker, call, 2)).containsExactly("d", "a");
+        assertThat(random.bounds()).containsExactly(500L, 200L, 500L, 400L);
     }
 
     @Test
-    void p2c_oneEligibleProvider_isPickedAfterTheBoundedRedraws() {
+    void p2c_oneEligibleProvider_isPickedWithOneDraw() {
         FakeProvider<FakeService> bad = FakeProvider.named("bad").parameter("weight", "-1");
         FakeProvider<FakeService> good = FakeProvider.named("good");
-        ScriptedRandom random = ScriptedRandom.draws(0, 1, 2, 3, 4);
+        ScriptedRandom random = ScriptedRandom.draws(99);
         Picker<FakeService> picker = new P2cLoadBalance(() -> random).picker(List.of(bad, good), CONSUMER, "call", stats);
         assertThat(picks(picker, call, 1)).containsExactly("good");
         assertThat(random.remaining()).isZero();

@@ -53,6 +53,16 @@ class CallStatsTest {
     }
 
     @Test
+    void getAll_givesEachInvokersStatistics_inListOrder() {
+        FakeProvider<FakeService> a = provider("a", "");
+        FakeProvider<FakeService> b = provider("b", "");
+        stats.get(b).startCall();
+        assertThat(stats.getAll(List.of(b, a, b))).containsExactly(stats.get(b), stats.get(a), stats.get(b));
+        assertThat(stats.getAll(List.of(b))[0].inFlight()).isEqualTo(1);
+        assertThat(stats.getAll(List.of())).isEmpty();
+    }
+
+    @Test
     void of_closedDirector_refusesToCreate() {
         ExtensionDirector closed = director(ticker);
         closed.close();

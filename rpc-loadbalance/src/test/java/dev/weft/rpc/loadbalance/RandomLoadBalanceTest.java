@@ -10,7 +10,6 @@ import static dev.weft.rpc.loadbalance.Fixtures.ticker;
 import static dev.weft.rpc.loadbalance.Fixtures.director;
 
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.loadbalance.internal.ProviderWeight;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -77,8 +76,7 @@ class RandomLoadBalanceTest {
     }
 
     private int warmed(long timestamp, long now) {
-        dev.weft.rpc.common.URL url = provider("x", "timestamp=" + timestamp).getUrl();
-        return ProviderWeight.read(url, "m").at(now);
+        return WeightTable.read(List.of(provider("x", "timestamp=" + timestamp)), "m", now).weight(0);
     }
 
     @Test

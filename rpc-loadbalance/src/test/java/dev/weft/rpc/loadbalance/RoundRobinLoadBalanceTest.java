@@ -10,7 +10,6 @@ import static dev.weft.rpc.loadbalance.Fixtures.director;
 
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.loadbalance.internal.SmoothRoundRobin;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -76,10 +75,9 @@ class RoundRobinLoadBalanceTest {
     }
 
     @Test
-    void roundRobin_matchesReferenceAlgorithm_forLargeWeights_viaTheLockedPath() {
+    void roundRobin_matchesReferenceAlgorithm_forLargeWeights() {
         int[] weights = {70_000, 3, 65_537};
         List<Invoker<FakeService>> invokers = Fixtures.weighted(weights);
-        assertThat(SmoothRoundRobin.of(weights).isPrecomputed()).isFalse();
         assertThat(picks(invokers, call("m"), 500)).isEqualTo(reference(weights, new long[3], 500));
     }
 

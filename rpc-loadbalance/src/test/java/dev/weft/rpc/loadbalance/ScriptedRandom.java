@@ -8,13 +8,11 @@ import java.util.random.RandomGenerator;
 
 /**
  * A random source that answers bounded draws from a script, so a balancer's picks are an exact,
- * known sequence; it records the bounds it was asked for. Unbounded {@code nextInt()} draws come
- * from their own script. Not thread-safe (single-threaded tests).
+ * known sequence; it records the bounds it was asked for. Not thread-safe (single-threaded tests).
  */
 final class ScriptedRandom implements RandomGenerator {
 
     private final Queue<Long> bounded = new ArrayDeque<>();
-    private final Queue<Integer> raw = new ArrayDeque<>();
     private final List<Long> bounds = new ArrayList<>();
 
     /** Bounded draws answer these values, in order. */
@@ -24,14 +22,6 @@ final class ScriptedRandom implements RandomGenerator {
             random.bounded.add(value);
         }
         return random;
-    }
-
-    /** Unbounded {@code nextInt()} draws answer these values, in order. */
-    ScriptedRandom raw(int... values) {
-        for (int value : values) {
-            raw.add(value);
-        }
-        return this;
     }
 
     /** The bounds of the bounded draws so far. */
@@ -67,16 +57,7 @@ final class ScriptedRandom implements RandomGenerator {
     }
 
     @Override
-    public int nextInt() {
-        Integer value = raw.poll();
-        if (value == null) {
-            throw new IllegalStateException("unbounded draw: the script is exhausted");
-        }
-        return value;
-    }
-
-    @Override
     public long nextLong() {
-        throw new UnsupportedOperationException("unbounded long draw: not scripted");
+        throw new UnsupportedOperationException("unbounded draw: not scripted");
     }
 }

@@ -102,10 +102,10 @@ class WeightTableBoundaryTest {
     @Test
     void staticWeight_beyondIntRange_andMethodLevelKey_areNamedInTheProblem() {
         FakeProvider<FakeService> huge = provider("huge").parameter("weight", "2147483648");
-        assertThat(read(null, NOW, huge).problems()).containsExactly("weight: 2147483648 (expected: an integer between 0 and 2147483647)"
+        assertThat(read(null, NOW, huge).problems()).containsExactly("weight: 2147483648 (expected: an integer from 0 to 2147483647)"
                 + " in provider URL " + huge.getUrl());
         FakeProvider<FakeService> method = provider("m").parameter("call.weight", "-1");
-        assertThat(read("call", NOW, method).problems()).containsExactly("call.weight: -1 (expected: an integer between 0 and 2147483647)"
+        assertThat(read("call", NOW, method).problems()).containsExactly("call.weight: -1 (expected: an integer >= 0)"
                 + " in provider URL " + method.getUrl());
         assertThat(read("run", NOW, method).weight(0)).isEqualTo(100);
         FakeProvider<FakeService> max = provider("max").parameter("weight", "2147483647");
@@ -115,10 +115,10 @@ class WeightTableBoundaryTest {
     @Test
     void malformedWarmupKeys_leaveTheProviderOut_namingTheKey() {
         FakeProvider<FakeService> stamp = provider("s").parameter("timestamp", "soon");
-        assertThat(read(null, NOW, stamp).problems()).containsExactly("timestamp: soon (expected: epoch milliseconds) in provider URL "
+        assertThat(read(null, NOW, stamp).problems()).containsExactly("timestamp: soon (expected: an integer) in provider URL "
                 + stamp.getUrl());
         FakeProvider<FakeService> warm = provider("w").parameter("timestamp", String.valueOf(NOW)).parameter("warmup", "long");
-        assertThat(read(null, NOW, warm).problems()).containsExactly("warmup: long (expected: milliseconds as an integer) in provider URL "
+        assertThat(read(null, NOW, warm).problems()).containsExactly("warmup: long (expected: an integer) in provider URL "
                 + warm.getUrl());
     }
 
