@@ -1,8 +1,8 @@
 package dev.weft.rpc.benchmarks;
 
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

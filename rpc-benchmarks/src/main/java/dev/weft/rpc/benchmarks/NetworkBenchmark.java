@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The network benchmark, run by hand: for the raw Netty echo, Weft and Dubbo in turn, a server JVM
  * ({@link NetServer}) and a load generator JVM ({@link NetClient}) on 127.0.0.1; prints a table with
- * throughput, p50 and p99 for 1 and 64 callers, the client's start to first answered call, and
+ * throughput, p50 and p99 for 1 and 64 callers, the client process's start to its first answer, and
  * Weft/Dubbo ratios against the bars. Each run prints the load average before and after it, since
  * on a shared machine the figures mean little without it.
  *
