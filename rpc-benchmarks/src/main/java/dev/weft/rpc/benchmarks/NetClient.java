@@ -1,5 +1,7 @@
 package dev.weft.rpc.benchmarks;
 
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,9 +11,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The load generator JVM: {@code NetClient weft|dubbo|echo <port> <seconds>}. Connects (one shared
- * connection), makes the first call and reports the time from process start to its answer, warms
- * up, then runs 1 and 64 closed-loop callers for {@code seconds} each with a 64-byte string
- * argument. Prints one {@code key=value} line per measurement for {@link NetworkBenchmark}.
+ * connection), makes the first call and prints as soon as it is answered (the parent times the
+ * process from its launch to that line); then reports the time from the end of the JVM's own
+ * initialisation ({@code RuntimeMXBean.getStartTime()}) to that answer and the process's CPU time
+ * until then. Warms up, then runs 1 and 64 closed-loop callers for {@code seconds} each with a
+ * 64-byte string argument. Prints one {@code key=value} line per measurement for
+ * {@link NetworkBenchmark}.
  */
 public final class NetClient {
 
@@ -22,13 +27,18 @@ public final class NetClient {
     }
 
     public static void main(String[] args) throws Exception {
-        NetTarget target = NetTarget.valueOf(args[0].toUpperCase(Locale.ROOT));
+        NetTarget target = NetTarget.of(args[0]);
         int port = Integer.parseInt(args[1]);
         int seconds = Integer.parseInt(args[2]);
-        Greeter greeter = target.connect(port);
+        Greeter greeter = target.side().connect(port);
         greeter.greet(ARGUMENT);
-        long startMillis = ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
-        System.out.println("first-call-ms=" + (System.currentTimeMillis() - startMillis));
+        long answeredMillis = System.currentTimeMillis();
+        System.out.println("first-call-answered");
+        System.out.flush();
+        // Read only now, so that the management classes load after the first answer.
+        System.out.println("first-call-cpu-ms="
+                + ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis).orElse(-1L));
+        System.out.println("first-call-after-init-ms=" + (answeredMillis - ManagementFactory.getRuntimeMXBean().getStartTime()));
 
         run(greeter, 64, Math.max(2, seconds / 2));
         for (int callers : new int[] {1, 64}) {

@@ -1,7 +1,6 @@
 package dev.weft.rpc.benchmarks;
 
 import java.io.IOException;
-import java.util.Locale;
 
 /**
  * The server JVM of the network benchmark: {@code NetServer weft|dubbo|echo} starts that server on
@@ -13,8 +12,7 @@ public final class NetServer {
     }
 
     public static void main(String[] args) throws IOException {
-        NetTarget target = NetTarget.valueOf(args[0].toUpperCase(Locale.ROOT));
-        int port = target.serve();
+        int port = NetTarget.of(args[0]).side().serve();
         System.out.println("READY " + port);
         System.out.flush();
         while (System.in.read() >= 0) {

@@ -17,14 +17,22 @@ import java.util.concurrent.TimeUnit;
 /**
  * The network benchmark, run by hand: for the raw Netty echo, Weft and Dubbo in turn, a server JVM
  * ({@link NetServer}) and a load generator JVM ({@link NetClient}) on 127.0.0.1; prints a table with
- * throughput, p50 and p99 for 1 and 64 callers, process start to first answered call, and
+ * throughput, p50 and p99 for 1 and 64 callers, the client process's start to its first answer, and
  * Weft/Dubbo ratios against the bars. Each run prints the load average before and after it, since
  * on a shared machine the figures mean little without it.
  *
- * <pre>java [-Dnet.jvmArgs="-Dio.netty.allocator.type=pooled ..."] [-Dnet.targets=echo,weft,dubbo]
+ * <pre>java [-Dnet.jvmArgs="-Xshare:off ..."] [-Dnet.targets=echo,weft,dubbo] [-Dnet.classPaths=dir]
  *     -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.NetworkBenchmark [seconds [runs]]</pre>
  *
- * {@code net.jvmArgs} is passed to every server and client JVM (space-separated).
+ * <p>Every child JVM gets the same options ({@code -Xmx} and {@code net.jvmArgs}, space-separated)
+ * and a class path of only what its target needs: the jar of the benchmark's network classes
+ * ({@code *-net.jar}) and the jars Maven listed for that target in {@code <name>.classpath}, both
+ * in {@code net.classPaths} (default: {@code net/} next to the jar holding this class, i.e.
+ * {@code rpc-benchmarks/target/net}). Process start to first call is timed here, from just before
+ * the client process is launched to the moment its line saying so arrives: JVM creation included.
+ * Neither {@code RuntimeMXBean.getStartTime()} (the end of JVM initialisation) nor
+ * {@code ProcessHandle...startInstant()} (whole-second boot time plus clock ticks on Linux) marks
+ * the process's start. The client adds its CPU time and the time after JVM initialisation.
  */
 public final class NetworkBenchmark {
 
@@ -36,17 +44,51 @@ public final class NetworkBenchmark {
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         List<NetTarget> targets = new ArrayList<>();
         for (String name : System.getProperty("net.targets", "echo,weft,dubbo").split(",")) {
-            targets.add(NetTarget.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+            targets.add(NetTarget.of(name));
+        }
+        Path classPaths = classPathDirectory();
+        Map<NetTarget, String> classPathOf = new LinkedHashMap<>();
+        for (NetTarget target : targets) {
+            classPathOf.put(target, classPath(classPaths, target));
+            System.out.println(target.key() + " class path: "
+                    + classPathOf.get(target).split(File.pathSeparator).length + " entries");
         }
         for (int run = 1; run <= runs; run++) {
             System.out.println("run " + run + ", load average before: " + loadAverage());
             Map<NetTarget, Map<String, Long>> results = new LinkedHashMap<>();
             for (NetTarget target : targets) {
-                results.put(target, measure(target, seconds));
+                results.put(target, measure(target, classPathOf.get(target), seconds));
             }
             System.out.println("run " + run + ", load average after: " + loadAverage());
             print(results);
         }
+    }
+
+    private static Path classPathDirectory() throws Exception {
+        String configured = System.getProperty("net.classPaths");
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        Path codeSource = Path.of(NetworkBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return codeSource.getParent().resolve("net");
+    }
+
+    /** The network classes' jar, then the jars Maven listed for {@code target}. */
+    private static String classPath(Path directory, NetTarget target) throws IOException {
+        Path listed = directory.resolve(target.key() + ".classpath");
+        if (!Files.isRegularFile(listed)) {
+            throw new IllegalArgumentException("net.classPaths: " + directory + " (expected: a directory with "
+                    + listed.getFileName() + ", written by `mvn package` in rpc-benchmarks)");
+        }
+        List<Path> classesJars;
+        try (var files = Files.list(directory)) {
+            classesJars = files.filter(f -> f.getFileName().toString().endsWith("-net.jar")).toList();
+        }
+        if (classesJars.size() != 1) {
+            throw new IllegalArgumentException("net.classPaths: " + directory + " (expected: exactly one *-net.jar, found "
+                    + classesJars + ")");
+        }
+        return classesJars.get(0) + File.pathSeparator + Files.readString(listed, StandardCharsets.UTF_8).trim();
     }
 
     private static String loadAverage() {
@@ -58,12 +100,12 @@ public final class NetworkBenchmark {
     }
 
     private static void print(Map<NetTarget, Map<String, Long>> results) {
-        System.out.println("| | 1 caller calls/s | p50 µs | p99 µs | 64 callers calls/s | p50 µs | p99 µs | start to first call ms |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
-        results.forEach((target, r) -> System.out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %s |%n",
-                target.name().toLowerCase(Locale.ROOT), r.get("1.tput"), r.get("1.p50"), r.get("1.p99"),
-                r.get("64.tput"), r.get("64.p50"), r.get("64.p99"),
-                target == NetTarget.ECHO ? "—" : String.valueOf(r.get("first"))));
+        System.out.println("| | 1 caller calls/s | p50 µs | p99 µs | 64 callers calls/s | p50 µs | p99 µs"
+                + " | process start to first answer ms | after JVM init ms | CPU ms |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        results.forEach((target, r) -> System.out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+                target.key(), r.get("1.tput"), r.get("1.p50"), r.get("1.p99"),
+                r.get("64.tput"), r.get("64.p50"), r.get("64.p99"), r.get("first"), r.get("afterInit"), r.get("firstCpu")));
         Map<String, Long> w = results.get(NetTarget.WEFT);
         Map<String, Long> d = results.get(NetTarget.DUBBO);
         if (w == null || d == null) {
@@ -73,6 +115,11 @@ public final class NetworkBenchmark {
         System.out.printf(Locale.ROOT, "1 caller p50 weft/dubbo: %.2f (bar <= 0.75)%n", ratio(w, d, "1.p50"));
         System.out.printf(Locale.ROOT, "1 caller p99 weft/dubbo: %.2f (bar <= 1)%n", ratio(w, d, "1.p99"));
         System.out.printf(Locale.ROOT, "start to first call weft/dubbo: %.2f (bar <= 0.2)%n", ratio(w, d, "first"));
+        System.out.printf(Locale.ROOT, "first call after JVM init weft/dubbo: %.2f%n", ratio(w, d, "afterInit"));
+        Map<String, Long> e = results.get(NetTarget.ECHO);
+        if (e != null) {
+            System.out.printf(Locale.ROOT, "start to first call echo/dubbo: %.2f%n", ratio(e, d, "first"));
+        }
     }
 
     private static double ratio(Map<String, Long> weft, Map<String, Long> dubbo, String key) {
@@ -91,10 +138,9 @@ public final class NetworkBenchmark {
         return command;
     }
 
-    private static Map<String, Long> measure(NetTarget target, int seconds) throws Exception {
+    private static Map<String, Long> measure(NetTarget target, String classPath, int seconds) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        String classPath = System.getProperty("java.class.path");
-        String name = target.name().toLowerCase(Locale.ROOT);
+        String name = target.key();
         Process server = new ProcessBuilder(command(java, "-Xmx512m", classPath, NetServer.class.getName(), name))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
@@ -110,6 +156,7 @@ public final class NetworkBenchmark {
             if (port < 0) {
                 throw new IllegalStateException(name + " server did not start");
             }
+            long launched = System.nanoTime();
             Process client = new ProcessBuilder(command(java, "-Xmx1g", classPath, NetClient.class.getName(), name,
                     String.valueOf(port), String.valueOf(seconds)))
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -118,8 +165,12 @@ public final class NetworkBenchmark {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
                 while ((line = out.readLine()) != null) {
                     lines.add(line);
-                    if (line.startsWith("first-call-ms=")) {
-                        result.put("first", Long.parseLong(line.substring("first-call-ms=".length())));
+                    if (line.equals("first-call-answered")) {
+                        result.put("first", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launched));
+                    } else if (line.startsWith("first-call-after-init-ms=")) {
+                        result.put("afterInit", Long.parseLong(line.substring("first-call-after-init-ms=".length())));
+                    } else if (line.startsWith("first-call-cpu-ms=")) {
+                        result.put("firstCpu", Long.parseLong(line.substring("first-call-cpu-ms=".length())));
                     } else if (line.startsWith("callers=")) {
                         Map<String, String> kv = new LinkedHashMap<>();
                         for (String part : line.split(" ")) {
@@ -133,7 +184,7 @@ public final class NetworkBenchmark {
                     }
                 }
             }
-            if (!client.waitFor(10L * seconds + 120, TimeUnit.SECONDS) || result.size() < 7) {
+            if (!client.waitFor(10L * seconds + 120, TimeUnit.SECONDS) || result.size() < 9) {
                 client.destroyForcibly();
                 throw new IllegalStateException(name + " client failed: " + lines);
             }

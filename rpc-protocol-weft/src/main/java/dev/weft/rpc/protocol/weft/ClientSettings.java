@@ -2,6 +2,8 @@ package dev.weft.rpc.protocol.weft;
 
 import dev.weft.rpc.common.URL;
 
+import java.util.Objects;
+
 import static com.google.common.base.Preconditions.checkArgument;
 
 /**
@@ -39,5 +41,26 @@ record ClientSettings(String host, int port, int connections, boolean lazy, int 
 
     String address() {
         return host + ":" + port;
+    }
+
+    // equals and hashCode are written out because this record keys the protocol's connection
+    // groups at every refer: a record's generated ones are bootstrapped through invokedynamic
+    // (java.lang.runtime.ObjectMethods) on first use, a cold cost on the way to the first call.
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ClientSettings that
+                && port == that.port
+                && connections == that.connections
+                && lazy == that.lazy
+                && payload == that.payload
+                && heartbeatMillis == that.heartbeatMillis
+                && connectTimeoutMillis == that.connectTimeoutMillis
+                && Objects.equals(host, that.host);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(host, port, connections, lazy, payload, heartbeatMillis, connectTimeoutMillis);
     }
 }

@@ -1,12 +1,11 @@
 package dev.weft.rpc.protocol.weft;
 
-import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ListMultimap;
-import com.google.common.collect.Multimaps;
-
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -20,18 +19,25 @@ final class MethodTable {
 
     private final Class<?> type;
     private final Map<String, Method> methods;
-    private final ListMultimap<String, Method> byName;
+    private final Map<String, List<Method>> byName;
 
+    // Plain JDK maps: a table is built at every refer, on the way to the first call, where
+    // Guava's multimaps would be dozens of extra classes to load.
     MethodTable(Class<?> type) {
         this.type = type;
-        ImmutableMap.Builder<String, Method> builder = ImmutableMap.builder();
+        Map<String, Method> byKey = new HashMap<>();
         for (Method method : type.getMethods()) {
             if (!Modifier.isStatic(method.getModifiers()) && method.getDeclaringClass() != Object.class) {
-                builder.put(key(method.getName(), method.getParameterTypes()), method);
+                byKey.put(key(method.getName(), method.getParameterTypes()), method);
             }
         }
-        this.methods = builder.buildKeepingLast();
-        this.byName = Multimaps.index(methods.values(), Method::getName);
+        Map<String, List<Method>> named = new HashMap<>();
+        for (Method method : byKey.values()) {
+            named.computeIfAbsent(method.getName(), name -> new ArrayList<>(1)).add(method);
+        }
+        named.replaceAll((name, overloads) -> List.copyOf(overloads));
+        this.methods = Map.copyOf(byKey);
+        this.byName = Map.copyOf(named);
     }
 
     /** The comma-separated parameter type names ({@code java.lang.String,int}). */
@@ -56,7 +62,7 @@ final class MethodTable {
 
     /** The method with this name and these parameter types, or {@code null} (the consumer's lookup). */
     Method find(String name, Class<?>[] parameterTypes) {
-        for (Method method : byName.get(name)) {
+        for (Method method : byName.getOrDefault(name, List.of())) {
             if (method.getParameterCount() == parameterTypes.length
                     && Arrays.equals(method.getParameterTypes(), parameterTypes)) {
                 return method;

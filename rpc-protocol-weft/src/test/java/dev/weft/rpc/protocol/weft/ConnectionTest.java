@@ -5,6 +5,8 @@ import dev.weft.rpc.protocol.Exporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,6 +35,23 @@ class ConnectionTest {
                 second.destroy();
                 assertThat(second.isAvailable()).isFalse();
                 assertThat(proxy.accepted()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void invokersToOneAddress_withOtherConnectionSettings_getTheirOwnConnection() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "");
+            try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
+                Invoker<Shapes> plain = loopback.refer(Shapes.class, proxy.port(), "");
+                Invoker<Shapes> otherTimeout = loopback.refer(Shapes.class, proxy.port(), "connect-timeout=2000");
+                Invoker<Shapes> otherHeartbeat = loopback.refer(Shapes.class, proxy.port(), "heartbeat=20000");
+                Invoker<Shapes> plainAgain = loopback.refer(Shapes.class, proxy.port(), "timeout=500");
+                for (Invoker<Shapes> invoker : List.of(plain, otherTimeout, otherHeartbeat, plainAgain)) {
+                    assertThat(Loopback.proxy(Shapes.class, invoker).echo("x")).isEqualTo("x");
+                }
+                assertThat(proxy.accepted()).isEqualTo(3);
             }
         }
     }
