@@ -1,8 +1,6 @@
 package dev.weft.rpc.it.zk;
 
 import dev.weft.rpc.bootstrap.Weft;
-import dev.weft.rpc.cluster.DirectoryListener;
-import dev.weft.rpc.cluster.DirectoryState;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 
@@ -75,19 +73,10 @@ class ProcessFailoverTest {
         }
     }
 
-    /** The number of providers of every state {@code probe}'s directory publishes from now on. */
+    /** The number of providers of every state {@code probe}'s directory is about to publish from now on. */
     private static List<Integer> providerCounts(DirectoryProbe probe) {
         List<Integer> counts = new CopyOnWriteArrayList<>();
-        probe.directory().addListener(new DirectoryListener<>() {
-            @Override
-            public void check(DirectoryState<GreetingService> next) {
-            }
-
-            @Override
-            public void published(DirectoryState<GreetingService> state) {
-                counts.add(state.invokers().size());
-            }
-        });
+        probe.directory().addListener(next -> counts.add(next.invokers().size()));
         return counts;
     }
 
