@@ -129,38 +129,12 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
 
     /**
      * A picker over {@code invokers} (immutable, at least two) for calls of {@code method} (null:
-     * any), reading the consumer keys of {@code url} now. Override this: everything that depends
-     * only on the list and the URL is then computed once per directory state. The default (for
-     * balancers written against {@link #doSelect}) calls {@code doSelect} on every pick.
+     * any), reading the consumer keys of {@code url} now: everything that depends only on the list
+     * and the URL is computed once per directory state. Weights: {@link #weights}.
      *
      * @throws IllegalArgumentException when a consumer key this balancer reads is malformed
      */
-    protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-        return invocation -> doSelect(invokers, url, invocation);
-    }
-
-    /**
-     * Selects from a list of at least two invokers, per call: the simpler way to write a balancer
-     * that has nothing to precompute (the default {@link #newPicker} calls it). A balancer overrides
-     * either this or {@link #newPicker}.
-     */
-    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-        throw new UnsupportedOperationException(getClass().getName() + " overrides neither newPicker nor doSelect");
-    }
-
-    /**
-     * The effective weight of {@code invoker} for {@code invocation} now (warm-up applied, time from
-     * {@link #callStats()}), read from its URL: for balancers written against {@link #doSelect}.
-     *
-     * @throws IllegalArgumentException when the weight keys are malformed, naming the key, value and provider URL
-     */
-    protected final int getWeight(Invoker<?> invoker, Invocation invocation) {
-        WeightTable table = WeightTable.read(List.of(invoker), invocation.getMethodName(), callStats().currentTimeMillis());
-        if (!table.problems().isEmpty()) {
-            throw new IllegalArgumentException(table.problems().get(0));
-        }
-        return table.weight(0);
-    }
+    protected abstract <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats);
 
     /**
      * Reads and checks the consumer keys this balancer reads for {@code method}, whatever the list:

@@ -76,9 +76,7 @@ public final class InvokerStats {
 
     /** From now on, time every call of this invoker (idempotent; never turned off). */
     public void timeLatency() {
-        if (!timed) {
-            timed = true;
-        }
+        timed = true;
     }
 
     /** Whether calls are timed (see {@link #timeLatency()}). */
@@ -135,11 +133,6 @@ public final class InvokerStats {
         return nowNanos < windowEndNanos ? windowFailures : 0;
     }
 
-    /** Failed calls in the window ending now. */
-    public long recentFailures() {
-        return recentFailures(ticker.read());
-    }
-
     /**
      * The expected time to a successful answer: average successful latency in the window divided by
      * the success rate, capped at {@link #MAX_EXPECTED_NANOS}, as computed when the last call ended;
@@ -148,12 +141,6 @@ public final class InvokerStats {
      */
     public long expectedLatencyNanos(long nowNanos) {
         return nowNanos < windowEndNanos ? expectedNanos : NO_SAMPLES;
-    }
-
-    /** The peak-EWMA estimate decayed to now with the default time constant, or {@link #NO_SAMPLES}. */
-    public long peakEwmaNanos() {
-        double estimate = peakEwmaNanos(ticker.read(), EWMA_DECAY_NANOS);
-        return estimate < 0 ? NO_SAMPLES : (long) estimate;
     }
 
     /**
@@ -219,6 +206,6 @@ public final class InvokerStats {
 
     @Override
     public String toString() {
-        return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + peakEwmaNanos() + "}";
+        return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + ewmaNanos + "}";
     }
 }
