@@ -8,8 +8,6 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Objects;
@@ -29,9 +27,9 @@ import java.util.random.RandomGenerator;
  * {@value #MAX_SELECT_ENTRIES} service-method pairs keep one; beyond that the least recently used
  * is dropped.
  *
- * <p><b>Weights</b> come from {@link #weights}: see {@link WeightTable}. A provider whose weight keys
- * are malformed is left out and reported once per picker (that is, once per directory state and
- * method) at WARN; the others serve.
+ * <p><b>Weights</b> come from {@link Weights#read}: see {@link WeightTable}. A provider whose weight
+ * keys are malformed is left out and reported once per picker (that is, once per directory state
+ * and method) at WARN; the others serve.
  *
  * <p><b>Statistics and time</b> come from the {@link CallStats} the cluster passes to
  * {@link #picker}; {@code select} uses those of the director that created this balancer (the
@@ -45,7 +43,6 @@ import java.util.random.RandomGenerator;
 public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirectorAware {
 
     static final int MAX_SELECT_ENTRIES = 1024;
-    private static final Logger LOG = LoggerFactory.getLogger(AbstractLoadBalance.class);
 
     /** Per service and method: the last picker {@code select} built, with the content it was built from. */
     private final Cache<SelectKey, SelectEntry> selectEntries =
@@ -130,7 +127,7 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
     /**
      * A picker over {@code invokers} (immutable, at least two) for calls of {@code method} (null:
      * any), reading the consumer keys of {@code url} now: everything that depends only on the list
-     * and the URL is computed once per directory state. Weights: {@link #weights}.
+     * and the URL is computed once per directory state. Weights: {@link Weights#read}.
      *
      * @throws IllegalArgumentException when a consumer key this balancer reads is malformed
      */
@@ -144,18 +141,6 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
      * @throws IllegalArgumentException when a key is malformed
      */
     protected void checkSettings(URL url, String method) {
-    }
-
-    /**
-     * The weights of {@code invokers} for {@code method}; providers with malformed weight keys are
-     * left out and logged once, here.
-     */
-    protected final Weights weights(List<? extends Invoker<?>> invokers, String method, CallStats stats) {
-        Weights weights = Weights.read(invokers, method, stats);
-        for (String problem : weights.current().problems()) {
-            LOG.warn("Load balancing leaves a provider out{}: {}", method == null ? "" : " for method " + method, problem);
-        }
-        return weights;
     }
 
     /** The error of a pick when no invoker may be picked. */

@@ -23,7 +23,7 @@ public final class RoundRobinLoadBalance extends AbstractLoadBalance {
 
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-        Weights weights = weights(invokers, method, stats);
+        Weights weights = Weights.read(invokers, method, stats);
         long[] current = new long[invokers.size()]; // the sequence of this state and method, guarded by itself
         return invocation -> {
             WeightTable table = weights.current();

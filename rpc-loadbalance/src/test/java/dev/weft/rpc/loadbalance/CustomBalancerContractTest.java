@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What an extension author gets from {@link AbstractLoadBalance} and {@link LoadBalance}: the
- * trivial lists, {@code newPicker} with {@code weights}, the default picker, and {@code select}
+ * trivial lists, {@code newPicker} with {@code Weights}, the default picker, and {@code select}
  * reusing a picker only for the same content.
  */
 class CustomBalancerContractTest {
@@ -39,11 +39,11 @@ class CustomBalancerContractTest {
         director.close();
     }
 
-    /** Picks the provider with the largest effective weight (ties: the first), through {@code weights}. */
+    /** Picks the provider with the largest effective weight (ties: the first), through {@code Weights.read}. */
     static final class HeaviestLoadBalance extends AbstractLoadBalance {
         @Override
         protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-            Weights weights = weights(invokers, method, stats);
+            Weights weights = Weights.read(invokers, method, stats);
             return invocation -> {
                 WeightTable table = weights.current();
                 int best = 0;

@@ -61,16 +61,12 @@ public class LocalFirstLoadBalance extends AbstractLoadBalance {
     /**
      * Picks among the local providers, or among all when none is local. The base class has already
      * handled an empty list (an {@code RpcException} with {@code NO_INVOKER_AVAILABLE}) and a single
-     * invoker; {@link Weights} applies the {@code weight} key and warm-up, and a negative or
-     * non-numeric weight is an {@code IllegalArgumentException} naming the provider URL.
+     * invoker; {@link Weights} applies the {@code weight} key and warm-up, and leaves a provider
+     * with a negative or non-numeric weight out (logged once, naming the provider URL).
      */
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
         Weights weights = Weights.read(invokers, method, stats);
-        List<String> problems = weights.current().problems();
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(problems.get(0));
-        }
         String zone = url.getMethodParameter(method, CONSUMER_ZONE_KEY, "");
         return invocation -> pick(invokers, zone, weights.current());
     }
