@@ -1,5 +1,6 @@
 package dev.weft.rpc.loadbalance;
 
+import com.google.common.base.Suppliers;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import dev.weft.rpc.common.Invocation;
@@ -48,7 +49,8 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
     private final Cache<SelectKey, SelectEntry> selectEntries =
             CacheBuilder.newBuilder().concurrencyLevel(1).maximumSize(MAX_SELECT_ENTRIES).build();
     private final Supplier<? extends RandomGenerator> random;
-    private volatile CallStats stats;
+    /** The statistics {@code select} reads: the creating director's, else the default director's. */
+    private volatile Supplier<CallStats> stats = Suppliers.memoize(() -> CallStats.of(ExtensionDirector.getDefault()));
 
     /** A balancer drawing from {@link ThreadLocalRandom}. */
     protected AbstractLoadBalance() {
@@ -68,17 +70,8 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
     /** Called by the loader: statistics and time come from the director that created this balancer. */
     @Override
     public void setExtensionDirector(ExtensionDirector director) {
-        this.stats = CallStats.of(director);
-    }
-
-    /** The statistics {@code select} reads (the creating director's, else the default director's). */
-    protected final CallStats callStats() {
-        CallStats current = stats;
-        if (current == null) {
-            current = CallStats.of(ExtensionDirector.getDefault());
-            stats = current;
-        }
-        return current;
+        CallStats own = CallStats.of(director);
+        this.stats = () -> own;
     }
 
     @Override
@@ -98,7 +91,7 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
         SelectEntry entry = selectEntries.getIfPresent(key);
         if (entry == null || !entry.matches(invokers, url)) {
             List<Invoker<T>> copy = List.copyOf(invokers);
-            entry = new SelectEntry(url, copy, newPicker(copy, url, method, callStats()));
+            entry = new SelectEntry(url, copy, copy.stream().<URL>map(Invoker::getUrl).toList(), newPicker(copy, url, method, stats.get()));
             selectEntries.put(key, entry);
         }
         @SuppressWarnings("unchecked") // the entry matched: its picker was built from this very content
@@ -160,10 +153,6 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
 
     /** A picker with the content it was built from, to check a later list against. */
     private record SelectEntry(URL url, List<? extends Invoker<?>> invokers, List<URL> providers, Picker<?> picker) {
-        SelectEntry(URL url, List<? extends Invoker<?>> invokers, Picker<?> picker) {
-            this(url, invokers, invokers.stream().<URL>map(Invoker::getUrl).toList(), picker);
-        }
-
         boolean matches(List<? extends Invoker<?>> list, URL consumer) {
             if (list.size() != invokers.size() || !consumer.equals(url)) {
                 return false;

@@ -56,11 +56,7 @@ public final class CallStats {
 
     /** The statistics of each of {@code invokers}, in list order: what a picker holds for its state. */
     public InvokerStats[] getAll(List<? extends Invoker<?>> invokers) {
-        InvokerStats[] all = new InvokerStats[invokers.size()];
-        for (int i = 0; i < all.length; i++) {
-            all[i] = get(invokers.get(i));
-        }
-        return all;
+        return invokers.stream().map(this::get).toArray(InvokerStats[]::new);
     }
 
     /** The director's clock, in nanoseconds. */

@@ -58,13 +58,8 @@ public final class KeyHash {
         for (int index : indexes) {
             if (index >= available) {
                 h = step(h, ABSENT_VALUE, 0, 0);
-                continue;
-            }
-            Object argument = arguments[index];
-            if (argument == null) {
-                h = step(h, NULL_VALUE, 0, 0);
             } else {
-                h = absorb(h, argument instanceof String ? (String) argument : String.valueOf(argument));
+                h = arguments[index] == null ? step(h, NULL_VALUE, 0, 0) : absorb(h, String.valueOf(arguments[index]));
             }
         }
         return h;
