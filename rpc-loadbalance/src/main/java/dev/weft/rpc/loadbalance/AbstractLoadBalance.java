@@ -1,5 +1,6 @@
 package dev.weft.rpc.loadbalance;
 
+import com.google.common.base.Suppliers;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import dev.weft.rpc.common.Invocation;
@@ -8,8 +9,6 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Objects;
@@ -29,9 +28,9 @@ import java.util.random.RandomGenerator;
  * {@value #MAX_SELECT_ENTRIES} service-method pairs keep one; beyond that the least recently used
  * is dropped.
  *
- * <p><b>Weights</b> come from {@link #weights}: see {@link WeightTable}. A provider whose weight keys
- * are malformed is left out and reported once per picker (that is, once per directory state and
- * method) at WARN; the others serve.
+ * <p><b>Weights</b> come from {@link Weights#read}: see {@link WeightTable}. A provider whose weight
+ * keys are malformed is left out and reported once per picker (that is, once per directory state
+ * and method) at WARN; the others serve.
  *
  * <p><b>Statistics and time</b> come from the {@link CallStats} the cluster passes to
  * {@link #picker}; {@code select} uses those of the director that created this balancer (the
@@ -45,13 +44,13 @@ import java.util.random.RandomGenerator;
 public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirectorAware {
 
     static final int MAX_SELECT_ENTRIES = 1024;
-    private static final Logger LOG = LoggerFactory.getLogger(AbstractLoadBalance.class);
 
     /** Per service and method: the last picker {@code select} built, with the content it was built from. */
     private final Cache<SelectKey, SelectEntry> selectEntries =
             CacheBuilder.newBuilder().concurrencyLevel(1).maximumSize(MAX_SELECT_ENTRIES).build();
     private final Supplier<? extends RandomGenerator> random;
-    private volatile CallStats stats;
+    /** The statistics {@code select} reads: the creating director's, else the default director's. */
+    private volatile Supplier<CallStats> stats = Suppliers.memoize(() -> CallStats.of(ExtensionDirector.getDefault()));
 
     /** A balancer drawing from {@link ThreadLocalRandom}. */
     protected AbstractLoadBalance() {
@@ -71,17 +70,8 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
     /** Called by the loader: statistics and time come from the director that created this balancer. */
     @Override
     public void setExtensionDirector(ExtensionDirector director) {
-        this.stats = CallStats.of(director);
-    }
-
-    /** The statistics {@code select} reads (the creating director's, else the default director's). */
-    protected final CallStats callStats() {
-        CallStats current = stats;
-        if (current == null) {
-            current = CallStats.of(ExtensionDirector.getDefault());
-            stats = current;
-        }
-        return current;
+        CallStats own = CallStats.of(director);
+        this.stats = () -> own;
     }
 
     @Override
@@ -101,7 +91,7 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
         SelectEntry entry = selectEntries.getIfPresent(key);
         if (entry == null || !entry.matches(invokers, url)) {
             List<Invoker<T>> copy = List.copyOf(invokers);
-            entry = new SelectEntry(url, copy, newPicker(copy, url, method, callStats()));
+            entry = new SelectEntry(url, copy, copy.stream().<URL>map(Invoker::getUrl).toList(), newPicker(copy, url, method, stats.get()));
             selectEntries.put(key, entry);
         }
         @SuppressWarnings("unchecked") // the entry matched: its picker was built from this very content
@@ -129,38 +119,12 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
 
     /**
      * A picker over {@code invokers} (immutable, at least two) for calls of {@code method} (null:
-     * any), reading the consumer keys of {@code url} now. Override this: everything that depends
-     * only on the list and the URL is then computed once per directory state. The default (for
-     * balancers written against {@link #doSelect}) calls {@code doSelect} on every pick.
+     * any), reading the consumer keys of {@code url} now: everything that depends only on the list
+     * and the URL is computed once per directory state. Weights: {@link Weights#read}.
      *
      * @throws IllegalArgumentException when a consumer key this balancer reads is malformed
      */
-    protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-        return invocation -> doSelect(invokers, url, invocation);
-    }
-
-    /**
-     * Selects from a list of at least two invokers, per call: the simpler way to write a balancer
-     * that has nothing to precompute (the default {@link #newPicker} calls it). A balancer overrides
-     * either this or {@link #newPicker}.
-     */
-    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-        throw new UnsupportedOperationException(getClass().getName() + " overrides neither newPicker nor doSelect");
-    }
-
-    /**
-     * The effective weight of {@code invoker} for {@code invocation} now (warm-up applied, time from
-     * {@link #callStats()}), read from its URL: for balancers written against {@link #doSelect}.
-     *
-     * @throws IllegalArgumentException when the weight keys are malformed, naming the key, value and provider URL
-     */
-    protected final int getWeight(Invoker<?> invoker, Invocation invocation) {
-        WeightTable table = WeightTable.read(List.of(invoker), invocation.getMethodName(), callStats().currentTimeMillis());
-        if (!table.problems().isEmpty()) {
-            throw new IllegalArgumentException(table.problems().get(0));
-        }
-        return table.weight(0);
-    }
+    protected abstract <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats);
 
     /**
      * Reads and checks the consumer keys this balancer reads for {@code method}, whatever the list:
@@ -170,18 +134,6 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
      * @throws IllegalArgumentException when a key is malformed
      */
     protected void checkSettings(URL url, String method) {
-    }
-
-    /**
-     * The weights of {@code invokers} for {@code method}; providers with malformed weight keys are
-     * left out and logged once, here.
-     */
-    protected final Weights weights(List<? extends Invoker<?>> invokers, String method, CallStats stats) {
-        Weights weights = Weights.read(invokers, method, stats);
-        for (String problem : weights.current().problems()) {
-            LOG.warn("Load balancing leaves a provider out{}: {}", method == null ? "" : " for method " + method, problem);
-        }
-        return weights;
     }
 
     /** The error of a pick when no invoker may be picked. */
@@ -201,10 +153,6 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
 
     /** A picker with the content it was built from, to check a later list against. */
     private record SelectEntry(URL url, List<? extends Invoker<?>> invokers, List<URL> providers, Picker<?> picker) {
-        SelectEntry(URL url, List<? extends Invoker<?>> invokers, Picker<?> picker) {
-            this(url, invokers, invokers.stream().<URL>map(Invoker::getUrl).toList(), picker);
-        }
-
         boolean matches(List<? extends Invoker<?>> list, URL consumer) {
             if (list.size() != invokers.size() || !consumer.equals(url)) {
                 return false;

@@ -51,26 +51,12 @@ public final class CallStats {
      * registry override that only changes URL parameters keeps the counts.
      */
     public InvokerStats get(Invoker<?> invoker) {
-        Objects.requireNonNull(invoker, "invoker");
-        if (invoker instanceof InvokerView<?>) {
-            invoker = InvokerView.unwrap(invoker);
-        }
-        InvokerStats stats = byInvoker.get(invoker);
-        if (stats != null) {
-            return stats;
-        }
-        InvokerStats created = new InvokerStats(ticker);
-        InvokerStats raced = byInvoker.putIfAbsent(invoker, created);
-        return raced != null ? raced : created;
+        return byInvoker.computeIfAbsent(InvokerView.unwrap(Objects.requireNonNull(invoker, "invoker")), key -> new InvokerStats(ticker));
     }
 
     /** The statistics of each of {@code invokers}, in list order: what a picker holds for its state. */
     public InvokerStats[] getAll(List<? extends Invoker<?>> invokers) {
-        InvokerStats[] all = new InvokerStats[invokers.size()];
-        for (int i = 0; i < all.length; i++) {
-            all[i] = get(invokers.get(i));
-        }
-        return all;
+        return invokers.stream().map(this::get).toArray(InvokerStats[]::new);
     }
 
     /** The director's clock, in nanoseconds. */

@@ -1,6 +1,5 @@
 package dev.weft.rpc.loadbalance;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.internal.HashRing;
@@ -57,38 +56,35 @@ public final class ConsistentHashLoadBalance extends AbstractLoadBalance {
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
         Config config = Config.read(url, method);
-        int[] argumentIndexes = config.argumentIndexes();
-        int nodes = config.nodes();
-        double loadFactor = config.loadFactor();
+        int[] indexes = config.argumentIndexes();
         Map<String, Invoker<T>> byAddress = new LinkedHashMap<>();
         for (Invoker<T> invoker : invokers) {
             byAddress.putIfAbsent(invoker.getUrl().getAddress(), invoker);
         }
-        HashRing ring = HashRing.of(byAddress.keySet().toArray(new String[0]), nodes);
+        HashRing ring = HashRing.of(byAddress.keySet().toArray(new String[0]), config.nodes());
         List<Invoker<T>> bySlot = new ArrayList<>(byAddress.values());
-        if (loadFactor == 0) {
-            return invocation -> bySlot.get(ring.ownerOf(KeyHash.ofArguments(invocation.getArguments(), argumentIndexes)));
+        if (config.loadFactor() == 0) {
+            return invocation -> bySlot.get(ring.ownerOf(KeyHash.ofArguments(invocation.getArguments(), indexes)));
         }
         InvokerStats[] counters = stats.getAll(bySlot);
-        return invocation -> bySlot.get(boundedPick(ring, counters, invocation, argumentIndexes, loadFactor));
+        return invocation -> bySlot.get(boundedPick(ring, counters, KeyHash.ofArguments(invocation.getArguments(), indexes),
+                config.loadFactor()));
     }
 
-    private static int boundedPick(HashRing ring, InvokerStats[] counters, Invocation invocation, int[] argumentIndexes,
-                                   double loadFactor) {
+    /** The owner of the first point from {@code hash} on whose in-flight calls are below capacity (else the key's owner). */
+    private static int boundedPick(HashRing ring, InvokerStats[] counters, long hash, double loadFactor) {
         long total = 0;
         for (InvokerStats s : counters) {
             total += s.inFlight();
         }
         long capacity = (long) Math.ceil(loadFactor * (total + 1) / counters.length);
-        int position = ring.ceiling(KeyHash.ofArguments(invocation.getArguments(), argumentIndexes));
-        int size = ring.size();
-        for (int step = 0; step < size; step++) {
-            int slot = ring.ownerAt(position);
+        int start = ring.ceiling(hash);
+        for (int step = 0; step < ring.size(); step++) {
+            int slot = ring.ownerAt((start + step) % ring.size());
             if (counters[slot].inFlight() < capacity) {
                 return slot;
             }
-            position = position + 1 == size ? 0 : position + 1;
         }
-        return ring.ownerAt(ring.ceiling(KeyHash.ofArguments(invocation.getArguments(), argumentIndexes)));
+        return ring.ownerAt(start);
     }
 }

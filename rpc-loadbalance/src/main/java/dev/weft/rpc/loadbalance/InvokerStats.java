@@ -4,7 +4,7 @@ import com.google.common.base.Ticker;
 import com.google.common.math.LongMath;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The statistics of one provider invoker within one {@link CallStats}: calls in flight, a window of
@@ -50,11 +50,9 @@ public final class InvokerStats {
 
     static final long BUCKET_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final double MIN_FAILURE_PENALTY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final AtomicIntegerFieldUpdater<InvokerStats> IN_FLIGHT =
-            AtomicIntegerFieldUpdater.newUpdater(InvokerStats.class, "inFlight");
 
     private final Ticker ticker;
-    private volatile int inFlight;
+    private final AtomicInteger inFlight = new AtomicInteger();
     private volatile boolean timed;
     /** The window as of the last sample, read as empty from {@link #windowEndNanos} on. */
     private volatile long windowSuccesses;
@@ -76,9 +74,7 @@ public final class InvokerStats {
 
     /** From now on, time every call of this invoker (idempotent; never turned off). */
     public void timeLatency() {
-        if (!timed) {
-            timed = true;
-        }
+        timed = true;
     }
 
     /** Whether calls are timed (see {@link #timeLatency()}). */
@@ -92,7 +88,7 @@ public final class InvokerStats {
      * @return the clock reading to pass to {@link #endCall}, or {@link #UNTIMED} when calls are not timed
      */
     public long startCall() {
-        IN_FLIGHT.incrementAndGet(this);
+        inFlight.incrementAndGet();
         if (!timed) {
             return UNTIMED;
         }
@@ -108,7 +104,7 @@ public final class InvokerStats {
      * @param success whether the provider answered (a business exception is an answer)
      */
     public void endCall(long started, boolean success) {
-        IN_FLIGHT.decrementAndGet(this);
+        inFlight.decrementAndGet();
         if (started != UNTIMED) {
             long now = ticker.read();
             record(now, Math.max(0, now - started), success);
@@ -117,7 +113,7 @@ public final class InvokerStats {
 
     /** Calls started and not yet ended. */
     public int inFlight() {
-        return Math.max(0, inFlight);
+        return Math.max(0, inFlight.get());
     }
 
     /** When the last timed call ended (ticker nanoseconds), {@link Long#MIN_VALUE} before any. */
@@ -135,11 +131,6 @@ public final class InvokerStats {
         return nowNanos < windowEndNanos ? windowFailures : 0;
     }
 
-    /** Failed calls in the window ending now. */
-    public long recentFailures() {
-        return recentFailures(ticker.read());
-    }
-
     /**
      * The expected time to a successful answer: average successful latency in the window divided by
      * the success rate, capped at {@link #MAX_EXPECTED_NANOS}, as computed when the last call ended;
@@ -148,12 +139,6 @@ public final class InvokerStats {
      */
     public long expectedLatencyNanos(long nowNanos) {
         return nowNanos < windowEndNanos ? expectedNanos : NO_SAMPLES;
-    }
-
-    /** The peak-EWMA estimate decayed to now with the default time constant, or {@link #NO_SAMPLES}. */
-    public long peakEwmaNanos() {
-        double estimate = peakEwmaNanos(ticker.read(), EWMA_DECAY_NANOS);
-        return estimate < 0 ? NO_SAMPLES : (long) estimate;
     }
 
     /**
@@ -219,6 +204,6 @@ public final class InvokerStats {
 
     @Override
     public String toString() {
-        return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + peakEwmaNanos() + "}";
+        return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + ewmaNanos + "}";
     }
 }

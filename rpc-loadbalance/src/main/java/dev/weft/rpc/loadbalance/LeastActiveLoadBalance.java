@@ -29,7 +29,7 @@ public final class LeastActiveLoadBalance extends AbstractLoadBalance {
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
         InvokerStats[] counters = stats.getAll(invokers);
-        return new LowestScore<>(invokers, url, weights(invokers, method, stats), (index, now) -> counters[index].inFlight(),
+        return new LowestScore<>(invokers, url, Weights.read(invokers, method, stats), (index, now) -> counters[index].inFlight(),
                 () -> 0, this::random);
     }
 }

@@ -2,6 +2,8 @@ package dev.weft.rpc.loadbalance;
 
 import com.google.common.base.Splitter;
 import com.google.common.primitives.Doubles;
+import com.google.common.primitives.Ints;
+import com.google.common.primitives.Longs;
 import dev.weft.rpc.common.URL;
 
 import java.util.List;
@@ -81,10 +83,8 @@ public final class MethodSettings {
         if (raw == null) {
             return defaultValue;
         }
-        long value;
-        try {
-            value = Long.parseLong(raw);
-        } catch (NumberFormatException e) {
+        Long value = Longs.tryParse(raw);
+        if (value == null) {
             throw invalid(key, raw, range("an integer", min, max));
         }
         if (value < min || value > max) {
@@ -125,14 +125,11 @@ public final class MethodSettings {
         List<String> parts = Splitter.on(',').trimResults().splitToList(raw);
         int[] indexes = new int[parts.size()];
         for (int i = 0; i < indexes.length; i++) {
-            try {
-                indexes[i] = Integer.parseInt(parts.get(i));
-            } catch (NumberFormatException e) {
-                indexes[i] = -1;
-            }
-            if (indexes[i] < 0) {
+            Integer index = Ints.tryParse(parts.get(i));
+            if (index == null || index < 0) {
                 throw invalid(key, raw, "comma-separated integers >= 0, e.g. 0,2");
             }
+            indexes[i] = index;
         }
         return indexes;
     }

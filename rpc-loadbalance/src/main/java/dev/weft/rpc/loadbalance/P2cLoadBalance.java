@@ -51,7 +51,7 @@ public final class P2cLoadBalance extends AbstractLoadBalance {
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
         long decayNanos = decayNanos(url, method);
-        Weights weights = weights(invokers, method, stats);
+        Weights weights = Weights.read(invokers, method, stats);
         InvokerStats[] counters = stats.getAll(invokers);
         for (InvokerStats counter : counters) {
             counter.timeLatency();

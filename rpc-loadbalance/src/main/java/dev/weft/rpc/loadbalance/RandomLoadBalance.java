@@ -28,7 +28,7 @@ public final class RandomLoadBalance extends AbstractLoadBalance {
 
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-        Weights weights = weights(invokers, method, stats);
+        Weights weights = Weights.read(invokers, method, stats);
         WeightTable first = weights.current();
         if (first.isUniform() && first.refreshAtMillis() == Long.MAX_VALUE) {
             int size = invokers.size();

@@ -1,6 +1,5 @@
 package dev.weft.rpc.loadbalance;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 
@@ -24,28 +23,12 @@ public final class RoundRobinLoadBalance extends AbstractLoadBalance {
 
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
-        return new SmoothRoundRobin<>(invokers, url, weights(invokers, method, stats));
-    }
-
-    /** The sequence of one state and method: the current values, guarded by this picker's lock. */
-    private static final class SmoothRoundRobin<T> implements Picker<T> {
-        private final List<Invoker<T>> invokers;
-        private final URL url;
-        private final Weights weights;
-        private final long[] current;
-
-        SmoothRoundRobin(List<Invoker<T>> invokers, URL url, Weights weights) {
-            this.invokers = invokers;
-            this.url = url;
-            this.weights = weights;
-            this.current = new long[invokers.size()];
-        }
-
-        @Override
-        public Invoker<T> pick(Invocation invocation) {
+        Weights weights = Weights.read(invokers, method, stats);
+        long[] current = new long[invokers.size()]; // the sequence of this state and method, guarded by itself
+        return invocation -> {
             WeightTable table = weights.current();
             int best = -1;
-            synchronized (this) {
+            synchronized (current) {
                 long bestValue = Long.MIN_VALUE;
                 for (int i = 0; i < current.length; i++) {
                     int weight = table.effectiveWeight(i);
@@ -65,6 +48,6 @@ public final class RoundRobinLoadBalance extends AbstractLoadBalance {
                 throw noEligible(url, invocation.getMethodName(), table);
             }
             return invokers.get(best);
-        }
+        };
     }
 }

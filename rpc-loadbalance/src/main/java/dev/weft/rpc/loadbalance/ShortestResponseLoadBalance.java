@@ -43,6 +43,6 @@ public final class ShortestResponseLoadBalance extends AbstractLoadBalance {
             long expected = s.expectedLatencyNanos(now);
             return (expected < 0 ? 1 : expected) * (Math.min(s.inFlight(), MAX_COUNTED_IN_FLIGHT) + 1L);
         };
-        return new LowestScore<>(invokers, url, weights(invokers, method, stats), score, stats.ticker()::read, this::random);
+        return new LowestScore<>(invokers, url, Weights.read(invokers, method, stats), score, stats.ticker()::read, this::random);
     }
 }

@@ -134,16 +134,6 @@ public final class WeightTable {
         return uniform;
     }
 
-    /** Whether {@code index} may be picked: not left out, and its weight is positive or all weights are 0. */
-    public boolean isEligible(int index) {
-        return eligible[index] > 0;
-    }
-
-    /** Whether some invoker may be picked. */
-    public boolean hasEligible() {
-        return total > 0;
-    }
-
     /** The weight {@code index} is drawn with: 0 when it may not be picked, 1 for all when all weights are 0. */
     public int effectiveWeight(int index) {
         return eligible[index];

@@ -1,6 +1,8 @@
 package dev.weft.rpc.loadbalance;
 
 import dev.weft.rpc.common.Invoker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Objects;
@@ -13,6 +15,8 @@ import java.util.Objects;
  */
 public final class Weights {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Weights.class);
+
     private final CallStats stats;
     private volatile WeightTable table;
 
@@ -21,10 +25,18 @@ public final class Weights {
         this.stats = stats;
     }
 
-    /** The weights of {@code invokers} for {@code method}, warm-up read from {@code stats}' clock. */
+    /**
+     * The weights of {@code invokers} for {@code method}, warm-up read from {@code stats}' clock.
+     * Providers with malformed weight keys are left out ({@link WeightTable#problems()}) and logged
+     * at WARN, once, here.
+     */
     public static Weights read(List<? extends Invoker<?>> invokers, String method, CallStats stats) {
         Objects.requireNonNull(stats, "stats");
-        return new Weights(WeightTable.read(invokers, method, stats.currentTimeMillis()), stats);
+        WeightTable table = WeightTable.read(invokers, method, stats.currentTimeMillis());
+        for (String problem : table.problems()) {
+            LOG.warn("Load balancing leaves a provider out{}: {}", method == null ? "" : " for method " + method, problem);
+        }
+        return new Weights(table, stats);
     }
 
     /** The table now. */

@@ -93,7 +93,7 @@ class CallStatsTest {
         // average 20 ms at a 50 % success rate
         assertThat(counters.expectedLatencyNanos(ticker.read())).isEqualTo(40 * MS);
         assertThat(counters.recentSuccesses(ticker.read())).isEqualTo(2);
-        assertThat(counters.recentFailures()).isEqualTo(2);
+        assertThat(counters.recentFailures(ticker.read())).isEqualTo(2);
     }
 
     @Test
@@ -116,13 +116,13 @@ class CallStatsTest {
     @Test
     void peakEwma_jumpsToPeaks_decaysWhenIdle_andFailuresDoubleIt() {
         InvokerStats counters = timed();
-        assertThat(counters.peakEwmaNanos()).isEqualTo(InvokerStats.NO_SAMPLES);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isEqualTo(InvokerStats.NO_SAMPLES);
         call(counters, 10 * MS, true);
-        assertThat(counters.peakEwmaNanos()).isEqualTo(10 * MS);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isEqualTo(10 * MS);
         call(counters, 50 * MS, true);
-        assertThat(counters.peakEwmaNanos()).as("a peak is taken at once").isEqualTo(50 * MS);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).as("a peak is taken at once").isEqualTo(50 * MS);
         call(counters, MS, false);
-        assertThat(counters.peakEwmaNanos()).isGreaterThanOrEqualTo(99 * MS);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isGreaterThanOrEqualTo(99 * MS);
         long now = counters.lastSampleNanos();
         double estimate = counters.peakEwmaNanos(now, TimeUnit.SECONDS.toNanos(1));
         assertThat(counters.peakEwmaNanos(now + TimeUnit.SECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(1)))
@@ -164,7 +164,7 @@ class CallStatsTest {
         }
         assertThat(counters.inFlight()).isZero();
         assertThat(counters.recentSuccesses(ticker.read())).isEqualTo(360_000);
-        assertThat(counters.recentFailures()).isEqualTo(40_000);
+        assertThat(counters.recentFailures(ticker.read())).isEqualTo(40_000);
     }
 
     @Test

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What an extension author gets from {@link AbstractLoadBalance} and {@link LoadBalance}: the
- * trivial lists, {@code doSelect} with {@code getWeight}, the default picker, and {@code select}
+ * trivial lists, {@code newPicker} with {@code Weights}, the default picker, and {@code select}
  * reusing a picker only for the same content.
  */
 class CustomBalancerContractTest {
@@ -39,22 +39,20 @@ class CustomBalancerContractTest {
         director.close();
     }
 
-    /** Picks the provider with the largest effective weight (ties: the first): written against doSelect. */
+    /** Picks the provider with the largest effective weight (ties: the first), through {@code Weights.read}. */
     static final class HeaviestLoadBalance extends AbstractLoadBalance {
         @Override
-        protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-            Invoker<T> best = invokers.get(0);
-            for (Invoker<T> invoker : invokers) {
-                if (getWeight(invoker, invocation) > getWeight(best, invocation)) {
-                    best = invoker;
+        protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
+            Weights weights = Weights.read(invokers, method, stats);
+            return invocation -> {
+                WeightTable table = weights.current();
+                int best = 0;
+                for (int i = 1; i < invokers.size(); i++) {
+                    best = table.effectiveWeight(i) > table.effectiveWeight(best) ? i : best;
                 }
-            }
-            return best;
+                return invokers.get(best);
+            };
         }
-    }
-
-    /** Overrides neither newPicker nor doSelect. */
-    static final class IncompleteLoadBalance extends AbstractLoadBalance {
     }
 
     private static String name(Invoker<?> invoker) {
@@ -70,7 +68,7 @@ class CustomBalancerContractTest {
     }
 
     @Test
-    void doSelect_getWeight_readsMethodLevelWeights_andWarmupFromTheDirectorsClock() {
+    void weights_readMethodLevelWeights_andWarmupFromTheDirectorsClock() {
         HeaviestLoadBalance balance = new HeaviestLoadBalance();
         balance.setExtensionDirector(director);
         FakeProvider<FakeService> a = FakeProvider.named("a").weight(50);
@@ -85,24 +83,11 @@ class CustomBalancerContractTest {
     }
 
     @Test
-    void doSelect_getWeight_ofAMalformedProvider_failsNamingKeyValueAndUrl() {
+    void weights_leaveAMalformedProviderOut_whileTheOthersServe() {
         HeaviestLoadBalance balance = new HeaviestLoadBalance();
         balance.setExtensionDirector(director);
-        FakeProvider<FakeService> bad = FakeProvider.named("bad").parameter("weight", "-5");
-        assertThatThrownBy(() -> balance.select(List.of(FakeProvider.named("a"), bad), CONSUMER, call))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("weight: -5 (expected: an integer >= 0) in provider URL " + bad.getUrl());
-    }
-
-    @Test
-    void aBalancerOverridingNeitherMethod_failsClearly_onceItMustChoose() {
-        IncompleteLoadBalance balance = new IncompleteLoadBalance();
-        balance.setExtensionDirector(director);
-        FakeProvider<FakeService> only = FakeProvider.named("only");
-        assertThat(balance.select(List.of(only), CONSUMER, call)).isSameAs(only);
-        assertThatThrownBy(() -> balance.select(List.of(only, FakeProvider.named("two")), CONSUMER, call))
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessage(IncompleteLoadBalance.class.getName() + " overrides neither newPicker nor doSelect");
+        FakeProvider<FakeService> bad = FakeProvider.named("bad").weight(900).parameter("call.weight", "-5");
+        assertThat(name(balance.select(List.of(FakeProvider.named("a"), bad), CONSUMER, call))).isEqualTo("a");
     }
 
     @Test

@@ -57,7 +57,7 @@ class InvokerStatsWindowTest {
         assertThat(counters.inFlight()).isZero();
         assertThat(counters.recentSuccesses(ticker.read())).isZero();
         assertThat(counters.lastSampleNanos()).isEqualTo(Long.MIN_VALUE);
-        assertThat(counters.peakEwmaNanos()).isEqualTo(InvokerStats.NO_SAMPLES);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isEqualTo(InvokerStats.NO_SAMPLES);
         assertThat(counters.expectedLatencyNanos(ticker.read())).isEqualTo(InvokerStats.NO_SAMPLES);
     }
 
@@ -91,7 +91,7 @@ class InvokerStatsWindowTest {
         long now = ticker.read();
         assertThat(counters.recentSuccesses(now)).isEqualTo(2);
         assertThat(counters.recentFailures(now)).isEqualTo(1);
-        assertThat(counters.recentFailures()).isEqualTo(1);
+        assertThat(counters.recentFailures(ticker.read())).isEqualTo(1);
         // average 3 ms over a 2/3 success rate
         assertThat(counters.expectedLatencyNanos(now)).isEqualTo(4_500_000L);
         assertThat(counters.lastSampleNanos()).isEqualTo(now);
@@ -142,7 +142,7 @@ class InvokerStatsWindowTest {
         InvokerStats counters = timed();
         ticker.set(SECOND);
         call(counters, 10, false);
-        assertThat(counters.peakEwmaNanos()).isEqualTo(MS);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isEqualTo(MS);
         call(counters, 10, false);
         assertThat(counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isCloseTo(2.0 * MS, offset(1.0));
     }
@@ -152,14 +152,14 @@ class InvokerStatsWindowTest {
         InvokerStats counters = timed();
         ticker.set(SECOND);
         call(counters, 10 * MS, true);
-        assertThat(counters.peakEwmaNanos()).isEqualTo(10 * MS);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isEqualTo(10 * MS);
         call(counters, 50 * MS, true);
-        assertThat(counters.peakEwmaNanos()).isEqualTo(50 * MS);
+        assertThat((long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isEqualTo(50 * MS);
         ticker.advance(10, TimeUnit.SECONDS);   // one time constant idle, then a fast sample
         call(counters, 0, true);
         double keep = Math.exp(-1);
         double expected = 50.0 * MS * keep + 1 * (1 - keep);
-        assertThat((double) counters.peakEwmaNanos()).isCloseTo(expected, offset(2.0));
+        assertThat((double) (long) counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isCloseTo(expected, offset(2.0));
         long last = counters.lastSampleNanos();
         // readers decay with their own time constant: one of them later leaves exp(-1)
         assertThat(counters.peakEwmaNanos(last + SECOND, SECOND)).isCloseTo(expected * keep, offset(2.0));

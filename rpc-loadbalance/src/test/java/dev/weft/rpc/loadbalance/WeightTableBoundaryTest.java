@@ -57,14 +57,14 @@ class WeightTableBoundaryTest {
     @Test
     void weightZero_isNotEligible_unlessEveryWeightIsZero_thenAllCountAsOne() {
         WeightTable mixed = weighted(0, 4);
-        assertThat(mixed.isEligible(0)).isFalse();
-        assertThat(mixed.isEligible(1)).isTrue();
+        assertThat(mixed.effectiveWeight(0)).isZero();
+        assertThat(mixed.effectiveWeight(1)).isPositive();
         assertThat(mixed.effectiveWeight(1)).isEqualTo(4);
-        assertThat(mixed.hasEligible()).isTrue();
+        assertThat(mixed.total()).isPositive();
         WeightTable zeros = weighted(0, 0, 0);
-        assertThat(zeros.isEligible(2)).isTrue();
+        assertThat(zeros.effectiveWeight(2)).isPositive();
         assertThat(zeros.effectiveWeight(0)).isEqualTo(1);
-        assertThat(zeros.hasEligible()).isTrue();
+        assertThat(zeros.total()).isPositive();
         assertThat(zeros.isUniform()).isTrue();
     }
 
@@ -85,15 +85,15 @@ class WeightTableBoundaryTest {
         FakeProvider<FakeService> zeroB = provider("b").weight(0);
         WeightTable table = read(null, NOW, bad, zeroA, zeroB);
         assertThat(table.isUniform()).isFalse();
-        assertThat(table.isEligible(0)).isFalse();
-        assertThat(table.isEligible(1)).isTrue();
+        assertThat(table.effectiveWeight(0)).isZero();
+        assertThat(table.effectiveWeight(1)).isPositive();
         ScriptedRandom random = ScriptedRandom.draws(1, 0);
         assertThat(table.pick(random)).isEqualTo(2);
         assertThat(table.pick(random)).isEqualTo(1);
         assertThat(random.bounds()).containsExactly(2L, 2L);
 
         WeightTable none = read(null, NOW, bad, provider("worse").parameter("weight", "x"));
-        assertThat(none.hasEligible()).isFalse();
+        assertThat(none.total()).isZero();
         assertThat(none.pick(ScriptedRandom.draws())).isEqualTo(-1);
         assertThat(none.problems()).hasSize(2);
         assertThat(none.toString()).startsWith("WeightTable[0, 0] left out: [weight: -5 (expected:");

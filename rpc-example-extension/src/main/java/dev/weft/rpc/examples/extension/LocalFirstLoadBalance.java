@@ -1,9 +1,12 @@
 package dev.weft.rpc.examples.extension;
 
-import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.AbstractLoadBalance;
+import dev.weft.rpc.loadbalance.CallStats;
+import dev.weft.rpc.loadbalance.Picker;
+import dev.weft.rpc.loadbalance.WeightTable;
+import dev.weft.rpc.loadbalance.Weights;
 
 import java.util.List;
 import java.util.Objects;
@@ -58,41 +61,36 @@ public class LocalFirstLoadBalance extends AbstractLoadBalance {
     /**
      * Picks among the local providers, or among all when none is local. The base class has already
      * handled an empty list (an {@code RpcException} with {@code NO_INVOKER_AVAILABLE}) and a single
-     * invoker, and {@link #getWeight} applies the {@code weight} key and warm-up (a negative or
-     * non-numeric weight is an {@code IllegalArgumentException} naming the provider URL).
+     * invoker; {@link Weights} applies the {@code weight} key and warm-up, and leaves a provider
+     * with a negative or non-numeric weight out (logged once, naming the provider URL).
      */
     @Override
-    protected <T> Invoker<T> doSelect(List<Invoker<T>> invokers, URL url, Invocation invocation) {
-        String zone = url.getMethodParameter(invocation.getMethodName(), CONSUMER_ZONE_KEY, "");
+    protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
+        Weights weights = Weights.read(invokers, method, stats);
+        String zone = url.getMethodParameter(method, CONSUMER_ZONE_KEY, "");
+        return invocation -> pick(invokers, zone, weights.current());
+    }
+
+    private <T> Invoker<T> pick(List<Invoker<T>> invokers, String zone, WeightTable table) {
         int localCount = 0;
         long localWeight = 0;
         long allWeight = 0;
-        for (Invoker<T> invoker : invokers) {
-            int weight = getWeight(invoker, invocation);
-            allWeight += weight;
-            if (isLocal(invoker, zone)) {
+        for (int i = 0; i < invokers.size(); i++) {
+            allWeight += table.weight(i);
+            if (isLocal(invokers.get(i), zone)) {
                 localCount++;
-                localWeight += weight;
+                localWeight += table.weight(i);
             }
         }
         boolean localOnly = localCount > 0;
         int count = localOnly ? localCount : invokers.size();
         long totalWeight = localOnly ? localWeight : allWeight;
-        if (totalWeight > 0) {
-            long point = randomBelow.applyAsLong(totalWeight);
-            for (Invoker<T> invoker : invokers) {
-                if (!localOnly || isLocal(invoker, zone)) {
-                    point -= getWeight(invoker, invocation);
-                    if (point < 0) {
-                        return invoker;
-                    }
-                }
-            }
-        } else {
-            long index = randomBelow.applyAsLong(count);
-            for (Invoker<T> invoker : invokers) {
-                if ((!localOnly || isLocal(invoker, zone)) && index-- == 0) {
-                    return invoker;
+        long point = randomBelow.applyAsLong(totalWeight > 0 ? totalWeight : count);
+        for (int i = 0; i < invokers.size(); i++) {
+            if (!localOnly || isLocal(invokers.get(i), zone)) {
+                point -= totalWeight > 0 ? table.weight(i) : 1;
+                if (point < 0) {
+                    return invokers.get(i);
                 }
             }
         }

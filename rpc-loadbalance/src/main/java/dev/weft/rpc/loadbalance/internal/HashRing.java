@@ -99,22 +99,14 @@ public final class HashRing {
 
     /** The position of the first point at or after {@code hash} (unsigned), wrapping to 0. */
     public int ceiling(long hash) {
-        int entry = table[(int) (hash >>> shift)];
-        if (entry < 0) {
-            int position = scan(~entry, hash);
-            return position == size ? 0 : position;
-        }
-        int low = 0;
-        int high = size;
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            if (Long.compareUnsigned(points[mid], hash) < 0) {
-                low = mid + 1;
-            } else {
-                high = mid;
+        int range = (int) (hash >>> shift);
+        while (table[range] >= 0) { // no point in this range: the answer is the first point of a later one
+            if (++range == table.length) {
+                return 0;
             }
         }
-        return low == size ? 0 : low;
+        int position = scan(~table[range], hash);
+        return position == size ? 0 : position;
     }
 
     /**

@@ -58,13 +58,8 @@ public final class KeyHash {
         for (int index : indexes) {
             if (index >= available) {
                 h = step(h, ABSENT_VALUE, 0, 0);
-                continue;
-            }
-            Object argument = arguments[index];
-            if (argument == null) {
-                h = step(h, NULL_VALUE, 0, 0);
             } else {
-                h = absorb(h, argument instanceof String ? (String) argument : String.valueOf(argument));
+                h = arguments[index] == null ? step(h, NULL_VALUE, 0, 0) : absorb(h, String.valueOf(arguments[index]));
             }
         }
         return h;
@@ -74,9 +69,8 @@ public final class KeyHash {
      * Absorbs one string: triples (length, units 0-3, units 4-7), (units 8-11, 12-15, 16-19), ...
      * Keys of up to 8 units, the common case, take one straight path per length that reads every
      * unit at a constant index: merging partial words across lengths costs the JIT about as much
-     * as the hashing itself. Longer keys continue in {@link #absorbTail}. Ring points (longer
-     * strings, hashed in bulk when a ring is built) use {@link #absorbAny} instead, so their
-     * profile does not make this path look big to the JIT.
+     * as the hashing itself. Longer keys, and ring points (hashed in bulk when a ring is built, so
+     * their profile does not make this path look big to the JIT), take {@link #absorbAny}.
      */
     private static long absorb(long h, String text) {
         int length = text.length();
@@ -100,27 +94,15 @@ public final class KeyHash {
             case 8:
                 return step(h, 8, fullWord(text, 0), fullWord(text, 4));
             default:
-                return absorbTail(step(h, length, fullWord(text, 0), fullWord(text, 4)), text, length);
+                return absorbAny(h, text);
         }
     }
 
     /** As {@link #absorb}, for any length in one loop. */
     private static long absorbAny(long h, String text) {
-        int length = text.length();
-        long second = length > 4 ? wordFrom(text, 4, length) : 0;
-        return absorbTail(step(h, length, wordFrom(text, 0, length), second), text, length);
-    }
-
-    /** The triples from unit 8 on. */
-    private static long absorbTail(long h, String text, int length) {
-        int i = 8;
-        for (; i + 12 <= length; i += 12) {
-            h = step(h, fullWord(text, i), fullWord(text, i + 4), fullWord(text, i + 8));
-        }
-        if (i < length) {
-            long b = i + 4 < length ? wordFrom(text, i + 4, length) : 0;
-            long c = i + 8 < length ? wordFrom(text, i + 8, length) : 0;
-            h = step(h, wordFrom(text, i, length), b, c);
+        h = step(h, text.length(), wordFrom(text, 0), wordFrom(text, 4));
+        for (int i = 8; i < text.length(); i += 12) {
+            h = step(h, wordFrom(text, i), wordFrom(text, i + 4), wordFrom(text, i + 8));
         }
         return h;
     }
@@ -152,19 +134,12 @@ public final class KeyHash {
         return (long) text.charAt(i + 2) << 32 | twoUnits(text, i);
     }
 
-    /** Up to four units starting at {@code i} ({@code i <= length}), zero-padded. */
-    private static long wordFrom(String text, int i, int length) {
-        switch (length - i) {
-            case 0:
-                return 0;
-            case 1:
-                return text.charAt(i);
-            case 2:
-                return twoUnits(text, i);
-            case 3:
-                return threeUnits(text, i);
-            default:
-                return fullWord(text, i);
+    /** Units {@code i} to {@code i + 3} as one word, zero-padded past the end of {@code text}. */
+    private static long wordFrom(String text, int i) {
+        long word = 0;
+        for (int j = Math.min(i + 4, text.length()) - 1; j >= i; j--) {
+            word = word << 16 | text.charAt(j);
         }
+        return word;
     }
 }
