@@ -18,9 +18,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       listener to {@linkplain DirectoryListener#check check} it (a veto makes the change throw
  *       and the current state keeps serving), publishes it, then tells the listeners.</li>
  *   <li><b>Availability.</b> With {@value #AVAILABLE_CHECK_KEY}{@code =true} (the default) a state
- *       records which providers were available when it was built. {@link #list} checks every
- *       provider now, and {@link #candidates} re-checks only those that were down; either publishes a
- *       new state (without a veto: the members did not change) when availability changed.</li>
+ *       records which providers were available when it was built ({@link DirectoryState#candidates()});
+ *       {@link #list} checks every provider now and, when availability changed, publishes a new state
+ *       (without a veto: the members did not change).</li>
  *   <li><b>Mock routing.</b> A normal call never sees invokers whose URL protocol is {@code mock}; a
  *       call with attachment {@value #NEED_MOCK_ATTACHMENT}{@code =true} sees only those.</li>
  *   <li><b>Ownership.</b> The directory does not own its invokers: {@link #destroy()} drops its
@@ -99,25 +99,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
             rechecked = publishAvailability(current);
         }
         return rechecked.candidates();
-    }
-
-    /**
-     * The invokers for {@code invocation} not known to be unavailable: those available at the last
-     * check, with the ones that were down checked again.
-     *
-     * @throws RpcException when the directory was destroyed
-     */
-    @Override
-    public final List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
-        Objects.requireNonNull(invocation, "invocation");
-        DirectoryState<T> current = current(invocation);
-        if (isMockCall(invocation)) {
-            return current.mockInvokers();
-        }
-        if (current.anyRecovered()) {
-            current = publishAvailability(current);
-        }
-        return current.candidates();
     }
 
     private DirectoryState<T> current(Invocation invocation) {

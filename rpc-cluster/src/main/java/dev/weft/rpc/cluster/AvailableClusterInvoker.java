@@ -26,7 +26,12 @@ final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
         for (int i = 0, n = invokers.size(); i < n; i++) {
             Invoker<T> invoker = invokers.get(i);
             if (invoker.isAvailable()) {
-                return FailfastClusterInvoker.invokeOnce(this, invokers, invoker, invocation, plan, "Available");
+                try {
+                    return invokeOnce(invocation, invoker, invokers, plan);
+                } catch (Throwable failure) {
+                    throw giveUp("Available invoke of " + callSite(invocation) + " failed on provider " + describe(invoker)
+                            + " (consumer: " + plan.url() + "): ", failure);
+                }
             }
         }
         throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation)

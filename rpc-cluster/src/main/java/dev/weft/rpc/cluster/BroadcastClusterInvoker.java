@@ -87,11 +87,8 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
         if (lastFailure == null) {
             return lastFailedResult;
         }
-        if (isBiz(lastFailure)) {
-            throw (RpcException) lastFailure;
-        }
-        throw new RpcException(codeOf(lastFailure), "Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total
-                + " providers (called " + called + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url()
-                + "); last failure on provider " + describe(lastFailed) + ": " + brief(lastFailure), lastFailure);
+        throw giveUp("Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total + " providers (called " + called
+                + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url() + "); last failure on provider "
+                + describe(lastFailed) + ": ", lastFailure);
     }
 }

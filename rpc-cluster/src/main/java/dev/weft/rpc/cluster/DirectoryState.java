@@ -92,8 +92,8 @@ public final class DirectoryState<T> {
 
     /** Whether some member that was down at publication is available now (O(number down)). */
     boolean anyRecovered() {
-        for (Invoker<T> invoker : down) {
-            if (invoker.isAvailable()) {
+        for (int i = 0, n = down.size(); i < n; i++) {
+            if (down.get(i).isAvailable()) {
                 return true;
             }
         }

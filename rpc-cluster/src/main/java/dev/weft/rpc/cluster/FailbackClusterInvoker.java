@@ -33,10 +33,10 @@ import java.util.function.Function;
  * and are not retried; a result carrying the service's exception is returned unchanged.
  *
  * <p>At most {@code failbacktasks} (default 100) calls wait for retry per invoker; beyond that a
- * call is dropped with a warning and counted ({@link #droppedRetries()}). {@link #destroy()}
+ * call is dropped with a warning and counted ({@link FailbackCluster#droppedRetries}). {@link #destroy()}
  * cancels this invoker's retries. Thread-safe.
  */
-public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
+final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     /** Consumer URL key: the most calls queued for retry (default 100). */
     public static final String FAILBACK_TASKS_KEY = "failbacktasks";
@@ -96,7 +96,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     /** Calls waiting for a retry now (none once the cluster is closed: those count as dropped). */
-    public int pendingRetries() {
+    int pendingRetries() {
         dropStaleTasks();
         return tasks.size();
     }
@@ -114,7 +114,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     /** Calls this invoker dropped instead of retrying (queue full, cluster closed). */
-    public long droppedRetries() {
+    long droppedRetries() {
         return dropped.get();
     }
 
@@ -134,7 +134,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     private void queueRetry(Invocation invocation, MethodPlan<T> plan, Invoker<T> failed, Throwable failure) {
         String where = failed == null ? "(no provider)" : "provider " + describe(failed);
         if (plan.retries() == 0) {
-            failureLog(LOG).error("Failback invoke of " + callSite(invocation) + " failed on " + where + " and " + RETRIES_KEY
+            logFailure("Failback invoke of " + callSite(invocation) + " failed on " + where + " and " + RETRIES_KEY
                     + "=0: not retrying (consumer: " + plan.url() + ")", failure);
             return;
         }
@@ -149,7 +149,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + limits.maxTasks() + ")", failure);
             return;
         }
-        failureLog(LOG).error("Failback invoke of " + callSite(invocation) + " failed on " + where + "; retrying every "
+        logFailure("Failback invoke of " + callSite(invocation) + " failed on " + where + "; retrying every "
                 + limits.periodMillis() + " ms up to " + plan.retries() + " times (consumer: " + plan.url() + ")", failure);
         task.schedule();
     }

@@ -124,12 +124,8 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
         if (answer instanceof Error) {
             throw (Error) answer;
         }
-        Throwable failure = (Throwable) answer;
-        if (isBiz(failure)) {
-            throw (RpcException) failure;
-        }
-        throw new RpcException(codeOf(failure), "Forking invoke of " + callSite(invocation) + " failed on all " + count
-                + " providers " + describeAll(selected) + " (consumer: " + plan.url() + "); last cause: " + brief(failure), failure);
+        throw giveUp("Forking invoke of " + callSite(invocation) + " failed on all " + count + " providers " + describeAll(selected)
+                + " (consumer: " + plan.url() + "); last cause: ", (Throwable) answer);
     }
 
     private RpcException closed(Invocation invocation, MethodPlan<T> plan) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import static dev.weft.rpc.cluster.TestClusters.consumer;
@@ -57,10 +58,13 @@ class ForkingLimitsTest {
         Invoker<Greeting> filling = cluster.join(crowded);
         Future<Result> fills = caller.submit(() -> filling.invoke(hello()));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (held.stream().mapToInt(HeldCalls::heldSoFar).sum() < 1 && System.nanoTime() < deadline) {
+        ThreadPoolExecutor executor = (ThreadPoolExecutor) cluster.executor();
+        while ((held.stream().mapToInt(HeldCalls::heldSoFar).sum() < 1 || executor.getQueue().remainingCapacity() > 0)
+                && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
         assertThat(held.stream().mapToInt(HeldCalls::heldSoFar).sum()).as("one fork runs, the others fill the queue").isEqualTo(1);
+        assertThat(executor.getQueue().remainingCapacity()).as("the filling call has submitted all its forks").isZero();
 
         FakeProvider<Greeting> late = FakeProvider.of(Greeting.class, "10.0.0.200");
         RpcException e = catchThrowableOfType(RpcException.class,
