@@ -39,9 +39,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     /** Consumer URL key: list only available invokers (default {@code true}). */
     public static final String AVAILABLE_CHECK_KEY = "cluster.availablecheck";
 
-    /** The URL protocol of mock invokers, listed only for {@link #NEED_MOCK_ATTACHMENT} calls. */
-    public static final String MOCK_PROTOCOL = DirectoryState.MOCK_PROTOCOL;
-
     private final Class<T> type;
     private final List<DirectoryListener<T>> listeners = new CopyOnWriteArrayList<>();
     private volatile DirectoryState<T> state;
@@ -90,24 +87,15 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     @Override
     public final List<Invoker<T>> list(Invocation invocation) throws RpcException {
         Objects.requireNonNull(invocation, "invocation");
-        DirectoryState<T> current = current(invocation);
-        if (isMockCall(invocation)) {
-            return current.mockInvokers();
-        }
-        DirectoryState<T> rechecked = current.rechecked(current.version() + 1);
-        if (rechecked != current) {
-            rechecked = publishAvailability(current);
-        }
-        return rechecked.candidates();
-    }
-
-    private DirectoryState<T> current(Invocation invocation) {
         DirectoryState<T> current = state;
         if (destroyed) {
             throw new RpcException("Directory of service " + type.getName() + " is destroyed; cannot list providers for method "
                     + invocation.getMethodName() + " (consumer: " + current.url() + ")");
         }
-        return current;
+        if (isMockCall(invocation)) {
+            return current.mockInvokers();
+        }
+        return (current.availabilityChanged() ? publishAvailability(current) : current).candidates();
     }
 
     /** Whether {@code invocation} asks for the mock invokers. */
@@ -195,11 +183,9 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
             return current;
         }
         DirectoryState<T> next = current.rechecked(current.version() + 1);
-        if (next != current) {
-            state = next;
-            for (DirectoryListener<T> listener : listeners) {
-                listener.published(next);
-            }
+        state = next;
+        for (DirectoryListener<T> listener : listeners) {
+            listener.published(next);
         }
         return next;
     }

@@ -78,16 +78,14 @@ public final class DirectoryState<T> {
                 List.copyOf(down));
     }
 
-    /** This state with availability checked again (a new version), or this state when nothing changed. */
+    /** This state with availability checked again, as {@code nextVersion}. */
     DirectoryState<T> rechecked(long nextVersion) {
-        if (!availableCheck || !availabilityChanged()) {
-            return this;
-        }
-        return withAvailability(url, nextVersion, true, all, invokers, mockInvokers);
+        return withAvailability(url, nextVersion, availableCheck, all, invokers, mockInvokers);
     }
 
-    private boolean availabilityChanged() {
-        return anyRecovered() || candidates.stream().anyMatch(invoker -> !invoker.isAvailable());
+    /** Whether, under the availability check, some provider is available now that was not at publication, or the reverse. */
+    boolean availabilityChanged() {
+        return availableCheck && (anyRecovered() || candidates.stream().anyMatch(invoker -> !invoker.isAvailable()));
     }
 
     /** Whether some member that was down at publication is available now (O(number down)). */

@@ -26,9 +26,6 @@ import java.util.function.Function;
  */
 public final class ForkingCluster extends AbstractCluster implements AutoCloseable {
 
-    /** The strategy's name. */
-    public static final String NAME = "forking";
-
     /** Worker threads: twice the processors, at least 4, at most 64. */
     public static final int DEFAULT_THREADS = Math.min(64, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
 

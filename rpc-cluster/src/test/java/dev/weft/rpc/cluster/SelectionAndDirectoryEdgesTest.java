@@ -151,7 +151,6 @@ class SelectionAndDirectoryEdgesTest {
         invoker.invoke(hello());
 
         assertThat(cluster.droppedRetries(directory)).as("the queued one and the new one").isEqualTo(2);
-        assertThat(cluster.droppedRetries()).isEqualTo(2);
     }
 
     /** A directory that publishes nothing: read per call. */
