@@ -68,15 +68,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     /** Not destroyed and at least one normal (non-mock) invoker is available. */
     @Override
     public boolean isAvailable() {
-        if (destroyed) {
-            return false;
-        }
-        for (Invoker<T> invoker : state.invokers()) {
-            if (invoker.isAvailable()) {
-                return true;
-            }
-        }
-        return false;
+        return !destroyed && state.invokers().stream().anyMatch(Invoker::isAvailable);
     }
 
     /**
@@ -132,11 +124,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     @Override
     public synchronized void destroy() {
         destroyed = true;
-        DirectoryState<T> empty = DirectoryState.of(state.url(), List.of(), state.version() + 1, state.availableCheck());
-        state = empty;
-        for (DirectoryListener<T> listener : listeners) {
-            listener.published(empty);
-        }
+        install(DirectoryState.of(state.url(), List.of(), state.version() + 1, state.availableCheck()));
         listeners.clear();
     }
 
@@ -171,10 +159,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         for (DirectoryListener<T> listener : listeners) {
             listener.check(next);
         }
-        state = next;
-        for (DirectoryListener<T> listener : listeners) {
-            listener.published(next);
-        }
+        install(next);
     }
 
     private synchronized DirectoryState<T> publishAvailability(DirectoryState<T> seen) {
@@ -182,11 +167,13 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (current != seen || destroyed) {
             return current;
         }
-        DirectoryState<T> next = current.rechecked(current.version() + 1);
+        return install(current.rechecked(current.version() + 1));
+    }
+
+    /** Makes {@code next} the current state and tells the listeners; under this object's lock. */
+    private DirectoryState<T> install(DirectoryState<T> next) {
         state = next;
-        for (DirectoryListener<T> listener : listeners) {
-            listener.published(next);
-        }
+        listeners.forEach(listener -> listener.published(next));
         return next;
     }
 
