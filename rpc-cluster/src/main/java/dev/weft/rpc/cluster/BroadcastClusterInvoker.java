@@ -54,8 +54,7 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
         int failures = 0;
         int called = 0;
         Result last = null;
-        Result lastFailedResult = null;
-        Throwable lastFailure = null;
+        Object lastFailure = null; // a result carrying an exception, or what was thrown
         Invoker<T> lastFailed = null;
         for (Invoker<T> invoker : invokers) {
             called++;
@@ -63,15 +62,13 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 last = invokeProvider(invoker, invocation);
                 if (last != null && last.hasException()) {
                     failures++;
-                    lastFailedResult = last;
-                    lastFailure = null;
+                    lastFailure = last;
                     lastFailed = invoker;
                 }
             } catch (Throwable failure) {
                 rethrowIfFatal(failure);
                 failures++;
                 lastFailure = failure;
-                lastFailedResult = null;
                 lastFailed = invoker;
                 LOG.warn("Broadcast of {} failed on provider {}: {}", callSite(invocation), describe(invoker), brief(failure));
             }
@@ -81,14 +78,14 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 break;
             }
         }
-        if (failures == 0) {
+        if (lastFailure == null) {
             return last;
         }
-        if (lastFailure == null) {
-            return lastFailedResult;
+        if (lastFailure instanceof Result failedResult) {
+            return failedResult;
         }
         throw giveUp("Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total + " providers (called " + called
                 + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url() + "); last failure on provider "
-                + describe(lastFailed) + ": ", lastFailure);
+                + describe(lastFailed) + ": ", (Throwable) lastFailure);
     }
 }

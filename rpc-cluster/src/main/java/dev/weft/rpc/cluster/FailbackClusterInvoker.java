@@ -1,6 +1,5 @@
 package dev.weft.rpc.cluster;
 
-import dev.weft.rpc.cluster.internal.Cancellable;
 import dev.weft.rpc.cluster.internal.RetryScheduler;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
@@ -15,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -156,7 +156,7 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
         private final long periodMillis;
         private int attempts;
         private Invoker<T> lastFailed;
-        private volatile Cancellable scheduled;
+        private volatile Future<?> scheduled;
 
         RetryTask(Invocation invocation, int retries, Invoker<T> lastFailed, long periodMillis) {
             this.invocation = invocation;
@@ -177,9 +177,9 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
         /** Removes this task; true when it was still queued. */
         boolean finish() {
-            Cancellable handle = scheduled;
+            Future<?> handle = scheduled;
             if (handle != null) {
-                handle.cancel();
+                handle.cancel(false);
             }
             return tasks.remove(this);
         }

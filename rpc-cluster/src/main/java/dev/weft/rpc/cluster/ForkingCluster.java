@@ -1,10 +1,12 @@
 package dev.weft.rpc.cluster;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,15 +59,9 @@ public final class ForkingCluster extends AbstractCluster implements AutoCloseab
     @Override
     public void close() {
         executor.shutdownNow();
-        for (LinkedBlockingQueue<Object> answers : waiting) {
-            answers.offer(ForkingClusterInvoker.CLOSED);
-        }
-        try {
-            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warn("Forking threads did not stop within 5 s after close");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        waiting.forEach(answers -> answers.offer(ForkingClusterInvoker.CLOSED));
+        if (!MoreExecutors.shutdownAndAwaitTermination(executor, Duration.ofSeconds(5))) {
+            LOG.warn("Forking threads did not stop within 5 s after close");
         }
     }
 

@@ -73,13 +73,13 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
         int count = selected.size();
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
+        List<Future<?>> futures = new ArrayList<>(count);
         waiting.add(answers);
         try {
             if (executor.isShutdown()) {
                 throw closed(invocation, plan);
             }
             AtomicInteger failures = new AtomicInteger();
-            List<Future<?>> futures = new ArrayList<>(count);
             for (Invoker<T> invoker : selected) {
                 try {
                     futures.add(executor.submit(() -> fork(invoker, invocation, plan, answers, failures, count)));
@@ -96,14 +96,13 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 answer = answers.poll(timeout, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                cancel(futures);
                 throw new RpcException("Forking invoke of " + callSite(invocation) + " interrupted while waiting for " + count
                         + " providers", e);
             }
-            cancel(futures);
             return answer(invocation, plan, selected, answer, failures.get(), timeout);
         } finally {
             waiting.remove(answers);
+            futures.forEach(future -> future.cancel(false)); // forks still queued are not needed any more
         }
     }
 
@@ -165,11 +164,5 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             selected.add(invoker);
         }
         return selected;
-    }
-
-    private static void cancel(List<Future<?>> futures) {
-        for (Future<?> future : futures) {
-            future.cancel(false);
-        }
     }
 }
