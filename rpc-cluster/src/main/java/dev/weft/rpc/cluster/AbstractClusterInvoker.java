@@ -36,11 +36,11 @@ import java.util.stream.Collectors;
  * {@code retries}, {@code sticky}, the balancer's own keys, and the strategy's keys through
  * {@link #resolve}). A bad value vetoes the state: {@code join}, {@code setUrl}, {@code setState}
  * throw {@code what: value (expected: rule)} and the last good state keeps serving, so at call time
- * only runtime failures remain. Each published state gets a plan; each method's
- * {@link MethodPlan} (with its picker) is built once, on the first call of that method in that state.
- * The per-call path is one volatile read of the plan, one map lookup and {@code picker.pick}.
- * Other {@link Directory} implementations are read per call and a plan is rebuilt when their URL or
- * members change (a bad value then fails the call).
+ * only runtime failures remain. A call reads the directory's current state (one volatile read) and
+ * plans it when it is new; each method's {@link MethodPlan} (with its picker) is built once, on the
+ * first call of that method in that state, so the per-call path is two volatile reads, one map lookup
+ * and {@code picker.pick}. Other {@link Directory} implementations are listed per call and planned
+ * anew when their URL or members change (a bad value then fails the call).
  *
  * <p><b>Failures.</b> A strategy that gives up throws {@link #giveUp}: a business exception
  * unchanged, anything else wrapped with the cause's code kept; JVM errors are rethrown as they are.
@@ -74,7 +74,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** The names of the interface's methods, whose settings every state is checked for. */
     private final Set<String> interfaceMethods;
     private final AtomicBoolean destroyed = new AtomicBoolean();
-    private final DirectoryListener<T> listener = new PlanListener();
+    /** Checks every state before its directory publishes it (a bad setting vetoes it). */
+    private final DirectoryListener<T> checker = this::planOf;
     /** The sticky invoker per method: kept across states while it stays listed and available. */
     private final ConcurrentHashMap<String, Invoker<T>> stickyInvokers = new ConcurrentHashMap<>();
     private volatile CallStats stats;
@@ -95,7 +96,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     /**
      * Starts serving with {@code stats}: checks the directory's current state and, for an
-     * {@link AbstractDirectory}, registers as its listener. Called once by the cluster's {@code join}.
+     * {@link AbstractDirectory}, registers to check the states it publishes. Called once by the
+     * cluster's {@code join}.
      *
      * @throws IllegalArgumentException when the current state has a bad setting
      */
@@ -103,7 +105,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         stats = Objects.requireNonNull(callStats, "callStats");
         failureLog = new FailureLog(LoggerFactory.getLogger(getClass()), callStats.ticker());
         if (directory instanceof AbstractDirectory<T> published) {
-            published.addListener(listener);
+            published.addListener(checker);
+            plan = planOf(published.state());
         } else {
             plan = planOf(DirectoryState.of(directory.getUrl(), List.of(), 0, false));
         }
@@ -148,7 +151,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
                 onDestroy();
             } finally {
                 if (directory instanceof AbstractDirectory<T> published) {
-                    published.removeListener(listener);
+                    published.removeListener(checker);
                 }
                 directory.destroy();
             }
@@ -201,29 +204,28 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     // ------------------------------------------------------------------ plans
 
-    /** The plan of the invocation's method under the current state. */
+    /** The plan of the invocation's method under the directory's current state (planned anew when the state changed). */
     protected final MethodPlan<T> plan(Invocation invocation) {
         StatePlan<T> current = plan;
-        if (!(directory instanceof AbstractDirectory)) {
-            current = observed(current, invocation);
-        } else if (current.state.anyRecovered()) {
-            directory.list(invocation); // publishes the recovered state, which replaces the plan
-            current = plan;
+        DirectoryState<T> state = current.state;
+        if (directory instanceof AbstractDirectory<T> published) {
+            state = published.state();
+            if (state.anyRecovered()) {
+                directory.list(invocation); // publishes the recovered providers as available
+                state = published.state();
+            }
+        } else {
+            URL url = directory.getUrl();
+            List<Invoker<T>> members = directory.list(invocation);
+            if (!url.equals(state.url()) || !DirectoryState.sameMembers(state.allInvokers(), members)) {
+                state = DirectoryState.of(url, members, state.version() + 1, false);
+            }
+        }
+        if (state != current.state) {
+            current = planOf(state);
+            plan = current;
         }
         return current.method(invocation.getMethodName(), this);
-    }
-
-    /** For directories that do not publish states: a new plan when the URL or the members changed. */
-    private StatePlan<T> observed(StatePlan<T> current, Invocation invocation) {
-        URL url = directory.getUrl();
-        List<Invoker<T>> members = directory.list(invocation);
-        DirectoryState<T> state = current.state;
-        if (url.equals(state.url()) && DirectoryState.sameMembers(state.allInvokers(), members)) {
-            return current;
-        }
-        StatePlan<T> fresh = planOf(DirectoryState.of(url, members, state.version() + 1, false));
-        plan = fresh;
-        return fresh;
     }
 
     /**
@@ -236,7 +238,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         for (String method : interfaceMethods) {
             buildPlan(state, method, List.of());
         }
-        return new StatePlan<>(state, service.strategy());
+        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>());
     }
 
     /** The plan of {@code method} under {@code state}, its picker built over {@code pickFrom}. */
@@ -256,16 +258,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
     }
 
-    /** One published state with its service-level strategy settings and the method plans built so far. */
-    private static final class StatePlan<T> {
-        final DirectoryState<T> state;
-        final Object serviceSettings;
-        final ConcurrentHashMap<String, MethodPlan<T>> methods = new ConcurrentHashMap<>();
-
-        StatePlan(DirectoryState<T> state, Object serviceSettings) {
-            this.state = state;
-            this.serviceSettings = serviceSettings;
-        }
+    /** One state with its service-level strategy settings and the method plans built so far. */
+    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ConcurrentHashMap<String, MethodPlan<T>> methods) {
 
         MethodPlan<T> method(String name, AbstractClusterInvoker<T> owner) {
             String key = name == null ? "" : name;
@@ -279,19 +273,6 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             }
             MethodPlan<T> raced = methods.putIfAbsent(key, built);
             return raced != null ? raced : built;
-        }
-    }
-
-    /** Checks states before the directory publishes them, and plans the published ones. */
-    private final class PlanListener implements DirectoryListener<T> {
-        @Override
-        public void check(DirectoryState<T> next) {
-            planOf(next);
-        }
-
-        @Override
-        public void published(DirectoryState<T> state) {
-            plan = planOf(state);
         }
     }
 
