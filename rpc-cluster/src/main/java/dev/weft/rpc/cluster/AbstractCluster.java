@@ -55,7 +55,7 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
             }
             stats = CallStats.of(fallback);
         }
-        AbstractClusterInvoker<T> invoker = doJoin(directory, this::loadBalance);
+        AbstractClusterInvoker<T> invoker = doJoin(directory, lookup);
         invoker.start(stats);
         return invoker;
     }
@@ -67,8 +67,4 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
      *                     throws {@link IllegalStateException} for unknown names
      */
     protected abstract <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances);
-
-    private LoadBalance loadBalance(String name) {
-        return Objects.requireNonNull(lookup.apply(name), () -> "LoadBalance '" + name + "' resolved to null");
-    }
 }

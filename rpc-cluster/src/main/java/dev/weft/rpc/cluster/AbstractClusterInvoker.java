@@ -42,9 +42,6 @@ import java.util.stream.Collectors;
  * and {@code picker.pick}. Other {@link Directory} implementations are listed per call and planned
  * anew when their URL or members change (a bad value then fails the call).
  *
- * <p><b>Failures.</b> A strategy that gives up throws {@link #giveUp}: a business exception
- * unchanged, anything else wrapped with the cause's code kept; JVM errors are rethrown as they are.
- *
  * <p><b>Statistics.</b> {@link #invokeProvider} records {@link InvokerStats} around every provider
  * call in the {@link CallStats} of the director that created the cluster: calls in flight always,
  * latency when the balancer asked for it. A call counts as successful when the provider answered: a
@@ -108,7 +105,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             published.addListener(checker);
             plan = planOf(published.state());
         } else {
-            plan = planOf(DirectoryState.of(directory.getUrl(), List.of(), 0, false));
+            plan = planOf(DirectoryState.of(directory.getUrl(), List.of(), 0));
         }
     }
 
@@ -218,7 +215,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             URL url = directory.getUrl();
             List<Invoker<T>> members = directory.list(invocation);
             if (!url.equals(state.url()) || !DirectoryState.sameMembers(state.allInvokers(), members)) {
-                state = DirectoryState.of(url, members, state.version() + 1, false);
+                state = DirectoryState.of(url, members, state.version() + 1);
             }
         }
         if (state != current.state) {
@@ -416,8 +413,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             if (!e.isNotProcessed() || invokers.size() < 2) {
                 throw e;
             }
-            List<Invoker<T>> tried = new ArrayList<>(List.of(invoker));
-            Invoker<T> other = select(invocation, invokers, tried, plan);
+            Invoker<T> other = select(invocation, invokers, List.of(invoker), plan);
             if (other == invoker) {
                 throw e;
             }

@@ -16,8 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <ul>
  *   <li><b>Publication.</b> A change of members or consumer URL builds the next state, asks every
  *       listener to {@linkplain DirectoryListener#check check} it (a veto makes the change throw
- *       and the current state keeps serving), publishes it, then tells the listeners.</li>
- *   <li><b>Availability.</b> With {@value #AVAILABLE_CHECK_KEY}{@code =true} (the default) a state
+ *       and the current state keeps serving), then publishes it.</li>
+ *   <li><b>Availability.</b> With {@value DirectoryState#AVAILABLE_CHECK_KEY}{@code =true} (the default) a state
  *       records which providers were available when it was built ({@link DirectoryState#candidates()});
  *       {@link #list} checks every provider now and, when availability changed, publishes a new state
  *       (without a veto: the members did not change).</li>
@@ -36,9 +36,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     /** Invocation attachment that routes a call to the {@code mock}-protocol invokers. */
     public static final String NEED_MOCK_ATTACHMENT = "invocation.need.mock";
 
-    /** Consumer URL key: list only available invokers (default {@code true}). */
-    public static final String AVAILABLE_CHECK_KEY = "cluster.availablecheck";
-
     private final Class<T> type;
     private final List<DirectoryListener<T>> listeners = new CopyOnWriteArrayList<>();
     private volatile DirectoryState<T> state;
@@ -46,7 +43,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     protected AbstractDirectory(Class<T> type, URL consumerUrl) {
         this.type = Objects.requireNonNull(type, "type");
-        this.state = DirectoryState.of(Objects.requireNonNull(consumerUrl, "consumerUrl"), List.of(), 0, availableCheck(consumerUrl));
+        this.state = DirectoryState.of(Objects.requireNonNull(consumerUrl, "consumerUrl"), List.of(), 0);
     }
 
     @Override
@@ -103,8 +100,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     /**
      * Registers {@code listener}: it first {@linkplain DirectoryListener#check checks} the current
-     * state (throwing rejects the registration), then is told it is published, and from then on
-     * sees every state before and after publication.
+     * state (throwing rejects the registration), and from then on checks every state before it is
+     * published, except those that only change availability.
      *
      * @throws RuntimeException what the listener's check threw; it is then not registered
      */
@@ -112,7 +109,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         Objects.requireNonNull(listener, "listener");
         listener.check(state);
         listeners.add(listener);
-        listener.published(state);
     }
 
     /** Unregisters {@code listener}; idempotent. */
@@ -124,7 +120,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     @Override
     public synchronized void destroy() {
         destroyed = true;
-        install(DirectoryState.of(state.url(), List.of(), state.version() + 1, state.availableCheck()));
+        state = DirectoryState.of(state.url(), List.of(), state.version() + 1);
         listeners.clear();
     }
 
@@ -154,12 +150,9 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (sameMembers && url.equals(current.url())) {
             return;
         }
-        DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, current.version() + 1,
-                availableCheck(url));
-        for (DirectoryListener<T> listener : listeners) {
-            listener.check(next);
-        }
-        install(next);
+        DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, current.version() + 1);
+        listeners.forEach(listener -> listener.check(next));
+        state = next;
     }
 
     private synchronized DirectoryState<T> publishAvailability(DirectoryState<T> seen) {
@@ -167,14 +160,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (current != seen || destroyed) {
             return current;
         }
-        return install(current.rechecked(current.version() + 1));
-    }
-
-    /** Makes {@code next} the current state and tells the listeners; under this object's lock. */
-    private DirectoryState<T> install(DirectoryState<T> next) {
-        state = next;
-        listeners.forEach(listener -> listener.published(next));
-        return next;
+        state = current.rechecked(current.version() + 1);
+        return state;
     }
 
     private void checkMembers(List<Invoker<T>> invokers) {
@@ -189,10 +176,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
                         + " (expected: an Invoker of " + type.getName() + ")");
             }
         }
-    }
-
-    private static boolean availableCheck(URL url) {
-        return url.getParameter(AVAILABLE_CHECK_KEY, true);
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.weft.rpc.cluster;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
-import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 import org.slf4j.Logger;

@@ -36,12 +36,16 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
     /** The URL protocol of mock invokers, listed only for calls asking for mocks. */
     public static final String MOCK_PROTOCOL = "mock";
 
+    /** Consumer URL key: leave out providers whose {@link Invoker#isAvailable()} is false (default {@code true}). */
+    public static final String AVAILABLE_CHECK_KEY = "cluster.availablecheck";
+
     /**
-     * A state of {@code members} under {@code url}; with {@code availableCheck}, each non-mock member
-     * is asked {@link Invoker#isAvailable()} now.
+     * A state of {@code members} under {@code url}; with {@value #AVAILABLE_CHECK_KEY} (the default),
+     * each non-mock member is asked {@link Invoker#isAvailable()} now.
      */
-    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version, boolean availableCheck) {
+    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version) {
         Objects.requireNonNull(url, "url");
+        boolean availableCheck = url.getParameter(AVAILABLE_CHECK_KEY, true);
         List<Invoker<T>> all = List.copyOf(members);
         List<Invoker<T>> normal = new ArrayList<>(all.size());
         List<Invoker<T>> mock = new ArrayList<>(0);
@@ -97,11 +101,6 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
             }
         }
         return true;
-    }
-
-    /** Whether some provider was unavailable at publication. */
-    public boolean hasDown() {
-        return !down.isEmpty();
     }
 
     @Override

@@ -127,20 +127,17 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             drop(invocation, "the failback cluster is closed", failure);
         } else {
             RetryTask task = new RetryTask(invocation, plan.retries(), failed, limits.periodMillis());
-            if (!reserve(task, limits.maxTasks())) {
+            boolean queued;
+            synchronized (tasks) { // the bound holds under concurrent failures; nothing is queued once destroyed
+                queued = tasks.size() < limits.maxTasks() && !isDestroyed() && tasks.add(task);
+            }
+            if (!queued) {
                 drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + limits.maxTasks() + ")", failure);
                 return;
             }
             logFailure("Failback invoke of " + where + "; retrying every " + limits.periodMillis() + " ms up to " + plan.retries()
                     + " times (consumer: " + plan.url() + ")", failure);
             task.schedule();
-        }
-    }
-
-    /** Queues {@code task} unless {@code maxTasks} wait already or this invoker was destroyed. */
-    private boolean reserve(RetryTask task, int maxTasks) {
-        synchronized (tasks) {
-            return tasks.size() < maxTasks && !isDestroyed() && tasks.add(task);
         }
     }
 
@@ -209,14 +206,14 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 lastFailed = invoker != null ? invoker : lastFailed;
                 boolean answered = isBiz(failure);
                 if (!answered && attempts < retries && !isDestroyed()) {
-                    LOG.warn("Failback retry {}/{} of {} failed: {}", attempts, retries, callSite(invocation), brief(failure));
+                    LOG.debug("Failback retry {}/{} of {} failed: {}", attempts, retries, callSite(invocation), brief(failure));
                     schedule();
                 } else if (finish()) {
                     if (answered) {
                         LOG.warn("Failback retry {}/{} of {} got a business exception; not retrying: {}", attempts, retries,
                                 callSite(invocation), brief(failure));
                     } else {
-                        LOG.error("Failback gave up on {} after {} retries; last cause:", callSite(invocation), attempts, failure);
+                        logFailure("Failback gave up on " + callSite(invocation) + " after " + attempts + " retries", failure);
                     }
                 }
             }

@@ -66,11 +66,7 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         Forks config = plan.strategySettings();
         int timeout = config.timeoutMillis();
-        if (executor.isShutdown()) {
-            throw closed(invocation, plan);
-        }
         List<Invoker<T>> selected = selectForks(invocation, config.forks(), plan);
-
         int count = selected.size();
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
         List<Future<?>> futures = new ArrayList<>(count);

@@ -108,7 +108,7 @@ class DirectoryTest {
         List<Invoker<Greeting>> withoutB = directory.list(hello());
         assertThat(withoutB).containsExactly(a, c);
         assertThat(directory.state().candidates()).as("found down by list: no longer offered").isSameAs(withoutB);
-        assertThat(directory.state().hasDown()).isTrue();
+        assertThat(directory.state().down()).containsExactly(b);
 
         b.available(true);
         assertThat(directory.list(hello())).as("found back by the next list").isSameAs(all);

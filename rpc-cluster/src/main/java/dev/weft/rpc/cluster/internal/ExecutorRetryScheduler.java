@@ -54,18 +54,14 @@ public final class ExecutorRetryScheduler implements RetryScheduler {
         return timer.schedule(() -> handOver(task, delayMillis), delayMillis, TimeUnit.MILLISECONDS);
     }
 
+    /** Runs {@code task} on a worker, or, when every worker is busy and the queue full, puts it back on the timer. */
     private void handOver(Runnable task, long delayMillis) {
         try {
             workers.execute(task);
         } catch (RejectedExecutionException busy) {
-            if (closed) {
-                return;
-            }
-            LOG.debug("Retry workers busy; deferring a retry by {} ms", delayMillis);
-            try {
+            if (!closed) { // once closed, the retry is dropped (and counted by its owner)
+                LOG.debug("Retry workers busy; deferring a retry by {} ms", delayMillis);
                 timer.schedule(() -> handOver(task, delayMillis), delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closing) {
-                LOG.debug("Retry scheduler closed while deferring a retry");
             }
         }
     }
