@@ -214,7 +214,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         } else {
             URL url = directory.getUrl();
             List<Invoker<T>> members = directory.list(invocation);
-            if (!url.equals(state.url()) || !DirectoryState.sameMembers(state.allInvokers(), members)) {
+            if (!url.equals(state.url()) || !DirectoryState.sameMembers(state.allInvokers(), members) || state.anyRecovered()) {
                 state = DirectoryState.of(url, members, state.version() + 1);
             }
         }
