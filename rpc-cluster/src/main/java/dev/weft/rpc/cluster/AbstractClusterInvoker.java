@@ -1,5 +1,6 @@
 package dev.weft.rpc.cluster;
 
+import com.google.common.base.Suppliers;
 import dev.weft.rpc.cluster.internal.FailureLog;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
@@ -17,13 +18,16 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -235,7 +239,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         for (String method : interfaceMethods) {
             buildPlan(state, method, List.of());
         }
-        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>());
+        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> statisticsOf(state)));
     }
 
     /** The plan of {@code method} under {@code state}, its picker built over {@code pickFrom}. */
@@ -255,8 +259,16 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
     }
 
-    /** One state with its service-level strategy settings and the method plans built so far. */
-    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ConcurrentHashMap<String, MethodPlan<T>> methods) {
+    /** Each provider's statistics, found once per state (on its first call) rather than once per call. */
+    private Map<Invoker<T>, InvokerStats> statisticsOf(DirectoryState<T> state) {
+        Map<Invoker<T>, InvokerStats> byInvoker = new IdentityHashMap<>();
+        state.invokers().forEach(invoker -> byInvoker.put(invoker, stats.get(invoker)));
+        return byInvoker;
+    }
+
+    /** One state with its service-level strategy settings, the method plans built so far, and its providers' statistics. */
+    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ConcurrentHashMap<String, MethodPlan<T>> methods,
+                                Supplier<Map<Invoker<T>, InvokerStats>> statistics) {
 
         MethodPlan<T> method(String name, AbstractClusterInvoker<T> owner) {
             String key = name == null ? "" : name;
@@ -384,7 +396,10 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * when latency is timed) around it. Exceptions pass unchanged.
      */
     protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
-        InvokerStats counters = stats.get(invoker);
+        InvokerStats counters = plan.statistics().get().get(invoker);
+        if (counters == null) { // a mock invoker, or a provider of another state
+            counters = stats.get(invoker);
+        }
         long started = counters.startCall();
         boolean answered = false;
         try {
