@@ -46,11 +46,6 @@ import java.util.stream.Collectors;
  * and {@code picker.pick}. Other {@link Directory} implementations are listed per call and planned
  * anew when their URL or members change (a bad value then fails the call).
  *
- * <p><b>Statistics.</b> {@link #invokeProvider} records {@link InvokerStats} around every provider
- * call in the {@link CallStats} of the director that created the cluster: calls in flight always,
- * latency when the balancer asked for it. A call counts as successful when the provider answered: a
- * result (even one carrying the service's exception) or a business {@link RpcException}.
- *
  * <p><b>Ownership.</b> The invoker owns the directory it was joined with: {@link #destroy()}
  * destroys it. Thread-safe: one instance serves every thread of the consumer.
  *
@@ -239,7 +234,9 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         for (String method : interfaceMethods) {
             buildPlan(state, method, List.of());
         }
-        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> statisticsOf(state)));
+        // each provider's statistics are found once per state (on its first call) rather than once per call
+        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> state.invokers().stream()
+                .collect(Collectors.toMap(Function.identity(), stats::get, (first, again) -> first, IdentityHashMap::new))));
     }
 
     /** The plan of {@code method} under {@code state}, its picker built over {@code pickFrom}. */
@@ -257,13 +254,6 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         Object strategy = resolve(settings);
         Picker<T> picker = loadBalance.picker(pickFrom, state.url(), method, stats);
         return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
-    }
-
-    /** Each provider's statistics, found once per state (on its first call) rather than once per call. */
-    private Map<Invoker<T>, InvokerStats> statisticsOf(DirectoryState<T> state) {
-        Map<Invoker<T>, InvokerStats> byInvoker = new IdentityHashMap<>();
-        state.invokers().forEach(invoker -> byInvoker.put(invoker, stats.get(invoker)));
-        return byInvoker;
     }
 
     /** One state with its service-level strategy settings, the method plans built so far, and its providers' statistics. */
@@ -392,8 +382,10 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     // ------------------------------------------------------------------ calling
 
     /**
-     * Calls {@code invoker}, recording its {@link InvokerStats} (in flight; elapsed time and success
-     * when latency is timed) around it. Exceptions pass unchanged.
+     * Calls {@code invoker}, recording its {@link InvokerStats} in the {@link CallStats} of the director
+     * that created the cluster: in flight always; elapsed time and success when a balancer asked for
+     * latency. The call succeeded when the provider answered: a result (even one carrying the
+     * service's exception) or a business {@link RpcException}. Exceptions pass unchanged.
      */
     protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
         InvokerStats counters = plan.statistics().get().get(invoker);

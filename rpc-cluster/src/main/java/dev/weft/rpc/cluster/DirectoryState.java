@@ -6,6 +6,7 @@ import dev.weft.rpc.common.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.IntStream;
 
 /**
  * One immutable state of a directory: the consumer URL, the providers, and which of them were
@@ -92,15 +93,7 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
 
     /** Whether {@code a} and {@code b} hold the same invokers (by identity) in the same order. */
     static <T> boolean sameMembers(List<Invoker<T>> a, List<Invoker<T>> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0, n = a.size(); i < n; i++) {
-            if (a.get(i) != b.get(i)) {
-                return false;
-            }
-        }
-        return true;
+        return a.size() == b.size() && IntStream.range(0, a.size()).allMatch(i -> a.get(i) == b.get(i));
     }
 
     @Override
