@@ -152,17 +152,16 @@ def main():
     floor = [(n, get(rows, "WeftBreakdownBenchmark.invocationAndCall", invokers=n),
               get(rows, "WeftBreakdownBenchmark.invocationBalancerAndCall", invokers=n)) for n in (10, 100)]
     brk = [(n, get(rows, "WeftBreakdownBenchmark.directoryList", invokers=n),
-            get(rows, "WeftBreakdownBenchmark.directoryCandidates", invokers=n),
             get(rows, "WeftBreakdownBenchmark.statsUntracked", invokers=n),
             get(rows, "WeftBreakdownBenchmark.statsCounted", invokers=n),
             get(rows, "WeftBreakdownBenchmark.statsTimed", invokers=n)) for n in (10, 100)]
     if any(any(b[1:]) for b in brk):
         out.append("\nWhere Weft's cluster time goes (Weft only):\n")
-        out.append("| invokers | `StaticDirectory.list` (exact) ns/op | `StaticDirectory.candidates` ns/op | "
+        out.append("| invokers | `StaticDirectory.list` (exact) ns/op | "
                    "`InvokerStats` start/end call, untracked ns/op | in flight counted ns/op | latency tracked ns/op |")
-        out.append("|---|---|---|---|---|---|")
-        for n, lst, cand, untracked, counted, timed in brk:
-            out.append(f"| {n} | {ns(lst)} | {ns(cand)} | {ns(untracked)} | {ns(counted)} | {ns(timed)} |")
+        out.append("|---|---|---|---|---|")
+        for n, lst, untracked, counted, timed in brk:
+            out.append(f"| {n} | {ns(lst)} | {ns(untracked)} | {ns(counted)} | {ns(timed)} |")
         out.append("\nThe floor under the cluster figure (no cluster): the benchmark's fresh invocation and one provider call, "
                    "and the same with `random` choosing the provider:\n")
         out.append("| invokers | invocation + call ns/op | invocation + `random` + call ns/op |")

@@ -24,8 +24,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Weft only, no Dubbo counterpart: the parts of one failover cluster invoke, so the cluster
- * figures can be attributed: listing the directory (exact {@code list}, and the {@code candidates}
- * the select-based strategies use), and the per-call statistics bookkeeping that
+ * figures can be attributed: listing the directory (exact {@code list}; the select-based strategies
+ * read the candidates of the directory's state instead), and the per-call statistics bookkeeping that
  * {@code AbstractClusterInvoker.invokeProvider} does around each provider call
  * ({@code InvokerStats.startCall()}/{@code endCall(...)}): counted (calls in flight, always recorded)
  * and timed (latency too, once {@code shortestresponse} or {@code p2c} asked for it).
@@ -78,11 +78,6 @@ public class WeftBreakdownBenchmark {
     @Benchmark
     public Object directoryList() {
         return directory.list(invocations[next++ & (Workload.ARGUMENT_COUNT - 1)]);
-    }
-
-    @Benchmark
-    public Object directoryCandidates() {
-        return directory.candidates(invocations[next++ & (Workload.ARGUMENT_COUNT - 1)]);
     }
 
     /** The statistics of each of {@code providers}, with {@code tracking} turned on. */

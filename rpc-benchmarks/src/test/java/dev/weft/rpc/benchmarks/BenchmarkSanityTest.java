@@ -119,7 +119,6 @@ class BenchmarkSanityTest {
         benchmark.setUp();
 
         assertThat((java.util.List<?>) benchmark.directoryList()).hasSize(10);
-        assertThat((java.util.List<?>) benchmark.directoryCandidates()).hasSize(10);
         dev.weft.rpc.loadbalance.InvokerStats counted = (dev.weft.rpc.loadbalance.InvokerStats) benchmark.statsCounted();
         assertThat(counted.inFlight()).isZero();
         assertThat(counted.isLatencyTimed()).isFalse();

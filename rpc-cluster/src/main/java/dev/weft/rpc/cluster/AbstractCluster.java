@@ -6,7 +6,6 @@ import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
-import dev.weft.rpc.spi.ExtensionLoader;
 
 import java.util.Objects;
 import java.util.function.Function;
@@ -30,8 +29,7 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
     @Override
     public void setExtensionDirector(ExtensionDirector director) {
         Objects.requireNonNull(director, "director");
-        ExtensionLoader<LoadBalance> loader = director.getExtensionLoader(LoadBalance.class);
-        useLoadBalances(loader::getExtension);
+        useLoadBalances(director.getExtensionLoader(LoadBalance.class)::getExtension);
         stats = CallStats.of(director);
     }
 
@@ -41,7 +39,8 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
     }
 
     /**
-     * Builds this strategy's invoker over {@code directory} and starts it.
+     * Builds this strategy's invoker over {@code directory} and starts it. A cluster constructed
+     * directly (no director) uses the balancers and statistics of the default director.
      *
      * @throws IllegalArgumentException when the directory's consumer URL has a bad setting for this
      *                                  strategy or its balancer ({@code what: value (expected: rule)})
@@ -49,19 +48,16 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
     @Override
     public final <T> Invoker<T> join(Directory<T> directory) throws RpcException {
         Objects.requireNonNull(directory, "directory");
-        AbstractClusterInvoker<T> invoker = doJoin(directory, this::loadBalance);
-        invoker.start(callStats());
-        return invoker;
-    }
-
-    /** The statistics the invokers record into: the creating director's, else the default director's. */
-    protected final CallStats callStats() {
-        CallStats current = stats;
-        if (current == null) {
-            current = CallStats.of(ExtensionDirector.getDefault());
-            stats = current;
+        if (stats == null) {
+            ExtensionDirector fallback = ExtensionDirector.getDefault();
+            if (lookup == null) {
+                useLoadBalances(fallback.getExtensionLoader(LoadBalance.class)::getExtension);
+            }
+            stats = CallStats.of(fallback);
         }
-        return current;
+        AbstractClusterInvoker<T> invoker = doJoin(directory, lookup);
+        invoker.start(stats);
+        return invoker;
     }
 
     /**
@@ -71,14 +67,4 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
      *                     throws {@link IllegalStateException} for unknown names
      */
     protected abstract <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances);
-
-    private LoadBalance loadBalance(String name) {
-        Function<String, LoadBalance> resolver = lookup;
-        if (resolver == null) {
-            ExtensionLoader<LoadBalance> loader = ExtensionDirector.getDefault().getExtensionLoader(LoadBalance.class);
-            resolver = loader::getExtension;
-            lookup = resolver;
-        }
-        return Objects.requireNonNull(resolver.apply(name), () -> "LoadBalance '" + name + "' resolved to null");
-    }
 }

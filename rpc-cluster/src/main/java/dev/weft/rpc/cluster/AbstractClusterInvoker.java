@@ -1,5 +1,6 @@
 package dev.weft.rpc.cluster;
 
+import com.google.common.base.Suppliers;
 import dev.weft.rpc.cluster.internal.FailureLog;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
@@ -11,16 +12,22 @@ import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 import dev.weft.rpc.loadbalance.Picker;
+import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -33,16 +40,11 @@ import java.util.stream.Collectors;
  * {@code retries}, {@code sticky}, the balancer's own keys, and the strategy's keys through
  * {@link #resolve}). A bad value vetoes the state: {@code join}, {@code setUrl}, {@code setState}
  * throw {@code what: value (expected: rule)} and the last good state keeps serving, so at call time
- * only runtime failures remain. Each published state gets a plan; each method's
- * {@link MethodPlan} (with its picker) is built once, on the first call of that method in that state.
- * The per-call path is one volatile read of the plan, one map lookup and {@code picker.pick}.
- * Other {@link Directory} implementations are read per call and a plan is rebuilt when their URL or
- * members change (a bad value then fails the call).
- *
- * <p><b>Statistics.</b> {@link #invokeProvider} records {@link InvokerStats} around every provider
- * call in the {@link CallStats} of the director that created the cluster: calls in flight always,
- * latency when the balancer asked for it. A call counts as successful when the provider answered: a
- * result (even one carrying the service's exception) or a business {@link RpcException}.
+ * only runtime failures remain. A call reads the directory's current state (one volatile read) and
+ * plans it when it is new; each method's {@link MethodPlan} (with its picker) is built once, on the
+ * first call of that method in that state, so the per-call path is two volatile reads, one map lookup
+ * and {@code picker.pick}. Other {@link Directory} implementations are listed per call and planned
+ * anew when their URL or members change (a bad value then fails the call).
  *
  * <p><b>Ownership.</b> The invoker owns the directory it was joined with: {@link #destroy()}
  * destroys it. Thread-safe: one instance serves every thread of the consumer.
@@ -65,13 +67,16 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     private final Directory<T> directory;
     private final Function<String, LoadBalance> loadBalances;
+    /** The names of the interface's methods, whose settings every state is checked for. */
+    private final Set<String> interfaceMethods;
     private final AtomicBoolean destroyed = new AtomicBoolean();
-    private final DirectoryListener<T> listener = new PlanListener();
-    private volatile CallStats stats;
-    private volatile StatePlan<T> plan;
-    private volatile FailureLog failureLog;
+    /** Checks every state before its directory publishes it (a bad setting vetoes it). */
+    private final DirectoryListener<T> checker = this::planOf;
     /** The sticky invoker per method: kept across states while it stays listed and available. */
     private final ConcurrentHashMap<String, Invoker<T>> stickyInvokers = new ConcurrentHashMap<>();
+    private volatile CallStats stats;
+    private volatile FailureLog failureLog;
+    private volatile StatePlan<T> plan;
 
     /**
      * @param directory    the providers; owned by this invoker from now on
@@ -80,38 +85,32 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     protected AbstractClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         this.directory = Objects.requireNonNull(directory, "directory");
         this.loadBalances = Objects.requireNonNull(loadBalances, "loadBalances");
+        this.interfaceMethods = Arrays.stream(directory.getInterface().getMethods())
+                .filter(method -> !method.isDefault() && !Modifier.isStatic(method.getModifiers()))
+                .map(Method::getName).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /**
      * Starts serving with {@code stats}: checks the directory's current state and, for an
-     * {@link AbstractDirectory}, registers as its listener. Called once by the cluster's {@code join}.
+     * {@link AbstractDirectory}, registers to check the states it publishes. Called once by the
+     * cluster's {@code join}.
      *
      * @throws IllegalArgumentException when the current state has a bad setting
      */
     final void start(CallStats callStats) {
-        this.stats = Objects.requireNonNull(callStats, "callStats");
-        if (directory instanceof AbstractDirectory) {
-            ((AbstractDirectory<T>) directory).addListener(listener);
+        stats = Objects.requireNonNull(callStats, "callStats");
+        failureLog = new FailureLog(LoggerFactory.getLogger(getClass()), callStats.ticker());
+        if (directory instanceof AbstractDirectory<T> published) {
+            published.addListener(checker);
+            plan = planOf(published.state());
         } else {
-            DirectoryState<T> initial = DirectoryState.of(directory.getUrl(), List.of(), 0, false);
-            validate(initial);
-            plan = new StatePlan<>(initial, resolve(new MethodSettings(initial.url(), null)));
+            plan = planOf(DirectoryState.of(directory.getUrl(), List.of(), 0));
         }
     }
 
-    /** This invoker's rate-limited failure log on {@code log}, timed by the director's ticker. */
-    final FailureLog failureLog(org.slf4j.Logger log) {
-        FailureLog current = failureLog;
-        if (current == null) {
-            current = new FailureLog(log, stats.ticker());
-            failureLog = current;
-        }
-        return current;
-    }
-
-    /** The statistics this invoker records into (the creating director's). */
-    protected final CallStats callStats() {
-        return stats;
+    /** Logs a failure at ERROR, rate-limited per invoker with counts of the ones not logged. */
+    final void logFailure(String message, Throwable failure) {
+        failureLog.error(message, failure);
     }
 
     /** The directory's current consumer URL. */
@@ -124,11 +123,6 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     @Override
     public final Class<T> getInterface() {
         return directory.getInterface();
-    }
-
-    /** The directory this invoker calls. */
-    public final Directory<T> getDirectory() {
-        return directory;
     }
 
     /** Not destroyed and the directory has an available invoker. */
@@ -152,8 +146,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             try {
                 onDestroy();
             } finally {
-                if (directory instanceof AbstractDirectory) {
-                    ((AbstractDirectory<T>) directory).removeListener(listener);
+                if (directory instanceof AbstractDirectory<T> published) {
+                    published.removeListener(checker);
                 }
                 directory.destroy();
             }
@@ -206,48 +200,43 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     // ------------------------------------------------------------------ plans
 
-    /** The plan of the invocation's method under the current state. */
+    /** The plan of the invocation's method under the directory's current state (planned anew when the state changed). */
     protected final MethodPlan<T> plan(Invocation invocation) {
         StatePlan<T> current = plan;
-        if (!(directory instanceof AbstractDirectory)) {
-            current = observed(current, invocation);
-        } else if (current.state.hasDown() && current.state.anyRecovered()) {
-            directory.candidates(invocation); // publishes the recovered state, which replaces the plan
-            current = plan;
+        DirectoryState<T> state = current.state;
+        if (directory instanceof AbstractDirectory<T> published) {
+            state = published.state();
+            if (state.anyRecovered()) {
+                directory.list(invocation); // publishes the recovered providers as available
+                state = published.state();
+            }
+        } else {
+            URL url = directory.getUrl();
+            List<Invoker<T>> members = directory.list(invocation);
+            if (!url.equals(state.url()) || !DirectoryState.sameMembers(state.allInvokers(), members) || state.anyRecovered()) {
+                state = DirectoryState.of(url, members, state.version() + 1);
+            }
+        }
+        if (state != current.state) {
+            current = planOf(state);
+            plan = current;
         }
         return current.method(invocation.getMethodName(), this);
     }
 
-    /** For directories that do not publish states: a new plan when the URL or the members changed. */
-    private StatePlan<T> observed(StatePlan<T> current, Invocation invocation) {
-        URL url = directory.getUrl();
-        List<Invoker<T>> members = directory.list(invocation);
-        DirectoryState<T> state = current.state;
-        if (url.equals(state.url()) && DirectoryState.sameMembers(state.allInvokers(), members)) {
-            return current;
-        }
-        DirectoryState<T> next = DirectoryState.of(url, members, state.version() + 1, false);
-        validate(next);
-        StatePlan<T> fresh = new StatePlan<>(next, resolve(new MethodSettings(url, null)));
-        plan = fresh;
-        return fresh;
-    }
-
     /**
-     * Resolves the settings of the service level and of every method of the interface, building
-     * each balancer's picker over an empty list (which checks its keys); throws on the first bad one.
+     * The plan of {@code state}, after resolving the settings of the service level and of every
+     * method of the interface and building each balancer's picker over an empty list (which checks
+     * its keys); throws on the first bad one.
      */
-    private void validate(DirectoryState<T> state) {
-        buildPlan(state, null, List.of());
-        TreeSet<String> methods = new TreeSet<>();
-        for (Method method : getInterface().getMethods()) {
-            if (!method.isDefault() && !java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
-                methods.add(method.getName());
-            }
-        }
-        for (String method : methods) {
+    private StatePlan<T> planOf(DirectoryState<T> state) {
+        MethodPlan<T> service = buildPlan(state, null, List.of());
+        for (String method : interfaceMethods) {
             buildPlan(state, method, List.of());
         }
+        // each provider's statistics are found once per state (on its first call) rather than once per call
+        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> state.invokers().stream()
+                .collect(Collectors.toMap(Function.identity(), stats::get, (first, again) -> first, IdentityHashMap::new))));
     }
 
     /** The plan of {@code method} under {@code state}, its picker built over {@code pickFrom}. */
@@ -267,16 +256,9 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
     }
 
-    /** One published state with its service-level strategy settings and the method plans built so far. */
-    private static final class StatePlan<T> {
-        final DirectoryState<T> state;
-        final Object serviceSettings;
-        final ConcurrentHashMap<String, MethodPlan<T>> methods = new ConcurrentHashMap<>();
-
-        StatePlan(DirectoryState<T> state, Object serviceSettings) {
-            this.state = state;
-            this.serviceSettings = serviceSettings;
-        }
+    /** One state with its service-level strategy settings, the method plans built so far, and its providers' statistics. */
+    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ConcurrentHashMap<String, MethodPlan<T>> methods,
+                                Supplier<Map<Invoker<T>, InvokerStats>> statistics) {
 
         MethodPlan<T> method(String name, AbstractClusterInvoker<T> owner) {
             String key = name == null ? "" : name;
@@ -293,19 +275,6 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         }
     }
 
-    /** Checks states before the directory publishes them, and plans the published ones. */
-    private final class PlanListener implements DirectoryListener<T> {
-        @Override
-        public void check(DirectoryState<T> next) {
-            validate(next);
-        }
-
-        @Override
-        public void published(DirectoryState<T> state) {
-            plan = new StatePlan<>(state, resolve(new MethodSettings(state.url(), null)));
-        }
-    }
-
     // ------------------------------------------------------------------ listing and selection
 
     /**
@@ -315,36 +284,30 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when there are none
      */
     protected final List<Invoker<T>> listCandidates(Invocation invocation, MethodPlan<T> plan) throws RpcException {
-        List<Invoker<T>> invokers = AbstractDirectory.isMockCall(invocation) ? directory.candidates(invocation) : plan.candidates();
-        if (invokers.isEmpty()) {
-            throw noProviderError(invocation);
-        }
-        return invokers;
+        return AbstractDirectory.isMockCall(invocation) ? listInvokers(invocation) : nonEmpty(plan.candidates(), invocation);
     }
 
     /**
      * The directory's invokers for {@code invocation}, each checked available now
-     * ({@link Directory#list}): for strategies that call invokers without {@link #select}, and for
-     * retries after a failure.
+     * ({@link Directory#list}; this also lets the directory publish a provider found down): for
+     * strategies that call invokers without {@link #select}, and for retries after a failure.
      *
      * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when there are none
      */
     protected final List<Invoker<T>> listInvokers(Invocation invocation) throws RpcException {
-        List<Invoker<T>> invokers = directory.list(invocation);
-        if (invokers.isEmpty()) {
-            throw noProviderError(invocation);
-        }
-        return invokers;
+        return nonEmpty(directory.list(invocation), invocation);
     }
 
-    /** The {@link RpcException#NO_INVOKER_AVAILABLE} error naming the service, method and consumer URL. */
-    protected final RpcException noProviderError(Invocation invocation) {
-        if (directory instanceof AbstractDirectory && ((AbstractDirectory<T>) directory).isDestroyed()) {
-            return new RpcException(RpcException.NO_INVOKER_AVAILABLE, "Directory of service " + getInterface().getName()
+    private List<Invoker<T>> nonEmpty(List<Invoker<T>> invokers, Invocation invocation) {
+        if (!invokers.isEmpty()) {
+            return invokers;
+        }
+        if (directory instanceof AbstractDirectory<T> published && published.isDestroyed()) {
+            throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "Directory of service " + getInterface().getName()
                     + " is destroyed; cannot list providers for method " + invocation.getMethodName() + " (consumer: "
                     + directory.getUrl() + ")");
         }
-        return new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available for method " + invocation.getMethodName()
+        throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available for method " + invocation.getMethodName()
                 + " of service " + getInterface().getName() + " (consumer: " + directory.getUrl()
                 + "; the directory is empty or every provider is unavailable)");
     }
@@ -363,72 +326,45 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * @param tried invokers already tried in this call, least recent first; {@code null} for none
      */
     protected final Invoker<T> select(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried, MethodPlan<T> plan) {
-        if (!plan.sticky()) {
-            return doSelect(invocation, invokers, tried, plan);
-        }
-        String method = plan.method() == null ? "" : plan.method();
-        Invoker<T> sticky = stickyInvokers.get(method);
-        if (sticky != null && (tried == null || !tried.contains(sticky)) && (!plan.availableCheck() || sticky.isAvailable())
-                && invokers.contains(sticky)) {
+        String method = plan.sticky() ? Objects.toString(plan.method(), "") : null;
+        Invoker<T> sticky = method == null ? null : stickyInvokers.get(method);
+        if (sticky != null && usable(sticky, tried, plan) && invokers.contains(sticky)) {
             return sticky;
         }
-        Invoker<T> chosen = doSelect(invocation, invokers, tried, plan);
-        if (chosen != sticky && (stickyInvokers.size() < MAX_PLANNED_METHODS || stickyInvokers.containsKey(method))) {
+        Invoker<T> chosen = choose(invocation, invokers, plan);
+        if (!usable(chosen, tried, plan)) {
+            // untried but down: the candidates may be stale, so choose among the exact list
+            List<Invoker<T>> among = tried == null || !tried.contains(chosen) ? listInvokers(invocation) : invokers;
+            List<Invoker<T>> untried = among.stream().filter(invoker -> usable(invoker, tried, plan)).toList();
+            if (!untried.isEmpty()) {
+                chosen = untried.size() == 1 ? untried.get(0)
+                        : Objects.requireNonNullElse(plan.loadBalance().select(untried, plan.url(), invocation), untried.get(0));
+            } else if (tried != null) {
+                chosen = tried.stream().filter(invoker -> among.contains(invoker) && usable(invoker, null, plan)).findFirst().orElse(chosen);
+            }
+        }
+        if (method != null && chosen != sticky && (stickyInvokers.size() < MAX_PLANNED_METHODS || stickyInvokers.containsKey(method))) {
             stickyInvokers.put(method, chosen);
         }
         return chosen;
     }
 
-    private Invoker<T> doSelect(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried, MethodPlan<T> plan) {
-        Invoker<T> chosen;
+    private static <T> boolean usable(Invoker<T> invoker, List<Invoker<T>> tried, MethodPlan<T> plan) {
+        return (tried == null || !tried.contains(invoker)) && (!plan.availableCheck() || invoker.isAvailable());
+    }
+
+    /** The balancer's first choice: the plan's picker over its candidates, {@code select} over any other list. */
+    private Invoker<T> choose(Invocation invocation, List<Invoker<T>> invokers, MethodPlan<T> plan) {
         if (invokers.size() == 1) {
-            chosen = invokers.get(0);
-        } else if (invokers == plan.candidates()) {
-            chosen = plan.picker().pick(invocation);
-        } else {
-            chosen = plan.loadBalance().select(invokers, plan.url(), invocation);
+            return invokers.get(0);
         }
+        Invoker<T> chosen = invokers == plan.candidates() ? plan.picker().pick(invocation)
+                : plan.loadBalance().select(invokers, plan.url(), invocation);
         if (chosen == null) {
             throw new IllegalStateException("LoadBalance " + plan.loadBalance().getClass().getName() + " returned null for method "
                     + invocation.getMethodName() + " of service " + getInterface().getName() + " among " + invokers.size() + " invokers");
         }
-        List<Invoker<T>> among = invokers;
-        if (tried == null || !tried.contains(chosen)) {
-            if (!plan.availableCheck() || chosen.isAvailable()) {
-                return chosen;
-            }
-            // the candidates may be stale: ask for the exact list, which also tells the directory
-            among = directory.list(invocation);
-            if (among.isEmpty()) {
-                throw noProviderError(invocation);
-            }
-        }
-        return reselect(invocation, among, tried, plan, chosen);
-    }
-
-    private Invoker<T> reselect(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried,
-                                MethodPlan<T> plan, Invoker<T> rejected) {
-        List<Invoker<T>> untried = new ArrayList<>(invokers.size());
-        for (Invoker<T> invoker : invokers) {
-            if ((tried == null || !tried.contains(invoker)) && (!plan.availableCheck() || invoker.isAvailable())) {
-                untried.add(invoker);
-            }
-        }
-        if (untried.size() == 1) {
-            return untried.get(0);
-        }
-        if (!untried.isEmpty()) {
-            Invoker<T> chosen = plan.loadBalance().select(Collections.unmodifiableList(untried), plan.url(), invocation);
-            return chosen != null ? chosen : untried.get(0);
-        }
-        if (tried != null) {
-            for (Invoker<T> leastRecent : tried) {
-                if (invokers.contains(leastRecent) && (!plan.availableCheck() || leastRecent.isAvailable())) {
-                    return leastRecent;
-                }
-            }
-        }
-        return rejected;
+        return chosen;
     }
 
     /**
@@ -446,11 +382,16 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     // ------------------------------------------------------------------ calling
 
     /**
-     * Calls {@code invoker}, recording its {@link InvokerStats} (in flight; elapsed time and success
-     * when latency is timed) around it. Exceptions pass unchanged.
+     * Calls {@code invoker}, recording its {@link InvokerStats} in the {@link CallStats} of the director
+     * that created the cluster: in flight always; elapsed time and success when a balancer asked for
+     * latency. The call succeeded when the provider answered: a result (even one carrying the
+     * service's exception) or a business {@link RpcException}. Exceptions pass unchanged.
      */
     protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
-        InvokerStats counters = stats.get(invoker);
+        InvokerStats counters = plan.statistics().get().get(invoker);
+        if (counters == null) { // a mock invoker, or a provider of another state
+            counters = stats.get(invoker);
+        }
         long started = counters.startCall();
         boolean answered = false;
         try {
@@ -479,8 +420,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             if (!e.isNotProcessed() || invokers.size() < 2) {
                 throw e;
             }
-            List<Invoker<T>> tried = new ArrayList<>(List.of(invoker));
-            Invoker<T> other = select(invocation, invokers, tried, plan);
+            Invoker<T> other = select(invocation, invokers, List.of(invoker), plan);
             if (other == invoker) {
                 throw e;
             }
@@ -502,9 +442,19 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         }
     }
 
-    /** The code a wrapping {@link RpcException} keeps: the cause's code, else {@code UNKNOWN_EXCEPTION}. */
-    protected static int codeOf(Throwable cause) {
-        return cause instanceof RpcException ? ((RpcException) cause).getCode() : RpcException.UNKNOWN_EXCEPTION;
+    /**
+     * What a strategy throws when it gives up after {@code failure}: a business exception unchanged;
+     * else an {@link RpcException} with {@code text} followed by {@link #brief} of the failure, the
+     * failure's code ({@code UNKNOWN_EXCEPTION} when it is not an {@code RpcException}) and the failure
+     * as its cause. A JVM error ({@link #rethrowIfFatal}) is rethrown instead.
+     */
+    protected static RpcException giveUp(String text, Throwable failure) {
+        rethrowIfFatal(failure);
+        if (isBiz(failure)) {
+            return (RpcException) failure;
+        }
+        int code = failure instanceof RpcException ? ((RpcException) failure).getCode() : RpcException.UNKNOWN_EXCEPTION;
+        return new RpcException(code, text + brief(failure), failure);
     }
 
     /** A short provider label for messages: {@code host:port}, else the URL (password redacted). */

@@ -16,11 +16,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <ul>
  *   <li><b>Publication.</b> A change of members or consumer URL builds the next state, asks every
  *       listener to {@linkplain DirectoryListener#check check} it (a veto makes the change throw
- *       and the current state keeps serving), publishes it, then tells the listeners.</li>
- *   <li><b>Availability.</b> With {@value #AVAILABLE_CHECK_KEY}{@code =true} (the default) a state
- *       records which providers were available when it was built. {@link #list} checks every
- *       provider now, and {@link #candidates} re-checks only those that were down; either publishes a
- *       new state (without a veto: the members did not change) when availability changed.</li>
+ *       and the current state keeps serving), then publishes it.</li>
+ *   <li><b>Availability.</b> With {@value DirectoryState#AVAILABLE_CHECK_KEY}{@code =true} (the default) a state
+ *       records which providers were available when it was built ({@link DirectoryState#candidates()});
+ *       {@link #list} checks every provider now and, when availability changed, publishes a new state
+ *       (without a veto: the members did not change).</li>
  *   <li><b>Mock routing.</b> A normal call never sees invokers whose URL protocol is {@code mock}; a
  *       call with attachment {@value #NEED_MOCK_ATTACHMENT}{@code =true} sees only those.</li>
  *   <li><b>Ownership.</b> The directory does not own its invokers: {@link #destroy()} drops its
@@ -36,12 +36,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     /** Invocation attachment that routes a call to the {@code mock}-protocol invokers. */
     public static final String NEED_MOCK_ATTACHMENT = "invocation.need.mock";
 
-    /** Consumer URL key: list only available invokers (default {@code true}). */
-    public static final String AVAILABLE_CHECK_KEY = "cluster.availablecheck";
-
-    /** The URL protocol of mock invokers, listed only for {@link #NEED_MOCK_ATTACHMENT} calls. */
-    public static final String MOCK_PROTOCOL = DirectoryState.MOCK_PROTOCOL;
-
     private final Class<T> type;
     private final List<DirectoryListener<T>> listeners = new CopyOnWriteArrayList<>();
     private volatile DirectoryState<T> state;
@@ -49,7 +43,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     protected AbstractDirectory(Class<T> type, URL consumerUrl) {
         this.type = Objects.requireNonNull(type, "type");
-        this.state = DirectoryState.of(Objects.requireNonNull(consumerUrl, "consumerUrl"), List.of(), 0, availableCheck(consumerUrl));
+        this.state = DirectoryState.of(Objects.requireNonNull(consumerUrl, "consumerUrl"), List.of(), 0);
     }
 
     @Override
@@ -71,15 +65,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     /** Not destroyed and at least one normal (non-mock) invoker is available. */
     @Override
     public boolean isAvailable() {
-        if (destroyed) {
-            return false;
-        }
-        for (Invoker<T> invoker : state.invokers()) {
-            if (invoker.isAvailable()) {
-                return true;
-            }
-        }
-        return false;
+        return !destroyed && state.invokers().stream().anyMatch(Invoker::isAvailable);
     }
 
     /**
@@ -90,43 +76,15 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     @Override
     public final List<Invoker<T>> list(Invocation invocation) throws RpcException {
         Objects.requireNonNull(invocation, "invocation");
-        DirectoryState<T> current = current(invocation);
-        if (isMockCall(invocation)) {
-            return current.mockInvokers();
-        }
-        DirectoryState<T> rechecked = current.rechecked(current.version() + 1);
-        if (rechecked != current) {
-            rechecked = publishAvailability(current);
-        }
-        return rechecked.candidates();
-    }
-
-    /**
-     * The invokers for {@code invocation} not known to be unavailable: those available at the last
-     * check, with the ones that were down checked again.
-     *
-     * @throws RpcException when the directory was destroyed
-     */
-    @Override
-    public final List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
-        Objects.requireNonNull(invocation, "invocation");
-        DirectoryState<T> current = current(invocation);
-        if (isMockCall(invocation)) {
-            return current.mockInvokers();
-        }
-        if (current.anyRecovered()) {
-            current = publishAvailability(current);
-        }
-        return current.candidates();
-    }
-
-    private DirectoryState<T> current(Invocation invocation) {
         DirectoryState<T> current = state;
         if (destroyed) {
             throw new RpcException("Directory of service " + type.getName() + " is destroyed; cannot list providers for method "
                     + invocation.getMethodName() + " (consumer: " + current.url() + ")");
         }
-        return current;
+        if (isMockCall(invocation)) {
+            return current.mockInvokers();
+        }
+        return (current.availabilityChanged() ? publishAvailability(current) : current).candidates();
     }
 
     /** Whether {@code invocation} asks for the mock invokers. */
@@ -142,8 +100,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     /**
      * Registers {@code listener}: it first {@linkplain DirectoryListener#check checks} the current
-     * state (throwing rejects the registration), then is told it is published, and from then on
-     * sees every state before and after publication.
+     * state (throwing rejects the registration), and from then on checks every state before it is
+     * published, except those that only change availability.
      *
      * @throws RuntimeException what the listener's check threw; it is then not registered
      */
@@ -151,7 +109,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         Objects.requireNonNull(listener, "listener");
         listener.check(state);
         listeners.add(listener);
-        listener.published(state);
     }
 
     /** Unregisters {@code listener}; idempotent. */
@@ -163,11 +120,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     @Override
     public synchronized void destroy() {
         destroyed = true;
-        DirectoryState<T> empty = DirectoryState.of(state.url(), List.of(), state.version() + 1, state.availableCheck());
-        state = empty;
-        for (DirectoryListener<T> listener : listeners) {
-            listener.published(empty);
-        }
+        state = DirectoryState.of(state.url(), List.of(), state.version() + 1);
         listeners.clear();
     }
 
@@ -197,15 +150,9 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (sameMembers && url.equals(current.url())) {
             return;
         }
-        DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, current.version() + 1,
-                availableCheck(url));
-        for (DirectoryListener<T> listener : listeners) {
-            listener.check(next);
-        }
+        DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, current.version() + 1);
+        listeners.forEach(listener -> listener.check(next));
         state = next;
-        for (DirectoryListener<T> listener : listeners) {
-            listener.published(next);
-        }
     }
 
     private synchronized DirectoryState<T> publishAvailability(DirectoryState<T> seen) {
@@ -213,14 +160,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (current != seen || destroyed) {
             return current;
         }
-        DirectoryState<T> next = current.rechecked(current.version() + 1);
-        if (next != current) {
-            state = next;
-            for (DirectoryListener<T> listener : listeners) {
-                listener.published(next);
-            }
-        }
-        return next;
+        state = current.rechecked(current.version() + 1);
+        return state;
     }
 
     private void checkMembers(List<Invoker<T>> invokers) {
@@ -235,10 +176,6 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
                         + " (expected: an Invoker of " + type.getName() + ")");
             }
         }
-    }
-
-    private static boolean availableCheck(URL url) {
-        return url.getParameter(AVAILABLE_CHECK_KEY, true);
     }
 
     @Override

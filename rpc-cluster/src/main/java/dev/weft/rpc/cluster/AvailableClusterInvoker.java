@@ -23,13 +23,14 @@ final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         List<Invoker<T>> invokers = listInvokers(invocation);
-        for (int i = 0, n = invokers.size(); i < n; i++) {
-            Invoker<T> invoker = invokers.get(i);
-            if (invoker.isAvailable()) {
-                return FailfastClusterInvoker.invokeOnce(this, invokers, invoker, invocation, plan, "Available");
-            }
+        Invoker<T> invoker = invokers.stream().filter(Invoker::isAvailable).findFirst().orElseThrow(() -> new RpcException(
+                RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation) + ": none of the "
+                + invokers.size() + " providers is available (consumer: " + plan.url() + ")"));
+        try {
+            return invokeOnce(invocation, invoker, invokers, plan);
+        } catch (Throwable failure) {
+            throw giveUp("Available invoke of " + callSite(invocation) + " failed on provider " + describe(invoker) + " (consumer: "
+                    + plan.url() + "): ", failure);
         }
-        throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation)
-                + ": none of the " + invokers.size() + " providers is available (consumer: " + plan.url() + ")");
     }
 }

@@ -10,9 +10,6 @@ import java.util.function.Function;
  */
 public final class BroadcastCluster extends AbstractCluster {
 
-    /** The strategy's name. */
-    public static final String NAME = "broadcast";
-
     @Override
     protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         return new BroadcastClusterInvoker<>(directory, loadBalances);

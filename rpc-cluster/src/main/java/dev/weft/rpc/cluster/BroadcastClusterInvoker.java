@@ -3,7 +3,6 @@ package dev.weft.rpc.cluster;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
-import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 import org.slf4j.Logger;
@@ -54,8 +53,7 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
         int failures = 0;
         int called = 0;
         Result last = null;
-        Result lastFailedResult = null;
-        Throwable lastFailure = null;
+        Object lastFailure = null; // a result carrying an exception, or what was thrown
         Invoker<T> lastFailed = null;
         for (Invoker<T> invoker : invokers) {
             called++;
@@ -63,15 +61,13 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 last = invokeProvider(invoker, invocation);
                 if (last != null && last.hasException()) {
                     failures++;
-                    lastFailedResult = last;
-                    lastFailure = null;
+                    lastFailure = last;
                     lastFailed = invoker;
                 }
             } catch (Throwable failure) {
                 rethrowIfFatal(failure);
                 failures++;
                 lastFailure = failure;
-                lastFailedResult = null;
                 lastFailed = invoker;
                 LOG.warn("Broadcast of {} failed on provider {}: {}", callSite(invocation), describe(invoker), brief(failure));
             }
@@ -81,17 +77,14 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 break;
             }
         }
-        if (failures == 0) {
+        if (lastFailure == null) {
             return last;
         }
-        if (lastFailure == null) {
-            return lastFailedResult;
+        if (lastFailure instanceof Result failedResult) {
+            return failedResult;
         }
-        if (isBiz(lastFailure)) {
-            throw (RpcException) lastFailure;
-        }
-        throw new RpcException(codeOf(lastFailure), "Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total
-                + " providers (called " + called + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url()
-                + "); last failure on provider " + describe(lastFailed) + ": " + brief(lastFailure), lastFailure);
+        throw giveUp("Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total + " providers (called " + called
+                + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url() + "); last failure on provider "
+                + describe(lastFailed) + ": ", (Throwable) lastFailure);
     }
 }

@@ -29,18 +29,4 @@ public interface Directory<T> extends Node {
      * @throws RpcException when the directory cannot list (e.g. it was destroyed)
      */
     List<Invoker<T>> list(Invocation invocation) throws RpcException;
-
-    /**
-     * The invokers a cluster chooses among for {@code invocation}: like {@link #list}, except that
-     * an implementation may answer from what it found at its last check, so an invoker that
-     * became unavailable since may still be included. That lets a directory skip checking every
-     * member on every call. The caller checks the invoker it picks ({@link Invoker#isAvailable()})
-     * and, when it is down, calls {@link #list} for the exact list, which also lets the directory
-     * learn about it. Same immutability as {@link #list}; the default is {@link #list}.
-     *
-     * @throws RpcException when the directory cannot list (e.g. it was destroyed)
-     */
-    default List<Invoker<T>> candidates(Invocation invocation) throws RpcException {
-        return list(invocation);
-    }
 }

@@ -1,7 +1,7 @@
 package dev.weft.rpc.cluster;
 
 /**
- * Watches the states a directory publishes, and may veto one before it is published.
+ * Checks each state a directory is about to publish, and may veto it.
  *
  * <p>Cluster invokers joined to a directory are listeners (they resolve their per-method settings
  * from a state and reject bad ones); so is the mock wrapper of {@code rpc-mock}. Register with
@@ -12,6 +12,7 @@ package dev.weft.rpc.cluster;
  *
  * @param <T> the service interface
  */
+@FunctionalInterface
 public interface DirectoryListener<T> {
 
     /**
@@ -21,8 +22,4 @@ public interface DirectoryListener<T> {
      * {@code what: value (expected: rule)} message.
      */
     void check(DirectoryState<T> next);
-
-    /** {@code state} is now the directory's current state (called after every publication). */
-    default void published(DirectoryState<T> state) {
-    }
 }

@@ -6,6 +6,7 @@ import dev.weft.rpc.common.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.IntStream;
 
 /**
  * One immutable state of a directory: the consumer URL, the providers, and which of them were
@@ -15,44 +16,37 @@ import java.util.Objects;
  * is computed once per state.
  *
  * <p>Providers whose URL protocol is {@code mock} are kept apart ({@link #mockInvokers()}): only
- * calls asking for mocks see them. {@link #version()} grows with every publication of a directory.
+ * calls asking for mocks see them. Directories build states with {@link #of}; the lists of a state
+ * are immutable. Immutable and thread-safe.
  *
- * <p>Immutable and thread-safe.
- *
- * @param <T> the service interface
+ * @param url            the consumer URL
+ * @param version        grows with every state a directory publishes
+ * @param availableCheck whether unavailable providers are left out ({@code cluster.availablecheck}, default true)
+ * @param allInvokers    every member in the order given, mock ones included
+ * @param invokers       the providers (members that are not {@code mock} invokers), in order
+ * @param mockInvokers   the {@code mock}-protocol members
+ * @param candidates     the providers a call chooses among: with the availability check, those available at
+ *                       publication (a provider that went down since is found when picked), else all
+ * @param down           the providers that were unavailable at publication (none without the availability check)
+ * @param <T>            the service interface
  */
-public final class DirectoryState<T> {
+public record DirectoryState<T>(URL url, long version, boolean availableCheck, List<Invoker<T>> allInvokers,
+                                List<Invoker<T>> invokers, List<Invoker<T>> mockInvokers, List<Invoker<T>> candidates,
+                                List<Invoker<T>> down) {
 
     /** The URL protocol of mock invokers, listed only for calls asking for mocks. */
     public static final String MOCK_PROTOCOL = "mock";
 
-    private final URL url;
-    private final long version;
-    private final boolean availableCheck;
-    private final List<Invoker<T>> all;
-    private final List<Invoker<T>> invokers;
-    private final List<Invoker<T>> mockInvokers;
-    private final List<Invoker<T>> candidates;
-    private final List<Invoker<T>> down;
-
-    private DirectoryState(URL url, long version, boolean availableCheck, List<Invoker<T>> all, List<Invoker<T>> invokers,
-                           List<Invoker<T>> mockInvokers, List<Invoker<T>> candidates, List<Invoker<T>> down) {
-        this.url = url;
-        this.version = version;
-        this.availableCheck = availableCheck;
-        this.all = all;
-        this.invokers = invokers;
-        this.mockInvokers = mockInvokers;
-        this.candidates = candidates;
-        this.down = down;
-    }
+    /** Consumer URL key: leave out providers whose {@link Invoker#isAvailable()} is false (default {@code true}). */
+    public static final String AVAILABLE_CHECK_KEY = "cluster.availablecheck";
 
     /**
-     * A state of {@code members} under {@code url}; with {@code availableCheck}, each non-mock member
-     * is asked {@link Invoker#isAvailable()} now.
+     * A state of {@code members} under {@code url}; with {@value #AVAILABLE_CHECK_KEY} (the default),
+     * each non-mock member is asked {@link Invoker#isAvailable()} now.
      */
-    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version, boolean availableCheck) {
+    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version) {
         Objects.requireNonNull(url, "url");
+        boolean availableCheck = url.getParameter(AVAILABLE_CHECK_KEY, true);
         List<Invoker<T>> all = List.copyOf(members);
         List<Invoker<T>> normal = new ArrayList<>(all.size());
         List<Invoker<T>> mock = new ArrayList<>(0);
@@ -60,8 +54,7 @@ public final class DirectoryState<T> {
             URL provider = invoker.getUrl();
             (provider != null && MOCK_PROTOCOL.equals(provider.getProtocol()) ? mock : normal).add(invoker);
         }
-        List<Invoker<T>> invokers = mock.isEmpty() ? all : List.copyOf(normal);
-        return withAvailability(url, version, availableCheck, all, invokers, List.copyOf(mock));
+        return withAvailability(url, version, availableCheck, all, mock.isEmpty() ? all : List.copyOf(normal), List.copyOf(mock));
     }
 
     private static <T> DirectoryState<T> withAvailability(URL url, long version, boolean availableCheck, List<Invoker<T>> all,
@@ -78,22 +71,20 @@ public final class DirectoryState<T> {
                 List.copyOf(down));
     }
 
-    /** This state with availability checked again (a new version), or this state when nothing changed. */
+    /** This state with availability checked again, as {@code nextVersion}. */
     DirectoryState<T> rechecked(long nextVersion) {
-        if (!availableCheck || !availabilityChanged()) {
-            return this;
-        }
-        return withAvailability(url, nextVersion, true, all, invokers, mockInvokers);
+        return withAvailability(url, nextVersion, availableCheck, allInvokers, invokers, mockInvokers);
     }
 
-    private boolean availabilityChanged() {
-        return anyRecovered() || candidates.stream().anyMatch(invoker -> !invoker.isAvailable());
+    /** Whether, under the availability check, some provider is available now that was not at publication, or the reverse. */
+    boolean availabilityChanged() {
+        return availableCheck && (anyRecovered() || candidates.stream().anyMatch(invoker -> !invoker.isAvailable()));
     }
 
     /** Whether some member that was down at publication is available now (O(number down)). */
     boolean anyRecovered() {
-        for (Invoker<T> invoker : down) {
-            if (invoker.isAvailable()) {
+        for (int i = 0, n = down.size(); i < n; i++) {
+            if (down.get(i).isAvailable()) {
                 return true;
             }
         }
@@ -102,58 +93,7 @@ public final class DirectoryState<T> {
 
     /** Whether {@code a} and {@code b} hold the same invokers (by identity) in the same order. */
     static <T> boolean sameMembers(List<Invoker<T>> a, List<Invoker<T>> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0, n = a.size(); i < n; i++) {
-            if (a.get(i) != b.get(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The consumer URL. */
-    public URL url() {
-        return url;
-    }
-
-    /** Grows with every state a directory publishes. */
-    public long version() {
-        return version;
-    }
-
-    /** Whether unavailable providers are left out ({@code cluster.availablecheck}, default true). */
-    public boolean availableCheck() {
-        return availableCheck;
-    }
-
-    /** Every member in the order given, mock ones included. */
-    public List<Invoker<T>> allInvokers() {
-        return all;
-    }
-
-    /** The providers (members that are not {@code mock} invokers), in order. */
-    public List<Invoker<T>> invokers() {
-        return invokers;
-    }
-
-    /** The {@code mock}-protocol members. */
-    public List<Invoker<T>> mockInvokers() {
-        return mockInvokers;
-    }
-
-    /**
-     * The providers a call chooses among: with the availability check, those available at
-     * publication (a provider that went down since is found when picked), else all.
-     */
-    public List<Invoker<T>> candidates() {
-        return candidates;
-    }
-
-    /** Whether some provider was unavailable at publication. */
-    public boolean hasDown() {
-        return !down.isEmpty();
+        return a.size() == b.size() && IntStream.range(0, a.size()).allMatch(i -> a.get(i) == b.get(i));
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.weft.rpc.loadbalance.LoadBalance;
 
 import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -24,16 +23,12 @@ import java.util.function.Function;
  */
 public final class FailbackCluster extends AbstractCluster implements AutoCloseable {
 
-    /** The strategy's name. */
-    public static final String NAME = "failback";
-
     /** Worker threads running retries, so a slow retry never holds the timer. */
     public static final int RETRY_WORKERS = 2;
 
     private static final int WORKER_QUEUE_BOUND = 256;
 
     private final RetryScheduler scheduler;
-    private final LongAdder dropped = new LongAdder();
     /** The invoker joined to each directory, held weakly: for the per-directory retry counts. */
     private final ConcurrentMap<Directory<?>, FailbackClusterInvoker<?>> byDirectory = new MapMaker().weakKeys().weakValues().makeMap();
 
@@ -48,7 +43,7 @@ public final class FailbackCluster extends AbstractCluster implements AutoClosea
 
     @Override
     protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
-        FailbackClusterInvoker<T> invoker = new FailbackClusterInvoker<>(directory, loadBalances, scheduler, dropped);
+        FailbackClusterInvoker<T> invoker = new FailbackClusterInvoker<>(directory, loadBalances, scheduler);
         byDirectory.put(directory, invoker);
         return invoker;
     }
@@ -67,11 +62,6 @@ public final class FailbackCluster extends AbstractCluster implements AutoClosea
     public long droppedRetries(Directory<?> directory) {
         FailbackClusterInvoker<?> invoker = byDirectory.get(directory);
         return invoker == null ? 0 : invoker.droppedRetries();
-    }
-
-    /** Retries dropped by all invokers of this cluster because their queue was full or the cluster closed. */
-    public long droppedRetries() {
-        return dropped.sum();
     }
 
     /** Cancels every queued retry and stops the retry threads; idempotent. */

@@ -1,6 +1,5 @@
 package dev.weft.rpc.cluster;
 
-import dev.weft.rpc.cluster.internal.Cancellable;
 import dev.weft.rpc.cluster.internal.RetryScheduler;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
@@ -15,9 +14,9 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -33,10 +32,10 @@ import java.util.function.Function;
  * and are not retried; a result carrying the service's exception is returned unchanged.
  *
  * <p>At most {@code failbacktasks} (default 100) calls wait for retry per invoker; beyond that a
- * call is dropped with a warning and counted ({@link #droppedRetries()}). {@link #destroy()}
+ * call is dropped with a warning and counted ({@link FailbackCluster#droppedRetries}). {@link #destroy()}
  * cancels this invoker's retries. Thread-safe.
  */
-public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
+final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     /** Consumer URL key: the most calls queued for retry (default 100). */
     public static final String FAILBACK_TASKS_KEY = "failbacktasks";
@@ -49,15 +48,12 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     private static final Logger LOG = LoggerFactory.getLogger(FailbackClusterInvoker.class);
 
     private final RetryScheduler scheduler;
-    private final LongAdder clusterDropped;
     private final Set<RetryTask> tasks = ConcurrentHashMap.newKeySet();
     private final AtomicLong dropped = new AtomicLong();
 
-    FailbackClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances, RetryScheduler scheduler,
-                           LongAdder clusterDropped) {
+    FailbackClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances, RetryScheduler scheduler) {
         super(directory, loadBalances);
         this.scheduler = scheduler;
-        this.clusterDropped = clusterDropped;
     }
 
     @Override
@@ -96,77 +92,58 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
     }
 
     /** Calls waiting for a retry now (none once the cluster is closed: those count as dropped). */
-    public int pendingRetries() {
+    int pendingRetries() {
         dropStaleTasks();
         return tasks.size();
     }
 
-    /** After the cluster closed, queued tasks will never run: count them as dropped. */
-    private void dropStaleTasks() {
-        if (!scheduler.isClosed()) {
-            return;
-        }
-        for (RetryTask stale : tasks) {
-            if (stale.finish()) {
-                drop(stale.invocation, "the failback cluster was closed", null);
-            }
-        }
+    /** Calls this invoker dropped instead of retrying (queue full, cluster closed). */
+    long droppedRetries() {
+        dropStaleTasks();
+        return dropped.get();
     }
 
-    /** Calls this invoker dropped instead of retrying (queue full, cluster closed). */
-    public long droppedRetries() {
-        return dropped.get();
+    /** After the cluster closed, queued tasks will never run: count them as dropped. */
+    private void dropStaleTasks() {
+        if (scheduler.isClosed()) {
+            tasks.stream().filter(RetryTask::finish).forEach(stale -> drop(stale.invocation, "the failback cluster was closed", null));
+        }
     }
 
     @Override
     protected void onDestroy() {
-        int cancelled = 0;
-        for (RetryTask task : tasks) {
-            if (task.finish()) {
-                cancelled++;
-            }
-        }
+        long cancelled = tasks.stream().filter(RetryTask::finish).count();
         if (cancelled > 0) {
             LOG.info("Failback of service {} destroyed: {} queued retries cancelled", getInterface().getName(), cancelled);
         }
     }
 
     private void queueRetry(Invocation invocation, MethodPlan<T> plan, Invoker<T> failed, Throwable failure) {
-        String where = failed == null ? "(no provider)" : "provider " + describe(failed);
-        if (plan.retries() == 0) {
-            failureLog(LOG).error("Failback invoke of " + callSite(invocation) + " failed on " + where + " and " + RETRIES_KEY
-                    + "=0: not retrying (consumer: " + plan.url() + ")", failure);
-            return;
-        }
-        if (scheduler.isClosed()) {
-            dropStaleTasks();
-            drop(invocation, "the failback cluster is closed", failure);
-            return;
-        }
+        String where = callSite(invocation) + " failed on " + (failed == null ? "(no provider)" : "provider " + describe(failed));
         Limits limits = serviceSettings();
-        RetryTask task = new RetryTask(invocation, plan.retries(), failed, limits.periodMillis());
-        if (!reserve(task, limits.maxTasks())) {
-            drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + limits.maxTasks() + ")", failure);
-            return;
+        if (plan.retries() == 0) {
+            logFailure("Failback invoke of " + where + " and " + RETRIES_KEY + "=0: not retrying (consumer: " + plan.url() + ")", failure);
+        } else if (scheduler.isClosed()) {
+            drop(invocation, "the failback cluster is closed", failure);
+        } else {
+            RetryTask task = new RetryTask(invocation, plan.retries(), failed, limits.periodMillis());
+            boolean queued;
+            synchronized (tasks) { // the bound holds under concurrent failures; nothing is queued once destroyed
+                queued = tasks.size() < limits.maxTasks() && !isDestroyed() && tasks.add(task);
+            }
+            if (!queued) {
+                drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + limits.maxTasks() + ")", failure);
+                return;
+            }
+            logFailure("Failback invoke of " + where + "; retrying every " + limits.periodMillis() + " ms up to " + plan.retries()
+                    + " times (consumer: " + plan.url() + ")", failure);
+            task.schedule();
         }
-        failureLog(LOG).error("Failback invoke of " + callSite(invocation) + " failed on " + where + "; retrying every "
-                + limits.periodMillis() + " ms up to " + plan.retries() + " times (consumer: " + plan.url() + ")", failure);
-        task.schedule();
-    }
-
-    private synchronized boolean reserve(RetryTask task, int maxTasks) {
-        if (tasks.size() >= maxTasks || isDestroyed()) {
-            return false;
-        }
-        tasks.add(task);
-        return true;
     }
 
     private void drop(Invocation invocation, String reason, Throwable failure) {
-        long count = dropped.incrementAndGet();
-        clusterDropped.increment();
         LOG.warn("Failback dropped a retry of {}: {}; {} dropped so far by this invoker; cause: {}", callSite(invocation), reason,
-                count, failure == null ? "the original failure (logged when it happened)" : brief(failure));
+                dropped.incrementAndGet(), failure == null ? "the original failure (logged when it happened)" : brief(failure));
     }
 
     /** One queued call: retried until it gets an answer, runs out of retries, or is cancelled. */
@@ -176,7 +153,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
         private final long periodMillis;
         private int attempts;
         private Invoker<T> lastFailed;
-        private volatile Cancellable scheduled;
+        private volatile Future<?> scheduled;
 
         RetryTask(Invocation invocation, int retries, Invoker<T> lastFailed, long periodMillis) {
             this.invocation = invocation;
@@ -197,9 +174,9 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
         /** Removes this task; true when it was still queued. */
         boolean finish() {
-            Cancellable handle = scheduled;
+            Future<?> handle = scheduled;
             if (handle != null) {
-                handle.cancel();
+                handle.cancel(false);
             }
             return tasks.remove(this);
         }
@@ -213,8 +190,7 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             Invoker<T> invoker = null;
             try {
                 MethodPlan<T> plan = plan(invocation);
-                List<Invoker<T>> invokers = listCandidates(invocation, plan);
-                invoker = select(invocation, invokers, lastFailed == null ? null : List.of(lastFailed), plan);
+                invoker = select(invocation, listCandidates(invocation, plan), lastFailed == null ? null : List.of(lastFailed), plan);
                 invokeProvider(invoker, invocation);
                 if (finish()) {
                     LOG.info("Failback retry {}/{} of {} succeeded on provider {}", attempts, retries, callSite(invocation),
@@ -227,24 +203,19 @@ public final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
                             callSite(invocation), fatal);
                 }
             } catch (Throwable failure) {
-                if (isBiz(failure)) {
-                    if (finish()) {
+                lastFailed = invoker != null ? invoker : lastFailed;
+                boolean answered = isBiz(failure);
+                if (!answered && attempts < retries && !isDestroyed()) {
+                    LOG.debug("Failback retry {}/{} of {} failed: {}", attempts, retries, callSite(invocation), brief(failure));
+                    schedule();
+                } else if (finish()) {
+                    if (answered) {
                         LOG.warn("Failback retry {}/{} of {} got a business exception; not retrying: {}", attempts, retries,
                                 callSite(invocation), brief(failure));
+                    } else {
+                        logFailure("Failback gave up on " + callSite(invocation) + " after " + attempts + " retries", failure);
                     }
-                    return;
                 }
-                if (invoker != null) {
-                    lastFailed = invoker;
-                }
-                if (attempts >= retries || isDestroyed()) {
-                    if (finish()) {
-                        LOG.error("Failback gave up on {} after {} retries; last cause:", callSite(invocation), attempts, failure);
-                    }
-                    return;
-                }
-                LOG.warn("Failback retry {}/{} of {} failed: {}", attempts, retries, callSite(invocation), brief(failure));
-                schedule();
             }
         }
     }

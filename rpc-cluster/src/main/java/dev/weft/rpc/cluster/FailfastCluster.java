@@ -10,9 +10,6 @@ import java.util.function.Function;
  */
 public final class FailfastCluster extends AbstractCluster {
 
-    /** The strategy's name. */
-    public static final String NAME = "failfast";
-
     @Override
     protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         return new FailfastClusterInvoker<>(directory, loadBalances);

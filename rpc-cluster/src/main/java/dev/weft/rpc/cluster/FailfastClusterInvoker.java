@@ -7,7 +7,6 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.loadbalance.LoadBalance;
 
 import java.util.List;
-
 import java.util.function.Function;
 
 /**
@@ -24,24 +23,12 @@ final class FailfastClusterInvoker<T> extends AbstractClusterInvoker<T> {
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         List<Invoker<T>> invokers = listCandidates(invocation, plan);
-        return invokeOnce(this, invokers, select(invocation, invokers, null, plan), invocation, plan, "Failfast");
-    }
-
-    /**
-     * Calls {@code invoker} (once more elsewhere on {@link RpcException#NOT_PROCESSED}); wraps
-     * non-business failures naming the provider.
-     */
-    static <T> Result invokeOnce(AbstractClusterInvoker<T> cluster, List<Invoker<T>> invokers, Invoker<T> invoker,
-                                 Invocation invocation, MethodPlan<T> plan, String strategy) {
+        Invoker<T> invoker = select(invocation, invokers, null, plan);
         try {
-            return cluster.invokeOnce(invocation, invoker, invokers, plan);
+            return invokeOnce(invocation, invoker, invokers, plan);
         } catch (Throwable failure) {
-            rethrowIfFatal(failure);
-            if (isBiz(failure)) {
-                throw (RpcException) failure;
-            }
-            throw new RpcException(codeOf(failure), strategy + " invoke of " + cluster.callSite(invocation) + " failed on provider "
-                    + describe(invoker) + " (consumer: " + cluster.getUrl() + "): " + brief(failure), failure);
+            throw giveUp("Failfast invoke of " + callSite(invocation) + " failed on provider " + describe(invoker) + " (consumer: "
+                    + plan.url() + "): ", failure);
         }
     }
 }

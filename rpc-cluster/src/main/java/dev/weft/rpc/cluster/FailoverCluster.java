@@ -12,9 +12,6 @@ import java.util.function.Function;
  */
 public final class FailoverCluster extends AbstractCluster {
 
-    /** The strategy's name. */
-    public static final String NAME = "failover";
-
     @Override
     protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         return new FailoverClusterInvoker<>(directory, loadBalances);

@@ -62,15 +62,14 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
             if (attempt >= attempts || isDestroyed()) {
                 break;
             }
-            List<Invoker<T>> relisted = getDirectory().list(invocation);
-            if (relisted.isEmpty()) {
-                break;
+            try {
+                invokers = listInvokers(invocation);
+            } catch (RpcException none) {
+                break; // nobody left to retry on: give up with the last cause
             }
-            invokers = relisted;
         }
-        throw new RpcException(codeOf(lastFailure), "Failed to invoke " + callSite(invocation) + " after " + attempt
-                + (attempt == 1 ? " attempt" : " attempts") + " (retries=" + plan.retries() + "); providers tried "
-                + tried.size() + "/" + invokers.size() + " " + describeAll(tried) + " (consumer: " + plan.url()
-                + "); last cause: " + brief(lastFailure), lastFailure);
+        throw giveUp("Failed to invoke " + callSite(invocation) + " after " + attempt + (attempt == 1 ? " attempt" : " attempts")
+                + " (retries=" + plan.retries() + "); providers tried " + tried.size() + "/" + invokers.size() + " "
+                + describeAll(tried) + " (consumer: " + plan.url() + "); last cause: ", lastFailure);
     }
 }

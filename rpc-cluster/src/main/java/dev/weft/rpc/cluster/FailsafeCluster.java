@@ -10,9 +10,6 @@ import java.util.function.Function;
  */
 public final class FailsafeCluster extends AbstractCluster {
 
-    /** The strategy's name. */
-    public static final String NAME = "failsafe";
-
     @Override
     protected <T> AbstractClusterInvoker<T> doJoin(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         return new FailsafeClusterInvoker<>(directory, loadBalances);

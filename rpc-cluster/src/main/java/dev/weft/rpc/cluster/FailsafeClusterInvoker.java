@@ -5,8 +5,6 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.loadbalance.LoadBalance;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.function.Function;
@@ -20,8 +18,6 @@ import java.util.function.Function;
  */
 final class FailsafeClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(FailsafeClusterInvoker.class);
-
     FailsafeClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances) {
         super(directory, loadBalances);
     }
@@ -33,7 +29,7 @@ final class FailsafeClusterInvoker<T> extends AbstractClusterInvoker<T> {
             return invokeOnce(invocation, select(invocation, invokers, null, plan), invokers, plan);
         } catch (Throwable failure) {
             rethrowIfFatal(failure);
-            failureLog(LOG).error("Failsafe ignored a failure of " + callSite(invocation) + " (consumer: " + plan.url()
+            logFailure("Failsafe ignored a failure of " + callSite(invocation) + " (consumer: " + plan.url()
                     + "); returning an empty result", failure);
             return RpcResult.of(null);
         }

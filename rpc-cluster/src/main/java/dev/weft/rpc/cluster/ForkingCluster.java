@@ -1,10 +1,12 @@
 package dev.weft.rpc.cluster;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,9 +27,6 @@ import java.util.function.Function;
  * clear error. Thread-safe singleton.
  */
 public final class ForkingCluster extends AbstractCluster implements AutoCloseable {
-
-    /** The strategy's name. */
-    public static final String NAME = "forking";
 
     /** Worker threads: twice the processors, at least 4, at most 64. */
     public static final int DEFAULT_THREADS = Math.min(64, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
@@ -60,15 +59,9 @@ public final class ForkingCluster extends AbstractCluster implements AutoCloseab
     @Override
     public void close() {
         executor.shutdownNow();
-        for (LinkedBlockingQueue<Object> answers : waiting) {
-            answers.offer(ForkingClusterInvoker.CLOSED);
-        }
-        try {
-            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warn("Forking threads did not stop within 5 s after close");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        waiting.forEach(answers -> answers.offer(ForkingClusterInvoker.CLOSED));
+        if (!MoreExecutors.shutdownAndAwaitTermination(executor, Duration.ofSeconds(5))) {
+            LOG.warn("Forking threads did not stop within 5 s after close");
         }
     }
 

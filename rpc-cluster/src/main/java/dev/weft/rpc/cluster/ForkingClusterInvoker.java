@@ -66,20 +66,16 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         Forks config = plan.strategySettings();
         int timeout = config.timeoutMillis();
-        if (executor.isShutdown()) {
-            throw closed(invocation, plan);
-        }
         List<Invoker<T>> selected = selectForks(invocation, config.forks(), plan);
-
         int count = selected.size();
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
+        List<Future<?>> futures = new ArrayList<>(count);
         waiting.add(answers);
         try {
             if (executor.isShutdown()) {
                 throw closed(invocation, plan);
             }
             AtomicInteger failures = new AtomicInteger();
-            List<Future<?>> futures = new ArrayList<>(count);
             for (Invoker<T> invoker : selected) {
                 try {
                     futures.add(executor.submit(() -> fork(invoker, invocation, plan, answers, failures, count)));
@@ -96,14 +92,13 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 answer = answers.poll(timeout, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                cancel(futures);
                 throw new RpcException("Forking invoke of " + callSite(invocation) + " interrupted while waiting for " + count
                         + " providers", e);
             }
-            cancel(futures);
             return answer(invocation, plan, selected, answer, failures.get(), timeout);
         } finally {
             waiting.remove(answers);
+            futures.forEach(future -> future.cancel(false)); // forks still queued are not needed any more
         }
     }
 
@@ -124,12 +119,8 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
         if (answer instanceof Error) {
             throw (Error) answer;
         }
-        Throwable failure = (Throwable) answer;
-        if (isBiz(failure)) {
-            throw (RpcException) failure;
-        }
-        throw new RpcException(codeOf(failure), "Forking invoke of " + callSite(invocation) + " failed on all " + count
-                + " providers " + describeAll(selected) + " (consumer: " + plan.url() + "); last cause: " + brief(failure), failure);
+        throw giveUp("Forking invoke of " + callSite(invocation) + " failed on all " + count + " providers " + describeAll(selected)
+                + " (consumer: " + plan.url() + "); last cause: ", (Throwable) answer);
     }
 
     private RpcException closed(Invocation invocation, MethodPlan<T> plan) {
@@ -169,11 +160,5 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             selected.add(invoker);
         }
         return selected;
-    }
-
-    private static void cancel(List<Future<?>> futures) {
-        for (Future<?> future : futures) {
-            future.cancel(false);
-        }
     }
 }

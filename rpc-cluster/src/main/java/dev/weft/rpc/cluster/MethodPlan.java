@@ -10,87 +10,38 @@ import java.util.List;
 
 /**
  * What the calls of one method use under one directory state, resolved once (when the first call
- * of the method meets the state): the settings, the balancer and the picker built over the state's
- * candidates, the retries, stickiness, and the strategy's own settings. A strategy's
- * {@link AbstractClusterInvoker#doInvoke} receives it with every call.
+ * of the method meets the state). A strategy's {@link AbstractClusterInvoker#doInvoke} receives it
+ * with every call.
  *
  * <p>Immutable and thread-safe.
  *
- * @param <T> the service interface
+ * @param settings       the method's settings under the state's consumer URL
+ * @param loadBalance    the balancer ({@code loadbalance}, method level first)
+ * @param retries        extra attempts ({@code retries}, method level first), never negative
+ * @param sticky         whether {@code sticky} is on
+ * @param availableCheck whether unavailable providers are skipped ({@code cluster.availablecheck})
+ * @param candidates     the providers the picker chooses among (the state's candidates)
+ * @param picker         the balancer's picker over {@code candidates}
+ * @param strategy       what the strategy resolved for this method ({@link AbstractClusterInvoker#resolve})
+ * @param <T>            the service interface
  */
-public final class MethodPlan<T> {
-
-    private final MethodSettings settings;
-    private final LoadBalance loadBalance;
-    private final int retries;
-    private final boolean sticky;
-    private final boolean availableCheck;
-    private final List<Invoker<T>> candidates;
-    private final Picker<T> picker;
-    private final Object strategySettings;
-
-    MethodPlan(MethodSettings settings, LoadBalance loadBalance, int retries, boolean sticky, boolean availableCheck,
-               List<Invoker<T>> candidates, Picker<T> picker, Object strategySettings) {
-        this.settings = settings;
-        this.loadBalance = loadBalance;
-        this.retries = retries;
-        this.sticky = sticky;
-        this.availableCheck = availableCheck;
-        this.candidates = candidates;
-        this.picker = picker;
-        this.strategySettings = strategySettings;
-    }
-
-    /** The method's settings under the state's consumer URL. */
-    public MethodSettings settings() {
-        return settings;
-    }
+public record MethodPlan<T>(MethodSettings settings, LoadBalance loadBalance, int retries, boolean sticky, boolean availableCheck,
+                            List<Invoker<T>> candidates, Picker<T> picker, Object strategy) {
 
     /** The state's consumer URL. */
     public URL url() {
         return settings.url();
     }
 
+    /** The method's name; null for the service level. */
     public String method() {
         return settings.method();
     }
 
-    public LoadBalance loadBalance() {
-        return loadBalance;
-    }
-
-    /** Extra attempts ({@code retries}, method level first), never negative. */
-    public int retries() {
-        return retries;
-    }
-
-    /** Whether {@code sticky} is on. */
-    public boolean sticky() {
-        return sticky;
-    }
-
-    /** Whether unavailable providers are skipped ({@code cluster.availablecheck}). */
-    public boolean availableCheck() {
-        return availableCheck;
-    }
-
-    /** The providers the picker chooses among (the state's candidates). */
-    public List<Invoker<T>> candidates() {
-        return candidates;
-    }
-
-    /** The balancer's picker over {@link #candidates()}. */
-    public Picker<T> picker() {
-        return picker;
-    }
-
-    /**
-     * What the strategy resolved for this method ({@link AbstractClusterInvoker#resolve}), cast to
-     * the strategy's own type; null when it resolves nothing.
-     */
+    /** {@link #strategy()} cast to the strategy's own type; null when it resolves nothing. */
     @SuppressWarnings("unchecked")
     public <S> S strategySettings() {
-        return (S) strategySettings;
+        return (S) strategy;
     }
 
     @Override

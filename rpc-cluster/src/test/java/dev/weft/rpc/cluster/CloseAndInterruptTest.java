@@ -108,7 +108,6 @@ class CloseAndInterruptTest {
         assertThat(a.calls()).isEqualTo(2);
         assertThat(failback.pendingRetries(directory)).isZero();
         assertThat(failback.droppedRetries(directory)).isEqualTo(1);
-        assertThat(failback.droppedRetries()).isEqualTo(1);
     }
 
     @Test

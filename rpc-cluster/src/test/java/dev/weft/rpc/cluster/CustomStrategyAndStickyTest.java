@@ -233,7 +233,7 @@ class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
         assertThat(state.invokers()).containsExactly(a, b);
         assertThat(state.mockInvokers()).containsExactly(mock);
         assertThat(state.candidates()).containsExactly(a);
-        assertThat(state.hasDown()).isTrue();
+        assertThat(state.down()).containsExactly(b);
         assertThat(state.availableCheck()).isTrue();
         assertThat(state).hasToString("DirectoryState[v" + (first + 1) + ", 2 providers (1 available), 1 mock, " + consumer("x=1") + "]");
 
@@ -242,7 +242,7 @@ class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
         b.available(true);
         assertThat(directory.list(call)).containsExactly(a, b);
         assertThat(directory.state().version()).isEqualTo(first + 2);
-        assertThat(directory.state().hasDown()).isFalse();
+        assertThat(directory.state().down()).isEmpty();
         assertThat(directory.state()).hasToString("DirectoryState[v" + (first + 2) + ", 2 providers (2 available), 1 mock, "
                 + consumer("x=1") + "]");
         assertThat(directory).hasToString("DynamicDirectory[" + SERVICE + ", 3 invokers, " + consumer("x=1") + "]");

@@ -98,44 +98,44 @@ class DirectoryTest {
     }
 
     @Test
-    void candidates_rechecksOnlyWhatTheLastListFoundDown_andSharesItsInstances() {
+    void stateCandidates_areWhatTheLastListFoundAvailable_andShareItsInstances() {
         DynamicDirectory<Greeting> directory = directory("", a, b, c);
         List<Invoker<Greeting>> all = directory.list(hello());
-        assertThat(directory.candidates(hello())).isSameAs(all);
+        assertThat(directory.state().candidates()).isSameAs(all);
 
         b.available(false);
-        assertThat(directory.candidates(hello())).as("not checked since the last list: still offered").isSameAs(all);
+        assertThat(directory.state().candidates()).as("not checked since the last list: still offered").isSameAs(all);
         List<Invoker<Greeting>> withoutB = directory.list(hello());
         assertThat(withoutB).containsExactly(a, c);
-        assertThat(directory.candidates(hello())).as("found down by list: no longer offered").isSameAs(withoutB);
+        assertThat(directory.state().candidates()).as("found down by list: no longer offered").isSameAs(withoutB);
+        assertThat(directory.state().down()).containsExactly(b);
 
         b.available(true);
-        assertThat(directory.candidates(hello())).as("a member found down is re-checked on every read").isSameAs(all);
-        assertThat(directory.list(hello())).isSameAs(all);
+        assertThat(directory.list(hello())).as("found back by the next list").isSameAs(all);
+        assertThat(directory.state().candidates()).isSameAs(all);
     }
 
     @Test
-    void candidates_ofAFreshSnapshot_areCheckedOnce_thenNotPerMember() {
+    void aCall_checksOnlyThePickedMember_whilePublishingAStateChecksEveryone() {
         CountingAvailability counting = new CountingAvailability();
         DynamicDirectory<Greeting> directory = directory("", counting.track(a), counting.track(b));
-        assertThat(directory.candidates(hello())).containsExactly(a, b);
-        int afterFirst = counting.checks;
-        assertThat(afterFirst).as("the first read of a snapshot checks every member").isEqualTo(2);
+        assertThat(counting.checks).as("publishing a state checks every member").isEqualTo(2);
+        Invoker<Greeting> invoker = TestClusters.first(new FailoverCluster()).join(directory);
         for (int i = 0; i < 10; i++) {
-            directory.candidates(hello());
+            invoker.invoke(hello());
         }
-        assertThat(counting.checks).as("later reads check nobody while all are up").isEqualTo(afterFirst);
+        assertThat(counting.checks).as("each call checks the provider it picked, nobody else").isEqualTo(2 + 10);
         directory.list(hello());
-        assertThat(counting.checks).as("list checks everyone").isEqualTo(afterFirst + 2);
+        assertThat(counting.checks).as("list checks everyone").isEqualTo(2 + 10 + 2);
     }
 
     @Test
-    void candidates_keepUnavailable_whenAvailableCheckIsOff_andRefuseOnceDestroyed() {
+    void stateCandidates_keepUnavailable_whenAvailableCheckIsOff_andListRefusesOnceDestroyed() {
         DynamicDirectory<Greeting> directory = directory("cluster.availablecheck=false", a, b);
         b.available(false);
-        assertThat(directory.candidates(hello())).containsExactly(a, b);
+        assertThat(directory.state().candidates()).containsExactly(a, b);
         directory.destroy();
-        assertThatThrownBy(() -> directory.candidates(hello())).isInstanceOf(RpcException.class).hasMessageContaining("destroyed");
+        assertThatThrownBy(() -> directory.list(hello())).isInstanceOf(RpcException.class).hasMessageContaining("destroyed");
     }
 
     @Test

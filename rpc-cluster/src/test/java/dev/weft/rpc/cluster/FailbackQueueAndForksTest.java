@@ -21,7 +21,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
 
 
     private FailbackCluster failback() {
-        return (FailbackCluster) director.getExtensionLoader(Cluster.class).getExtension(FailbackCluster.NAME, false);
+        return (FailbackCluster) director.getExtensionLoader(Cluster.class).getExtension("failback", false);
     }
 
     /** Waits (at most 10 s, busy machine) for {@code condition}. */
@@ -44,7 +44,6 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         DynamicDirectory<FakeService> directory = directory("failbacktasks=2&failback.period=600000",
                 List.of(provider("a").failingWith(Reply.networkError())));
         FailbackClusterInvoker<FakeService> invoker = (FailbackClusterInvoker<FakeService>) cluster.join(directory);
-        long droppedBefore = cluster.droppedRetries();
 
         assertThat(invoker.invoke(call).getValue()).isNull();
         assertThat(invoker.invoke(call).getValue()).isNull();
@@ -55,7 +54,6 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         assertThat(invoker.droppedRetries()).isEqualTo(1);
         assertThat(cluster.pendingRetries(directory)).isEqualTo(2);
         assertThat(cluster.droppedRetries(directory)).isEqualTo(1);
-        assertThat(cluster.droppedRetries() - droppedBefore).isEqualTo(1);
 
         invoker.destroy();
         assertThat(invoker.pendingRetries()).isZero();

@@ -185,9 +185,9 @@ class FailoverClusterInvokerTest {
         assertThat(invoker.invoke(hello()).recreate()).isEqualTo("10.0.0.1");
 
         a.available(false);
-        assertThat(directory.candidates(hello())).as("not known to be down yet").containsExactly(a, b);
+        assertThat(directory.state().candidates()).as("not known to be down yet").containsExactly(a, b);
         assertThat(invoker.invoke(hello()).recreate()).as("picked, found down, replaced").isEqualTo("10.0.0.2");
-        assertThat(directory.candidates(hello())).as("the cluster's exact re-list told the directory").containsExactly(b);
+        assertThat(directory.state().candidates()).as("the cluster's exact re-list told the directory").containsExactly(b);
         assertThat(invoker.invoke(hello()).recreate()).isEqualTo("10.0.0.2");
         assertThat(a.calls()).isEqualTo(1);
 

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.weft.rpc.cluster.TestClusters.consumer;
 import static dev.weft.rpc.cluster.TestClusters.directory;
@@ -28,12 +28,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class ForkingLimitsTest {
 
     private final ForkingCluster cluster = first(new ForkingCluster(1));
-    private final AtomicReference<Thread> callerThread = new AtomicReference<>();
-    private final ExecutorService caller = Executors.newSingleThreadExecutor(task -> {
-        Thread thread = new Thread(task, "forking-limits-caller");
-        callerThread.set(thread);
-        return thread;
-    });
+    private final ExecutorService caller = Executors.newSingleThreadExecutor();
 
     @AfterEach
     void tearDown() {
@@ -62,14 +57,14 @@ class ForkingLimitsTest {
         crowded.setInvokers(FakeProviders.invokers(many));
         Invoker<Greeting> filling = cluster.join(crowded);
         Future<Result> fills = caller.submit(() -> filling.invoke(hello()));
-        // The caller waits for answers with a timeout only once it has handed over every fork.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((held.stream().mapToInt(HeldCalls::heldSoFar).sum() < 1 || callerThread.get() == null
-                || callerThread.get().getState() != Thread.State.TIMED_WAITING) && System.nanoTime() < deadline) {
+        ThreadPoolExecutor executor = (ThreadPoolExecutor) cluster.executor();
+        while ((held.stream().mapToInt(HeldCalls::heldSoFar).sum() < 1 || executor.getQueue().remainingCapacity() > 0)
+                && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        assertThat(callerThread.get().getState()).as("the caller handed over every fork").isEqualTo(Thread.State.TIMED_WAITING);
         assertThat(held.stream().mapToInt(HeldCalls::heldSoFar).sum()).as("one fork runs, the others fill the queue").isEqualTo(1);
+        assertThat(executor.getQueue().remainingCapacity()).as("the filling call has submitted all its forks").isZero();
 
         FakeProvider<Greeting> late = FakeProvider.of(Greeting.class, "10.0.0.200");
         RpcException e = catchThrowableOfType(RpcException.class,

@@ -1,41 +1,42 @@
 package dev.weft.rpc.cluster;
 
-import dev.weft.rpc.cluster.internal.Cancellable;
 import dev.weft.rpc.cluster.internal.RetryScheduler;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 
 /** A {@link RetryScheduler} driven by the test: nothing runs until {@link #runDue()}. */
 final class ManualRetryScheduler implements RetryScheduler {
 
-    private final List<Entry> entries = new ArrayList<>();
+    private final List<FutureTask<?>> entries = new ArrayList<>();
     private final List<Long> delays = new ArrayList<>();
     private boolean closed;
 
     @Override
-    public synchronized Cancellable schedule(Runnable task, long delayMillis) {
+    public synchronized Future<?> schedule(Runnable task, long delayMillis) {
         if (closed) {
             throw new RejectedExecutionException("closed");
         }
-        Entry entry = new Entry(task);
+        FutureTask<?> entry = new FutureTask<>(task, null);
         entries.add(entry);
         delays.add(delayMillis);
-        return () -> entry.cancelled = true;
+        return entry;
     }
 
     /** Runs every task scheduled so far (not those they schedule); returns how many ran. */
     int runDue() {
-        List<Entry> due;
+        List<FutureTask<?>> due;
         synchronized (this) {
             due = new ArrayList<>(entries);
             entries.clear();
         }
         int ran = 0;
-        for (Entry entry : due) {
-            if (!entry.cancelled) {
-                entry.task.run();
+        for (FutureTask<?> entry : due) {
+            if (!entry.isCancelled()) {
+                entry.run();
                 ran++;
             }
         }
@@ -43,7 +44,7 @@ final class ManualRetryScheduler implements RetryScheduler {
     }
 
     synchronized int scheduled() {
-        return (int) entries.stream().filter(e -> !e.cancelled).count();
+        return (int) entries.stream().filter(e -> !e.isCancelled()).count();
     }
 
     synchronized List<Long> delays() {
@@ -58,16 +59,7 @@ final class ManualRetryScheduler implements RetryScheduler {
     @Override
     public synchronized void close() {
         closed = true;
-        entries.forEach(e -> e.cancelled = true);
+        entries.forEach(e -> e.cancel(false));
         entries.clear();
-    }
-
-    private static final class Entry {
-        final Runnable task;
-        volatile boolean cancelled;
-
-        Entry(Runnable task) {
-            this.task = task;
-        }
     }
 }

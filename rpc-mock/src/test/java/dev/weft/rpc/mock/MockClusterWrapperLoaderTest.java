@@ -117,7 +117,6 @@ class MockClusterWrapperLoaderTest {
 
         assertThat(failback.pendingRetries(directory)).isEqualTo(1);
         assertThat(failback.droppedRetries(directory)).isEqualTo(1);
-        assertThat(failback.droppedRetries()).isEqualTo(1);
         assertThat(failback.pendingRetries(directory(url, provider))).as("a directory it never joined").isZero();
     }
 }

@@ -1,12 +1,14 @@
 package dev.weft.rpc.cluster.internal;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -45,26 +47,21 @@ public final class ExecutorRetryScheduler implements RetryScheduler {
     }
 
     @Override
-    public Cancellable schedule(Runnable task, long delayMillis) {
+    public Future<?> schedule(Runnable task, long delayMillis) {
         if (closed) {
             throw new RejectedExecutionException("retry scheduler is closed");
         }
-        ScheduledFuture<?> future = timer.schedule(() -> handOver(task, delayMillis), delayMillis, TimeUnit.MILLISECONDS);
-        return () -> future.cancel(false);
+        return timer.schedule(() -> handOver(task, delayMillis), delayMillis, TimeUnit.MILLISECONDS);
     }
 
+    /** Runs {@code task} on a worker, or, when every worker is busy and the queue full, puts it back on the timer. */
     private void handOver(Runnable task, long delayMillis) {
         try {
             workers.execute(task);
         } catch (RejectedExecutionException busy) {
-            if (closed) {
-                return;
-            }
-            LOG.debug("Retry workers busy; deferring a retry by {} ms", delayMillis);
-            try {
+            if (!closed) { // once closed, the retry is dropped (and counted by its owner)
+                LOG.debug("Retry workers busy; deferring a retry by {} ms", delayMillis);
                 timer.schedule(() -> handOver(task, delayMillis), delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closing) {
-                LOG.debug("Retry scheduler closed while deferring a retry");
             }
         }
     }
@@ -79,12 +76,9 @@ public final class ExecutorRetryScheduler implements RetryScheduler {
         closed = true;
         timer.shutdownNow();
         workers.shutdownNow();
-        try {
-            if (!timer.awaitTermination(5, TimeUnit.SECONDS) || !workers.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warn("Retry threads did not stop within 5 s after close");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!MoreExecutors.shutdownAndAwaitTermination(timer, Duration.ofSeconds(5))
+                || !MoreExecutors.shutdownAndAwaitTermination(workers, Duration.ofSeconds(5))) {
+            LOG.warn("Retry threads did not stop within 5 s after close");
         }
     }
 }

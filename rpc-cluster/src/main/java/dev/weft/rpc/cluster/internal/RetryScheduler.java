@@ -1,5 +1,7 @@
 package dev.weft.rpc.cluster.internal;
 
+import java.util.concurrent.Future;
+
 /**
  * Runs retries later: waits on a timer, then runs the task on a worker so a slow retry never
  * holds the timer. Implementations are thread-safe; {@link #close()} stops all threads.
@@ -7,11 +9,12 @@ package dev.weft.rpc.cluster.internal;
 public interface RetryScheduler extends AutoCloseable {
 
     /**
-     * Runs {@code task} after {@code delayMillis}.
+     * Runs {@code task} after {@code delayMillis}; cancelling the returned future calls it off if it
+     * has not started.
      *
      * @throws java.util.concurrent.RejectedExecutionException when the scheduler is closed
      */
-    Cancellable schedule(Runnable task, long delayMillis);
+    Future<?> schedule(Runnable task, long delayMillis);
 
     /** Whether {@link #close()} was called. */
     boolean isClosed();
