@@ -109,6 +109,23 @@ class InvokerStatsWindowTest {
     }
 
     @Test
+    void aSampleInTheNextBucket_addsThePreviousBucketsCounts_andLatency() {
+        InvokerStats counters = timed();
+        ticker.set(95 * SECOND);                // bucket 9 (90-100 s)
+        call(counters, 2 * MS, true);
+        call(counters, MS, false);
+        ticker.set(105 * SECOND);               // bucket 10: bucket 9 is the previous one
+        call(counters, 4 * MS, true);
+        long now = ticker.read();
+        assertThat(counters.recentSuccesses(now)).isEqualTo(2);
+        assertThat(counters.recentFailures(now)).isEqualTo(1);
+        // average 3 ms over a 2/3 success rate
+        assertThat(counters.expectedLatencyNanos(now)).isEqualTo(4_500_000L);
+        assertThat(counters.recentFailures(120 * SECOND - 1)).isEqualTo(1);
+        assertThat(counters.recentFailures(120 * SECOND)).isZero();     // bucket 12: 10 is the previous, 9 is gone
+    }
+
+    @Test
     void aBucketIsReplaced_notAddedTo_whenItsSlotComesRoundAgain() {
         InvokerStats counters = timed();
         ticker.set(100 * SECOND);
