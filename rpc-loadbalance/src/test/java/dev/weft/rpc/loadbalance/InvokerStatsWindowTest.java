@@ -184,6 +184,18 @@ class InvokerStatsWindowTest {
     }
 
     @Test
+    void peakEwma_blendsASmallerSample_inByTheShareTheIdleTimeDecayed() {
+        InvokerStats counters = timed();
+        ticker.set(SECOND);
+        call(counters, 50 * MS, true);
+        ticker.advance(10, TimeUnit.SECONDS);
+        call(counters, 10 * MS, true);          // ends 10.01 s after the first sample
+        double keep = Math.exp(-(10 * SECOND + 10 * MS) / (double) InvokerStats.EWMA_DECAY_NANOS);
+        double expected = 50.0 * MS * keep + 10.0 * MS * (1 - keep);  // about 24.7 ms
+        assertThat(counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isCloseTo(expected, offset(1000.0));
+    }
+
+    @Test
     void inFlight_neverReadsBelowZero() {
         InvokerStats counters = stats.get(provider);
         counters.endCall(InvokerStats.UNTIMED, true);
