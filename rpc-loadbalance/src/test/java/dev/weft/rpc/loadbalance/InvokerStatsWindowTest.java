@@ -244,6 +244,20 @@ class InvokerStatsWindowTest {
     }
 
     @Test
+    void currentTimeMillis_countsFromTheTickerReadingWhenTheStatisticsWereCreated() {
+        FakeTicker running = new FakeTicker();
+        running.set(TimeUnit.HOURS.toNanos(5));      // a real ticker reads an arbitrary origin
+        try (ExtensionDirector late = new ExtensionDirector(InvokerStatsWindowTest.class.getClassLoader(), running)) {
+            long before = System.currentTimeMillis();
+            CallStats lateStats = CallStats.of(late);
+            long after = System.currentTimeMillis();
+            assertThat(lateStats.currentTimeMillis()).isBetween(before, after);
+            running.advance(1500, TimeUnit.MILLISECONDS);
+            assertThat(lateStats.currentTimeMillis()).isBetween(before + 1500, after + 1500);
+        }
+    }
+
+    @Test
     void currentTimeMillis_movesWithTheTicker() {
         long before = stats.currentTimeMillis();
         ticker.advance(1500, TimeUnit.MILLISECONDS);

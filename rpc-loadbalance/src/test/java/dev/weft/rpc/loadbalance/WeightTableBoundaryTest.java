@@ -126,6 +126,13 @@ class WeightTableBoundaryTest {
     }
 
     @Test
+    void warmupZero_givesTheFullWeight_evenToAProviderStampedAheadOfTheConsumersClock() {
+        FakeProvider<FakeService> ahead = provider("ahead").weight(100)
+                .parameter("timestamp", String.valueOf(NOW + 5000)).parameter("warmup", "0");
+        assertThat(read(null, NOW, ahead).weight(0)).isEqualTo(100);
+    }
+
+    @Test
     void malformedWarmupKeys_leaveTheProviderOut_namingTheKey() {
         FakeProvider<FakeService> stamp = provider("s").parameter("timestamp", "soon");
         assertThat(read(null, NOW, stamp).problems()).containsExactly("timestamp: soon (expected: an integer) in provider URL "
