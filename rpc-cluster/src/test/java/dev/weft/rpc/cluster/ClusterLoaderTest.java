@@ -75,6 +75,16 @@ class ClusterLoaderTest {
     }
 
     @Test
+    void aClusterConstructedWithoutDirector_resolvesBalancersThroughTheDefaultDirector() {
+        Invoker<Greeting> roundRobin = new FailfastCluster().join(directory("loadbalance=roundrobin", a, b));
+        for (int i = 0; i < 4; i++) {
+            roundRobin.invoke(hello());
+        }
+        assertThat(a.calls()).isEqualTo(2);
+        assertThat(b.calls()).isEqualTo(2);
+    }
+
+    @Test
     void unknownBalancer_surfacesTheLoadersErrorNamingTheAvailableOnes() {
         assertThatThrownBy(() -> loader.getExtension("failover").join(directory("loadbalance=randon", a)))
                 .isInstanceOf(IllegalArgumentException.class)

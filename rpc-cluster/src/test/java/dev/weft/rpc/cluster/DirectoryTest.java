@@ -171,6 +171,25 @@ class DirectoryTest {
     }
 
     @Test
+    void addListener_checksTheCurrentState_andAVetoedListenerIsNotRegistered() {
+        DynamicDirectory<Greeting> directory = directory("", a, b);
+        List<Integer> checkedSizes = new ArrayList<>();
+        DirectoryListener<Greeting> vetoTwo = next -> {
+            checkedSizes.add(next.allInvokers().size());
+            if (next.allInvokers().size() == 2) {
+                throw new IllegalArgumentException("two members vetoed");
+            }
+        };
+
+        assertThatThrownBy(() -> directory.addListener(vetoTwo))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("two members vetoed");
+        directory.setInvokers(List.of(c));
+
+        assertThat(checkedSizes).containsExactly(2);
+        assertThat(directory.getAllInvokers()).containsExactly(c);
+    }
+
+    @Test
     void destroy_refusesListing_butDestroysNoInvoker() {
         DynamicDirectory<Greeting> directory = directory("", a, b);
 

@@ -89,6 +89,14 @@ class ConsistentHashLoadBalanceTest {
     }
 
     @Test
+    void keyHash_aSingleKeyArgumentBeyondTheCall_orNoArgumentsAtAll_hashesAsAbsent() {
+        long absent = KeyHash.ofArguments(new Object[0], new int[] {1});
+        assertThat(KeyHash.ofArguments(new Object[] {"x"}, new int[] {1})).isEqualTo(absent);
+        assertThat(KeyHash.ofArguments(null, new int[] {1})).isEqualTo(absent);
+        assertThat(KeyHash.ofArguments(null, new int[] {0})).isEqualTo(absent).isNotEqualTo(KeyHash.ofArguments(new Object[] {null}, new int[] {0}));
+    }
+
+    @Test
     void consistentHash_sameKey_sameInvoker_everyTime() {
         Invoker<FakeService> first = balance.select(ten, CONSUMER, call("find", "user-7"));
         for (int i = 0; i < 100; i++) {

@@ -109,6 +109,23 @@ class InvokerStatsWindowTest {
     }
 
     @Test
+    void aSampleInTheNextBucket_addsThePreviousBucketsCounts_andLatency() {
+        InvokerStats counters = timed();
+        ticker.set(95 * SECOND);                // bucket 9 (90-100 s)
+        call(counters, 2 * MS, true);
+        call(counters, MS, false);
+        ticker.set(105 * SECOND);               // bucket 10: bucket 9 is the previous one
+        call(counters, 4 * MS, true);
+        long now = ticker.read();
+        assertThat(counters.recentSuccesses(now)).isEqualTo(2);
+        assertThat(counters.recentFailures(now)).isEqualTo(1);
+        // average 3 ms over a 2/3 success rate
+        assertThat(counters.expectedLatencyNanos(now)).isEqualTo(4_500_000L);
+        assertThat(counters.recentFailures(120 * SECOND - 1)).isEqualTo(1);
+        assertThat(counters.recentFailures(120 * SECOND)).isZero();     // bucket 12: 10 is the previous, 9 is gone
+    }
+
+    @Test
     void aBucketIsReplaced_notAddedTo_whenItsSlotComesRoundAgain() {
         InvokerStats counters = timed();
         ticker.set(100 * SECOND);
@@ -167,6 +184,18 @@ class InvokerStatsWindowTest {
     }
 
     @Test
+    void peakEwma_blendsASmallerSample_inByTheShareTheIdleTimeDecayed() {
+        InvokerStats counters = timed();
+        ticker.set(SECOND);
+        call(counters, 50 * MS, true);
+        ticker.advance(10, TimeUnit.SECONDS);
+        call(counters, 10 * MS, true);          // ends 10.01 s after the first sample
+        double keep = Math.exp(-(10 * SECOND + 10 * MS) / (double) InvokerStats.EWMA_DECAY_NANOS);
+        double expected = 50.0 * MS * keep + 10.0 * MS * (1 - keep);  // about 24.7 ms
+        assertThat(counters.peakEwmaNanos(ticker.read(), InvokerStats.EWMA_DECAY_NANOS)).isCloseTo(expected, offset(1000.0));
+    }
+
+    @Test
     void inFlight_neverReadsBelowZero() {
         InvokerStats counters = stats.get(provider);
         counters.endCall(InvokerStats.UNTIMED, true);
@@ -212,6 +241,20 @@ class InvokerStatsWindowTest {
         };
         assertThat(stats.get(view)).isSameAs(stats.get(provider));
         assertThat(stats.toString()).isEqualTo("CallStats[1 invokers]");
+    }
+
+    @Test
+    void currentTimeMillis_countsFromTheTickerReadingWhenTheStatisticsWereCreated() {
+        FakeTicker running = new FakeTicker();
+        running.set(TimeUnit.HOURS.toNanos(5));      // a real ticker reads an arbitrary origin
+        try (ExtensionDirector late = new ExtensionDirector(InvokerStatsWindowTest.class.getClassLoader(), running)) {
+            long before = System.currentTimeMillis();
+            CallStats lateStats = CallStats.of(late);
+            long after = System.currentTimeMillis();
+            assertThat(lateStats.currentTimeMillis()).isBetween(before, after);
+            running.advance(1500, TimeUnit.MILLISECONDS);
+            assertThat(lateStats.currentTimeMillis()).isBetween(before + 1500, after + 1500);
+        }
     }
 
     @Test

@@ -79,6 +79,19 @@ class WeightTableBoundaryTest {
     }
 
     @Test
+    void pickOther_skipsTheExcludedInterval_fromItsFirstOffset_andReturnsTheExcludedWhenNoOtherIsEligible() {
+        WeightTable table = weighted(3, 1, 2);
+        // provider 1 holds offset 3 of [0, 6); drawn as if it weighed 0, offsets from 3 on belong to provider 2
+        ScriptedRandom random = ScriptedRandom.draws(2, 3);
+        assertThat(table.pickOther(random, 1)).isZero();
+        assertThat(table.pickOther(random, 1)).isEqualTo(2);
+        assertThat(random.bounds()).containsExactly(5L, 5L);
+
+        WeightTable alone = weighted(0, 4);
+        assertThat(alone.pickOther(ScriptedRandom.draws(), 1)).isEqualTo(1);
+    }
+
+    @Test
     void pick_leftOutAndZeroWeights_drawsAmongTheEligibleOnly_orMinusOne() {
         FakeProvider<FakeService> bad = provider("bad").parameter("weight", "-5");
         FakeProvider<FakeService> zeroA = provider("a").weight(0);
@@ -110,6 +123,13 @@ class WeightTableBoundaryTest {
         assertThat(read("run", NOW, method).weight(0)).isEqualTo(100);
         FakeProvider<FakeService> max = provider("max").parameter("weight", "2147483647");
         assertThat(read(null, NOW, max).weight(0)).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void warmupZero_givesTheFullWeight_evenToAProviderStampedAheadOfTheConsumersClock() {
+        FakeProvider<FakeService> ahead = provider("ahead").weight(100)
+                .parameter("timestamp", String.valueOf(NOW + 5000)).parameter("warmup", "0");
+        assertThat(read(null, NOW, ahead).weight(0)).isEqualTo(100);
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class HashRingTest {
 
@@ -91,6 +92,14 @@ class HashRingTest {
                 assertThat(ring.ownerOf(hash)).as("owner of %x, %s", hash, Arrays.toString(shape)).isEqualTo(reference.owners[expected]);
             }
         }
+    }
+
+    @Test
+    void of_refusesNoMembersOrNoNodes_namingBoth() {
+        assertThatThrownBy(() -> HashRing.of(members(2), 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ring: 2 members x 0 nodes (expected: at least one of each)");
+        assertThatThrownBy(() -> HashRing.of(new String[0], 160)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ring: 0 members x 160 nodes (expected: at least one of each)");
     }
 
     @Test
