@@ -118,8 +118,9 @@ public final class KeyHash {
 
     /**
      * Units {@code i} to {@code i + 3} as one word. Built from two 32-bit halves rather than one
-     * 64-bit accumulator: inlined into a balancer with many values live, the accumulator was kept
-     * on the stack and every unit waited for a store and a reload (about 1 ns per pick).
+     * 64-bit accumulator: inlined into a balancer with many values live, the accumulator is kept
+     * on the stack and every unit waits for a store and a reload, which measurably costs the
+     * consistenthash picker its 30x-over-Dubbo bar at 100 providers (docs/benchmarks.md).
      */
     private static long fullWord(String text, int i) {
         return twoUnits(text, i + 2) << 32 | twoUnits(text, i);
