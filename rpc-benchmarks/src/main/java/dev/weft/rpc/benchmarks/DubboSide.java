@@ -7,8 +7,18 @@ import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 
-/** Apache Dubbo 3.3.6's {@code dubbo} protocol through its documented API (DubboBootstrap), no registry, QoS off. */
+/**
+ * Apache Dubbo 3.3.6's {@code dubbo} protocol through its documented API (DubboBootstrap), no registry, QoS off.
+ *
+ * <p>Dubbo treats every {@code 127.*} host as "no host given": its server then binds all interfaces
+ * and its client connects to the machine's LAN address instead. Both sides therefore name loopback
+ * as the IPv4-mapped IPv6 literal {@link #LOOPBACK}, which Dubbo does not rewrite and the JDK
+ * resolves to 127.0.0.1, so the server listens and the client connects on loopback only.
+ */
 final class DubboSide implements NetSide {
+
+    /** 127.0.0.1, spelled so that Dubbo keeps it. */
+    static final String LOOPBACK = "::ffff:127.0.0.1";
 
     @Override
     public int serve() {
@@ -17,7 +27,7 @@ final class DubboSide implements NetSide {
         service.setInterface(Greeter.class);
         service.setRef(new GreeterImpl());
         ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
-        protocol.setHost("127.0.0.1");
+        protocol.setHost(LOOPBACK);
         DubboBootstrap.getInstance()
                 .application(application("weft-bench-provider"))
                 .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
@@ -31,7 +41,7 @@ final class DubboSide implements NetSide {
     public Greeter connect(int port) {
         ReferenceConfig<Greeter> reference = new ReferenceConfig<>();
         reference.setInterface(Greeter.class);
-        reference.setUrl("dubbo://127.0.0.1:" + port + "/" + Greeter.class.getName());
+        reference.setUrl("dubbo://[" + LOOPBACK + "]:" + port + "/" + Greeter.class.getName());
         reference.setTimeout(10_000);
         DubboBootstrap.getInstance()
                 .application(application("weft-bench-consumer"))
