@@ -52,6 +52,7 @@ final class ClientConnection {
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOCATOR, ChannelAllocator.INSTANCE)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeoutMillis())
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
