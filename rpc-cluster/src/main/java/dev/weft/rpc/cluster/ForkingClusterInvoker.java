@@ -64,6 +64,9 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
+        if (executor.isShutdown()) {
+            throw closed(invocation, plan);
+        }
         Forks config = plan.strategySettings();
         int timeout = config.timeoutMillis();
         List<Invoker<T>> selected = selectForks(invocation, config.forks(), plan);
@@ -72,9 +75,6 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
         List<Future<?>> futures = new ArrayList<>(count);
         waiting.add(answers);
         try {
-            if (executor.isShutdown()) {
-                throw closed(invocation, plan);
-            }
             AtomicInteger failures = new AtomicInteger();
             for (Invoker<T> invoker : selected) {
                 try {

@@ -189,4 +189,13 @@ class ForkingClusterInvokerTest {
             caller.shutdownNow();
         }
     }
+
+    @Test
+    void close_thenCallWithNoProviders_saysTheClusterIsClosed_notThatProvidersAreMissing() {
+        Invoker<Greeting> invoker = cluster.join(directory("forks=2"));
+        cluster.close();
+        assertThatThrownBy(() -> invoker.invoke(hello()))
+                .isInstanceOf(RpcException.class)
+                .hasMessageContaining("refused: the forking cluster is closed");
+    }
 }
