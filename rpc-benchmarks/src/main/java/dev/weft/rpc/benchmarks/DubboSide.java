@@ -13,7 +13,9 @@ import org.apache.dubbo.config.bootstrap.DubboBootstrap;
  * <p>Dubbo treats every {@code 127.*} host as "no host given": its server then binds all interfaces
  * and its client connects to the machine's LAN address instead. Both sides therefore name loopback
  * as the IPv4-mapped IPv6 literal {@link #LOOPBACK}, which Dubbo does not rewrite and the JDK
- * resolves to 127.0.0.1, so the server listens and the client connects on loopback only.
+ * resolves to 127.0.0.1, so the server listens and the client connects on loopback only. The
+ * server takes it from Dubbo's {@code DUBBO_IP_TO_BIND} property: as a {@code ProtocolConfig}
+ * host it would work too, but Dubbo's config check logs it as an invalid host name.
  */
 final class DubboSide implements NetSide {
 
@@ -26,8 +28,9 @@ final class DubboSide implements NetSide {
         ServiceConfig<Greeter> service = new ServiceConfig<>();
         service.setInterface(Greeter.class);
         service.setRef(new GreeterImpl());
+        // Read by Dubbo as the address to bind (and to advertise); this JVM serves only Dubbo.
+        System.setProperty("DUBBO_IP_TO_BIND", LOOPBACK);
         ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
-        protocol.setHost(LOOPBACK);
         DubboBootstrap.getInstance()
                 .application(application("weft-bench-provider"))
                 .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
