@@ -7,6 +7,7 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionLoader;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,9 +67,7 @@ public final class FilterChain {
     public static List<Filter> filters(URL url, String group, ExtensionDirector director) {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(director, "director");
-        if (!CONSUMER.equals(group) && !PROVIDER.equals(group)) {
-            throw new IllegalArgumentException("filter group: " + group + " (expected: " + CONSUMER + " or " + PROVIDER + ")");
-        }
+        checkGroup(group);
         List<Filter> selected = new ArrayList<>();
         for (Filter filter : director.getExtensionLoader(Filter.class).getActivateExtensions(url, FILTER_KEY, group)) {
             if (!belongsToOtherSide(filter, group)) {
@@ -81,6 +80,27 @@ public final class FilterChain {
         return List.copyOf(selected);
     }
 
+    /**
+     * Checks, on {@code url}, the keys of every filter of side {@code group} that reads URL keys
+     * ({@link UrlCheckingFilter}), whether or not {@code url} turns the filter on: for values that
+     * reach a chain after it was built, such as an override rule that a registry directory applies
+     * to its view of a referred provider (see {@link ViewedInvocation}).
+     *
+     * @throws IllegalArgumentException when {@code group} is neither side or a filter rejects a key's value
+     */
+    public static void checkKeys(URL url, String group, ExtensionDirector director) {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(director, "director");
+        checkGroup(group);
+        ExtensionLoader<Filter> loader = director.getExtensionLoader(Filter.class);
+        for (String name : loader.getSupportedExtensions()) {
+            Filter filter = loader.getExtension(name, false);
+            if (filter instanceof UrlCheckingFilter checking && !belongsToOtherSide(filter, group)) {
+                checking.checkUrl(url);
+            }
+        }
+    }
+
     /** {@code invoker} inside {@code filters}, the first outermost; {@code invoker} itself when there are none. */
     public static <T> Invoker<T> wrap(Invoker<T> invoker, List<Filter> filters) {
         Objects.requireNonNull(invoker, "invoker");
@@ -89,6 +109,12 @@ public final class FilterChain {
             next = new Link<>(invoker, Objects.requireNonNull(filters.get(i), "filter"), next);
         }
         return next;
+    }
+
+    private static void checkGroup(String group) {
+        if (!CONSUMER.equals(group) && !PROVIDER.equals(group)) {
+            throw new IllegalArgumentException("filter group: " + group + " (expected: " + CONSUMER + " or " + PROVIDER + ")");
+        }
     }
 
     private static boolean belongsToOtherSide(Filter filter, String group) {

@@ -11,6 +11,7 @@ import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
+import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.spi.Activate;
 
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,12 +29,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
  * another provider.
  *
- * <p>Active only when the URL carries the key in some form. The permits are this filter's own:
- * one counter per chain (that is, per referred invoker) and method, released on every path
- * (result, business exception, thrown {@code RpcException}); counters go with their invoker.
- * The limit is read at call time, so a changed URL applies to the next call. Thread-safe.
+ * <p><b>Live limits.</b> The limit is read per call from the URL the call's provider is seen with
+ * ({@link ViewedInvocation#urlOf}): a registry directory's view carrying override rules, else the
+ * refer URL. So an operator's override that adds, changes or removes {@code actives} applies to
+ * the next call, over the chain and connection the provider already has. For the same reason the
+ * filter is on every consumer chain (take it out with {@code filter=-actives}), not only on chains
+ * whose refer URL names the key: a limit may arrive after the chain is built. A call with no limit
+ * costs two URL lookups and allocates nothing. Values are checked when a chain is built and when
+ * a directory reads an override rule ({@link UrlCheckingFilter}), never at call time.
+ *
+ * <p><b>Permits.</b> The permits are this filter's own: one counter per chain (that is, per
+ * referred invoker) and method, shared by every view of that invoker, released on every path
+ * (result, business exception, thrown {@code RpcException}); counters go with their invoker. A
+ * call holding a permit when the limit changes keeps it and releases it normally; the new limit
+ * is compared with the permits held, so lowering it admits nobody until enough calls return.
+ * Calls started while no limit applied hold no permit and are not counted. Thread-safe.
  */
-@Activate(group = FilterChain.CONSUMER, value = ActiveLimitFilter.ACTIVES_KEY, order = 100)
+@Activate(group = FilterChain.CONSUMER, order = 100)
 public final class ActiveLimitFilter implements UrlCheckingFilter {
 
     /** The extension name. */
@@ -55,7 +67,7 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
 
     @Override
     public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-        URL url = next.getUrl();
+        URL url = ViewedInvocation.urlOf(next, invocation);
         String method = invocation.getMethodName();
         int limit = url.getMethodParameter(method, ACTIVES_KEY, 0);
         if (limit <= 0) {
@@ -88,7 +100,11 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
         }
     }
 
-    /** The in-flight count of one method of one invoker; waiters queue on a condition. */
+    /**
+     * The in-flight count of one method of one invoker; waiters queue on a condition. Each waiter
+     * compares with the limit its call read, and the limit may change between calls, so a release
+     * wakes every waiter: waking one whose limit is still reached would strand one whose limit is not.
+     */
     private static final class Permits {
 
         private final ReentrantLock lock = new ReentrantLock();
@@ -120,7 +136,7 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
             lock.lock();
             try {
                 inFlight--;
-                released.signal();
+                released.signalAll();
             } finally {
                 lock.unlock();
             }
