@@ -31,7 +31,8 @@ import java.util.Objects;
  * {@link UrlCheckingFilter} checks its keys while the chain is built.
  *
  * <p>The returned invoker answers {@code getUrl()}, {@code getInterface()}, {@code isAvailable()}
- * and {@code destroy()} from the invoker inside. Thread-safe: a chain is immutable.
+ * and {@code destroy()} from the invoker inside. Thread-safe: a chain is immutable (its
+ * {@link ChainScopedFilter}s keep thread-safe state of their own).
  */
 public final class FilterChain {
 
@@ -101,12 +102,19 @@ public final class FilterChain {
         }
     }
 
-    /** {@code invoker} inside {@code filters}, the first outermost; {@code invoker} itself when there are none. */
+    /**
+     * {@code invoker} inside {@code filters}, the first outermost; {@code invoker} itself when there
+     * are none. A {@link ChainScopedFilter} is asked for this chain's own filter, so its state
+     * belongs to the chain.
+     */
     public static <T> Invoker<T> wrap(Invoker<T> invoker, List<Filter> filters) {
         Objects.requireNonNull(invoker, "invoker");
         Invoker<T> next = invoker;
         for (int i = filters.size() - 1; i >= 0; i--) {
-            next = new Link<>(invoker, Objects.requireNonNull(filters.get(i), "filter"), next);
+            Filter filter = Objects.requireNonNull(filters.get(i), "filter");
+            Filter forChain = filter instanceof ChainScopedFilter scoped
+                    ? Objects.requireNonNull(scoped.forChain(invoker), "forChain") : filter;
+            next = new Link<>(invoker, forChain, filter.getClass().getSimpleName(), next);
         }
         return next;
     }
@@ -127,11 +135,13 @@ public final class FilterChain {
 
         private final Invoker<T> inner;
         private final Filter filter;
+        private final String name;
         private final Invoker<T> next;
 
-        Link(Invoker<T> inner, Filter filter, Invoker<T> next) {
+        Link(Invoker<T> inner, Filter filter, String name, Invoker<T> next) {
             this.inner = inner;
             this.filter = filter;
+            this.name = name;
             this.next = next;
         }
 
@@ -162,7 +172,7 @@ public final class FilterChain {
 
         @Override
         public String toString() {
-            return filter.getClass().getSimpleName() + " -> " + next;
+            return name + " -> " + next;
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,6 +111,34 @@ class FilterChainTest {
         URL consumer = URL.valueOf("injvm://127.0.0.1/x?filter=-actives");
         assertThat(FilterChain.filters(consumer, FilterChain.CONSUMER, director))
                 .extracting(Object::getClass).containsExactly(ContextFilter.class);
+    }
+
+    @Test
+    void chainScopedFilter_givesEachChainItsOwnFilter_onceWhenTheChainIsBuilt() {
+        List<Invoker<?>> asked = new ArrayList<>();
+        ChainScopedFilter counting = invoker -> {
+            asked.add(invoker);
+            return (next, invocation) -> next.invoke(invocation);
+        };
+        FakeProvider<Greeter> first = visitedEcho("injvm://127.0.0.1/x");
+        FakeProvider<Greeter> second = visitedEcho("injvm://127.0.0.1/y");
+
+        Invoker<Greeter> firstChain = FilterChain.wrap(first, List.of(counting));
+        FilterChain.wrap(second, List.of(counting));
+        firstChain.invoke(Calls.greet("ada"));
+        firstChain.invoke(Calls.greet("bob"));
+
+        assertThat(asked).containsExactly(first, second);
+        assertThat(first.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void chainScopedFilter_invokedOutsideAChain_failsNamingTheWayToUseIt() {
+        Filter actives = director.getExtensionLoader(Filter.class).getExtension(ActiveLimitFilter.NAME);
+        assertThatThrownBy(() -> actives.invoke(visitedEcho("injvm://127.0.0.1/x?actives=1"), Calls.greet("ada")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Filter " + ActiveLimitFilter.class.getName() + " invoked outside a chain (expected: the filter"
+                        + " its forChain returns, as FilterChain.wrap builds; it keeps state per chain)");
     }
 
     @Test

@@ -1,14 +1,13 @@
 package dev.weft.rpc.protocol.filter;
 
-import com.google.common.cache.CacheBuilder;
-import com.google.common.cache.CacheLoader;
-import com.google.common.cache.LoadingCache;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.ChainScopedFilter;
+import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
 import dev.weft.rpc.protocol.ViewedInvocation;
@@ -39,14 +38,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * a directory reads an override rule ({@link UrlCheckingFilter}), never at call time.
  *
  * <p><b>Permits.</b> The permits are this filter's own: one counter per chain (that is, per
- * referred invoker) and method, shared by every view of that invoker, released on every path
- * (result, business exception, thrown {@code RpcException}); counters go with their invoker. A
+ * referred invoker) and method, held by the chain's own filter ({@link ChainScopedFilter}) and
+ * shared by every view of that invoker, released on every path
+ * (result, business exception, thrown {@code RpcException}); counters go with their chain. A
  * call holding a permit when the limit changes keeps it and releases it normally; the new limit
  * is compared with the permits held, so lowering it admits nobody until enough calls return.
  * Calls started while no limit applied hold no permit and are not counted. Thread-safe.
  */
 @Activate(group = FilterChain.CONSUMER, order = 100)
-public final class ActiveLimitFilter implements UrlCheckingFilter {
+public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFilter {
 
     /** The extension name. */
     public static final String NAME = "actives";
@@ -57,33 +57,42 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
     /** The wait when {@code timeout} is absent, the same as the call deadline's default. */
     static final int DEFAULT_TIMEOUT_MILLIS = 1000;
 
-    private final LoadingCache<Invoker<?>, ConcurrentMap<String, Permits>> permits =
-            CacheBuilder.newBuilder().weakKeys().build(CacheLoader.from(invoker -> new ConcurrentHashMap<>()));
-
     @Override
     public void checkUrl(URL url) {
         UrlKeys.checkNonNegativeInts(url, ACTIVES_KEY);
     }
 
+    /** The filter of one chain, holding that chain's permits. */
     @Override
-    public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-        URL url = ViewedInvocation.urlOf(next, invocation);
-        String method = invocation.getMethodName();
-        int limit = url.getMethodParameter(method, ACTIVES_KEY, 0);
-        if (limit <= 0) {
-            return next.invoke(invocation);
-        }
-        long timeoutMillis = timeoutMillis(url, invocation);
-        Permits methodPermits = permits.getUnchecked(next).computeIfAbsent(method, m -> new Permits());
-        if (!methodPermits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
-            throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
-                    + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
-                    + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
-        }
-        try {
-            return next.invoke(invocation);
-        } finally {
-            methodPermits.release();
+    public Filter forChain(Invoker<?> invoker) {
+        return new ChainPermits();
+    }
+
+    /** The permits of one chain (one referred invoker), by method. */
+    private static final class ChainPermits implements Filter {
+
+        private final ConcurrentMap<String, Permits> byMethod = new ConcurrentHashMap<>();
+
+        @Override
+        public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
+            URL url = ViewedInvocation.urlOf(next, invocation);
+            String method = invocation.getMethodName();
+            int limit = url.getMethodParameter(method, ACTIVES_KEY, 0);
+            if (limit <= 0) {
+                return next.invoke(invocation);
+            }
+            long timeoutMillis = timeoutMillis(url, invocation);
+            Permits permits = byMethod.computeIfAbsent(method, m -> new Permits());
+            if (!permits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
+                throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
+                        + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
+                        + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
+            }
+            try {
+                return next.invoke(invocation);
+            } finally {
+                permits.release();
+            }
         }
     }
 
