@@ -34,7 +34,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * the next call, over the chain and connection the provider already has. For the same reason the
  * filter is on every consumer chain (take it out with {@code filter=-actives}), not only on chains
  * whose refer URL names the key: a limit may arrive after the chain is built. A call with no limit
- * costs two URL lookups and allocates nothing. Values are checked when a chain is built and when
+ * costs two URL lookups and allocates nothing. Why per call rather than a new chain per view: the
+ * chain is built once per referred invoker and holds the permits, so reading the limit per call
+ * keeps one set of permits across every limit an operator sets, with no chain to rebuild and no
+ * state to carry from an old chain to a new one; the view URL travels as a field of the
+ * invocation, not an attachment, so it never reaches the provider. Values are checked when a chain is built and when
  * a directory reads an override rule ({@link UrlCheckingFilter}), never at call time.
  *
  * <p><b>Permits.</b> The permits are this filter's own: one counter per chain (that is, per

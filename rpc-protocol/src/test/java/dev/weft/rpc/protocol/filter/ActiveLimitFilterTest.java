@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -309,5 +310,41 @@ class ActiveLimitFilterTest {
             threads.awaitAll();
         }
         assertThat(provider.calls()).isEqualTo(4);
+    }
+
+    @Test
+    void actives_stress_limitChangingBetweenCalls_neverExceedsTheLargest_andEveryPermitComesBack() throws Exception {
+        PeakInFlight peak = PeakInFlight.around(GreeterProviders.working(Duration.ofMillis(1)));
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=3&timeout=30000").answering(peak);
+        Invoker<Greeter> chain = chain(provider);
+        String[] views = {"actives=1", "actives=2", "greet.actives=4"};
+        AtomicInteger answered = new AtomicInteger();
+        try (Concurrently threads = new Concurrently(16)) {
+            for (int t = 0; t < 16; t++) {
+                Random random = new Random(42 + t);
+                threads.submit(() -> {
+                    for (int i = 0; i < 40; i++) {
+                        int pick = random.nextInt(views.length + 1);
+                        Invocation call = pick == views.length ? Calls.greet("ada") : viewed(provider, Calls.greet("ada"), views[pick]);
+                        assertThat(chain.invoke(call).getValue()).isEqualTo("hello ada");
+                        answered.incrementAndGet();
+                    }
+                    return null;
+                });
+            }
+            threads.awaitAll();
+        }
+        assertThat(answered).hasValue(640);
+        assertThat(peak.peak()).isBetween(1, 4);
+
+        HeldCalls held = provider.holdCalls();
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(viewed(provider, Calls.greet("held"), "actives=1")));
+            assertThat(held.awaitHeld(1, AWAIT)).as("no permit left taken").isTrue();
+            assertThatThrownBy(() -> chain.invoke(viewed(provider, Calls.greet("ada"), "actives=1&timeout=50")))
+                    .hasMessageContaining(": 1 still after waiting 50 ms");
+            held.releaseAll();
+            threads.awaitAll();
+        }
     }
 }
