@@ -7,6 +7,7 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionLoader;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +31,8 @@ import java.util.Objects;
  * {@link UrlCheckingFilter} checks its keys while the chain is built.
  *
  * <p>The returned invoker answers {@code getUrl()}, {@code getInterface()}, {@code isAvailable()}
- * and {@code destroy()} from the invoker inside. Thread-safe: a chain is immutable.
+ * and {@code destroy()} from the invoker inside. Thread-safe: a chain is immutable (its
+ * {@link ChainScopedFilter}s keep thread-safe state of their own).
  */
 public final class FilterChain {
 
@@ -66,9 +68,7 @@ public final class FilterChain {
     public static List<Filter> filters(URL url, String group, ExtensionDirector director) {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(director, "director");
-        if (!CONSUMER.equals(group) && !PROVIDER.equals(group)) {
-            throw new IllegalArgumentException("filter group: " + group + " (expected: " + CONSUMER + " or " + PROVIDER + ")");
-        }
+        checkGroup(group);
         List<Filter> selected = new ArrayList<>();
         for (Filter filter : director.getExtensionLoader(Filter.class).getActivateExtensions(url, FILTER_KEY, group)) {
             if (!belongsToOtherSide(filter, group)) {
@@ -81,14 +81,48 @@ public final class FilterChain {
         return List.copyOf(selected);
     }
 
-    /** {@code invoker} inside {@code filters}, the first outermost; {@code invoker} itself when there are none. */
+    /**
+     * Checks, on {@code url}, the keys of every filter of side {@code group} that reads URL keys
+     * ({@link UrlCheckingFilter}), whether or not {@code url} turns the filter on: for values that
+     * reach a chain after it was built, such as an override rule that a registry directory applies
+     * to its view of a referred provider (see {@link ViewedInvocation}).
+     *
+     * @throws IllegalArgumentException when {@code group} is neither side or a filter rejects a key's value
+     */
+    public static void checkKeys(URL url, String group, ExtensionDirector director) {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(director, "director");
+        checkGroup(group);
+        ExtensionLoader<Filter> loader = director.getExtensionLoader(Filter.class);
+        for (String name : loader.getSupportedExtensions()) {
+            Filter filter = loader.getExtension(name, false);
+            if (filter instanceof UrlCheckingFilter checking && !belongsToOtherSide(filter, group)) {
+                checking.checkUrl(url);
+            }
+        }
+    }
+
+    /**
+     * {@code invoker} inside {@code filters}, the first outermost; {@code invoker} itself when there
+     * are none. A {@link ChainScopedFilter} is asked for this chain's own filter, so its state
+     * belongs to the chain.
+     */
     public static <T> Invoker<T> wrap(Invoker<T> invoker, List<Filter> filters) {
         Objects.requireNonNull(invoker, "invoker");
         Invoker<T> next = invoker;
         for (int i = filters.size() - 1; i >= 0; i--) {
-            next = new Link<>(invoker, Objects.requireNonNull(filters.get(i), "filter"), next);
+            Filter filter = Objects.requireNonNull(filters.get(i), "filter");
+            Filter forChain = filter instanceof ChainScopedFilter scoped
+                    ? Objects.requireNonNull(scoped.forChain(invoker), "forChain") : filter;
+            next = new Link<>(invoker, forChain, filter.getClass().getSimpleName(), next);
         }
         return next;
+    }
+
+    private static void checkGroup(String group) {
+        if (!CONSUMER.equals(group) && !PROVIDER.equals(group)) {
+            throw new IllegalArgumentException("filter group: " + group + " (expected: " + CONSUMER + " or " + PROVIDER + ")");
+        }
     }
 
     private static boolean belongsToOtherSide(Filter filter, String group) {
@@ -101,11 +135,13 @@ public final class FilterChain {
 
         private final Invoker<T> inner;
         private final Filter filter;
+        private final String name;
         private final Invoker<T> next;
 
-        Link(Invoker<T> inner, Filter filter, Invoker<T> next) {
+        Link(Invoker<T> inner, Filter filter, String name, Invoker<T> next) {
             this.inner = inner;
             this.filter = filter;
+            this.name = name;
             this.next = next;
         }
 
@@ -136,7 +172,7 @@ public final class FilterChain {
 
         @Override
         public String toString() {
-            return filter.getClass().getSimpleName() + " -> " + next;
+            return name + " -> " + next;
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -89,23 +90,76 @@ class FilterChainTest {
     }
 
     @Test
-    void builtInFilters_byDefault_areContextOnConsumers_andContextAndExceptionOnProviders() {
+    void builtInFilters_byDefault_areContextAndActivesOnConsumers_andContextAndExceptionOnProviders() {
         URL plain = URL.valueOf("injvm://127.0.0.1/x");
         assertThat(FilterChain.filters(plain, FilterChain.CONSUMER, director))
-                .extracting(Object::getClass).containsExactly(ContextFilter.class);
+                .extracting(Object::getClass).containsExactly(ContextFilter.class, ActiveLimitFilter.class);
         assertThat(FilterChain.filters(plain, FilterChain.PROVIDER, director))
                 .extracting(Object::getClass).containsExactly(ServerContextFilter.class, ExceptionFilter.class);
     }
 
     @Test
     void builtInFilters_keyedOnes_joinWhenTheirKeyIsSet_inDocumentedOrder() {
-        URL consumer = URL.valueOf("injvm://127.0.0.1/x?greet.actives=2");
-        assertThat(FilterChain.filters(consumer, FilterChain.CONSUMER, director))
-                .extracting(Object::getClass).containsExactly(ContextFilter.class, ActiveLimitFilter.class);
         URL provider = URL.valueOf("injvm://127.0.0.1/x?accesslog=true&executes=4");
         assertThat(FilterChain.filters(provider, FilterChain.PROVIDER, director))
                 .extracting(Object::getClass)
                 .containsExactly(AccessLogFilter.class, ServerContextFilter.class, ExceptionFilter.class, ExecuteLimitFilter.class);
+    }
+
+    @Test
+    void activesFilter_isLeftOutOfAConsumerChain_byFilterKey() {
+        URL consumer = URL.valueOf("injvm://127.0.0.1/x?filter=-actives");
+        assertThat(FilterChain.filters(consumer, FilterChain.CONSUMER, director))
+                .extracting(Object::getClass).containsExactly(ContextFilter.class);
+    }
+
+    @Test
+    void chainScopedFilter_givesEachChainItsOwnFilter_onceWhenTheChainIsBuilt() {
+        List<Invoker<?>> asked = new ArrayList<>();
+        ChainScopedFilter counting = invoker -> {
+            asked.add(invoker);
+            return (next, invocation) -> next.invoke(invocation);
+        };
+        FakeProvider<Greeter> first = visitedEcho("injvm://127.0.0.1/x");
+        FakeProvider<Greeter> second = visitedEcho("injvm://127.0.0.1/y");
+
+        Invoker<Greeter> firstChain = FilterChain.wrap(first, List.of(counting));
+        FilterChain.wrap(second, List.of(counting));
+        firstChain.invoke(Calls.greet("ada"));
+        firstChain.invoke(Calls.greet("bob"));
+
+        assertThat(asked).containsExactly(first, second);
+        assertThat(first.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void chainScopedFilter_invokedOutsideAChain_failsNamingTheWayToUseIt() {
+        Filter actives = director.getExtensionLoader(Filter.class).getExtension(ActiveLimitFilter.NAME);
+        assertThatThrownBy(() -> actives.invoke(visitedEcho("injvm://127.0.0.1/x?actives=1"), Calls.greet("ada")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Filter " + ActiveLimitFilter.class.getName() + " invoked outside a chain (expected: the filter"
+                        + " its forChain returns, as FilterChain.wrap builds; it keeps state per chain)");
+    }
+
+    @Test
+    void checkKeys_checksEveryFilterOfTheSide_evenOnesTheUrlLeavesOut() {
+        URL rule = URL.valueOf("override://0.0.0.0/x?filter=-default&sayHello.actives=-2");
+        assertThatThrownBy(() -> FilterChain.checkKeys(rule, FilterChain.CONSUMER, director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("URL parameter sayHello.actives: -2 (expected: >= 0, 0 means no limit) in " + rule);
+        URL busy = URL.valueOf("override://0.0.0.0/x?executes=many");
+        assertThatThrownBy(() -> FilterChain.checkKeys(busy, FilterChain.PROVIDER, director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("executes: many (expected: an integer");
+    }
+
+    @Test
+    void checkKeys_ignoresKeysOfTheOtherSide_andAcceptsGoodValues() {
+        FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?executes=many&actives=3"), FilterChain.CONSUMER, director);
+        FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=many&executes=0"), FilterChain.PROVIDER, director);
+        assertThatThrownBy(() -> FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x"), "both", director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("filter group: both (expected: consumer or provider)");
     }
 
     @Test

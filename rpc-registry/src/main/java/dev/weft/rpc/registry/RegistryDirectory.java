@@ -7,6 +7,7 @@ import com.google.common.util.concurrent.MoreExecutors;
 import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -17,10 +18,12 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,9 +46,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Invokers.</b> The directory refers and destroys the protocol invokers it lists. A
  * provider whose refer URL (provider URL plus consumer parameters, see {@link DirectoryState})
- * is unchanged keeps its protocol invoker: a rule that changes {@code weight}, {@code timeout}
- * or a method key makes a new view with the new URL around the same invoker, opening no
- * connection. A provider that leaves is destroyed once its calls in flight have returned.
+ * is unchanged keeps its protocol invoker: a rule that changes {@code weight}, {@code timeout},
+ * {@code actives} or a method key makes a new view with the new URL around the same invoker,
+ * opening no connection; the per-call keys among them ({@code timeout}, {@code actives}) reach the
+ * invoker's consumer filter chain and protocol through each call ({@link ProviderView}). A provider that leaves is destroyed once its calls in flight have returned.
  *
  * <p><b>Empty.</b> An explicit empty providers category ({@code empty://...category=providers})
  * empties the directory (calls then fail with "no provider"), unless the consumer URL says
@@ -57,7 +61,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and a directory whose registry has delivered no providers by the end of {@link Builder#build()}
  * starts from the saved lists until the registry delivers.
  *
- * <p><b>Bad input</b> (a rule or provider URL that cannot be used) is logged once with the URL
+ * <p><b>Bad input</b> (a rule or provider URL that cannot be used, a rule value that a consumer
+ * filter rejects, such as {@code actives=-1}) is logged once with the URL
  * and the reason and left out; the other rules and providers are unaffected.
  *
  * <p>Thread-safe. {@link #destroy()} unsubscribes, then destroys every invoker it referred
@@ -80,6 +85,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private final Registry registry;
     private final Protocol protocol;
     private final ExtensionLoader<Protocol> protocols;
+    private final ExtensionDirector director;
     private final Ticker ticker;
     private final CoalescingRefresher refresher;
     private final NotifyListener listener = this::onNotify;
@@ -115,7 +121,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         this.emptyProtection = consumerUrl.getParameter(ENABLE_EMPTY_PROTECTION_KEY, false);
         this.registry = builder.registry;
         this.cacheFile = builder.cacheFile;
-        this.protocols = builder.director.getExtensionLoader(Protocol.class);
+        this.director = builder.director;
+        this.protocols = director.getExtensionLoader(Protocol.class);
         this.protocol = protocols.getAdaptiveExtension();
         this.callContext = CallContext.of(builder.director);
         this.ticker = builder.ticker;
@@ -230,7 +237,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             if (destroyed || providers == null || configurators == null) {
                 return;
             }
-            OverrideRules rules = OverrideRules.parse(configurators, this::reportForService);
+            OverrideRules parsed = OverrideRules.parse(configurators, this::reportForService);
+            OverrideRules rules = parsed.without(rulesWithBadFilterValues(parsed));
             DirectoryState state = DirectoryState.compute(consumerUrl, providers, rules,
                     url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
             if (apply(state)) {
@@ -243,6 +251,25 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             refreshes.incrementAndGet();
             lastRefreshNanos = ticker.read();
         }
+    }
+
+    /**
+     * The rules with a value that a consumer filter would reject ({@code actives=-1}), each
+     * reported. Filters read such keys per call from the view URL (see {@link ProviderView}), after
+     * their chain was built and checked, so the values are checked here instead; like a rule that
+     * cannot be read, a rule with a bad value is left out whole and the last good value keeps serving.
+     */
+    private Set<Configurator> rulesWithBadFilterValues(OverrideRules rules) {
+        Set<Configurator> bad = new LinkedHashSet<>();
+        for (Configurator rule : rules.getRules()) {
+            try {
+                FilterChain.checkKeys(rule.getUrl(), FilterChain.CONSUMER, director);
+            } catch (IllegalArgumentException e) {
+                bad.add(rule);
+                reportForService("Override rule left out: " + e.getMessage());
+            }
+        }
+        return bad;
     }
 
     /**

@@ -1,16 +1,16 @@
 package dev.weft.rpc.protocol.filter;
 
-import com.google.common.cache.CacheBuilder;
-import com.google.common.cache.CacheLoader;
-import com.google.common.cache.LoadingCache;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.ChainScopedFilter;
+import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
+import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.spi.Activate;
 
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,13 +28,29 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
  * another provider.
  *
- * <p>Active only when the URL carries the key in some form. The permits are this filter's own:
- * one counter per chain (that is, per referred invoker) and method, released on every path
- * (result, business exception, thrown {@code RpcException}); counters go with their invoker.
- * The limit is read at call time, so a changed URL applies to the next call. Thread-safe.
+ * <p><b>Live limits.</b> The limit is read per call from the URL the call's provider is seen with
+ * ({@link ViewedInvocation#urlOf}): a registry directory's view carrying override rules, else the
+ * refer URL. So an operator's override that adds, changes or removes {@code actives} applies to
+ * the next call, over the chain and connection the provider already has. For the same reason the
+ * filter is on every consumer chain (take it out with {@code filter=-actives}), not only on chains
+ * whose refer URL names the key: a limit may arrive after the chain is built. A call with no limit
+ * costs two URL lookups and allocates nothing. Why per call rather than a new chain per view: the
+ * chain is built once per referred invoker and holds the permits, so reading the limit per call
+ * keeps one set of permits across every limit an operator sets, with no chain to rebuild and no
+ * state to carry from an old chain to a new one; the view URL travels as a field of the
+ * invocation, not an attachment, so it never reaches the provider. Values are checked when a chain is built and when
+ * a directory reads an override rule ({@link UrlCheckingFilter}), never at call time.
+ *
+ * <p><b>Permits.</b> The permits are this filter's own: one counter per chain (that is, per
+ * referred invoker) and method, held by the chain's own filter ({@link ChainScopedFilter}) and
+ * shared by every view of that invoker, released on every path
+ * (result, business exception, thrown {@code RpcException}); counters go with their chain. A
+ * call holding a permit when the limit changes keeps it and releases it normally; the new limit
+ * is compared with the permits held, so lowering it admits nobody until enough calls return.
+ * Calls started while no limit applied hold no permit and are not counted. Thread-safe.
  */
-@Activate(group = FilterChain.CONSUMER, value = ActiveLimitFilter.ACTIVES_KEY, order = 100)
-public final class ActiveLimitFilter implements UrlCheckingFilter {
+@Activate(group = FilterChain.CONSUMER, order = 100)
+public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFilter {
 
     /** The extension name. */
     public static final String NAME = "actives";
@@ -45,33 +61,42 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
     /** The wait when {@code timeout} is absent, the same as the call deadline's default. */
     static final int DEFAULT_TIMEOUT_MILLIS = 1000;
 
-    private final LoadingCache<Invoker<?>, ConcurrentMap<String, Permits>> permits =
-            CacheBuilder.newBuilder().weakKeys().build(CacheLoader.from(invoker -> new ConcurrentHashMap<>()));
-
     @Override
     public void checkUrl(URL url) {
         UrlKeys.checkNonNegativeInts(url, ACTIVES_KEY);
     }
 
+    /** The filter of one chain, holding that chain's permits. */
     @Override
-    public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-        URL url = next.getUrl();
-        String method = invocation.getMethodName();
-        int limit = url.getMethodParameter(method, ACTIVES_KEY, 0);
-        if (limit <= 0) {
-            return next.invoke(invocation);
-        }
-        long timeoutMillis = timeoutMillis(url, invocation);
-        Permits methodPermits = permits.getUnchecked(next).computeIfAbsent(method, m -> new Permits());
-        if (!methodPermits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
-            throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
-                    + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
-                    + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
-        }
-        try {
-            return next.invoke(invocation);
-        } finally {
-            methodPermits.release();
+    public Filter forChain(Invoker<?> invoker) {
+        return new ChainPermits();
+    }
+
+    /** The permits of one chain (one referred invoker), by method. */
+    private static final class ChainPermits implements Filter {
+
+        private final ConcurrentMap<String, Permits> byMethod = new ConcurrentHashMap<>();
+
+        @Override
+        public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
+            URL url = ViewedInvocation.urlOf(next, invocation);
+            String method = invocation.getMethodName();
+            int limit = url.getMethodParameter(method, ACTIVES_KEY, 0);
+            if (limit <= 0) {
+                return next.invoke(invocation);
+            }
+            long timeoutMillis = timeoutMillis(url, invocation);
+            Permits permits = byMethod.computeIfAbsent(method, m -> new Permits());
+            if (!permits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
+                throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
+                        + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
+                        + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
+            }
+            try {
+                return next.invoke(invocation);
+            } finally {
+                permits.release();
+            }
         }
     }
 
@@ -88,7 +113,11 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
         }
     }
 
-    /** The in-flight count of one method of one invoker; waiters queue on a condition. */
+    /**
+     * The in-flight count of one method of one invoker; waiters queue on a condition. Each waiter
+     * compares with the limit its call read, and the limit may change between calls, so a release
+     * wakes every waiter: waking one whose limit is still reached would strand one whose limit is not.
+     */
     private static final class Permits {
 
         private final ReentrantLock lock = new ReentrantLock();
@@ -120,7 +149,7 @@ public final class ActiveLimitFilter implements UrlCheckingFilter {
             lock.lock();
             try {
                 inFlight--;
-                released.signal();
+                released.signalAll();
             } finally {
                 lock.unlock();
             }

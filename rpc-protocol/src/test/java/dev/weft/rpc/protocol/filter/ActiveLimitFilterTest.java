@@ -1,10 +1,13 @@
 package dev.weft.rpc.protocol.filter;
 
+import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Greeter;
+import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.HeldCalls;
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -212,6 +216,133 @@ class ActiveLimitFilterTest {
             assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", "soon")))
                     .isInstanceOf(RpcException.class)
                     .hasMessageStartingWith("attachment timeout: soon (expected: milliseconds) for greet(java.lang.String)");
+            held.releaseAll();
+            threads.awaitAll();
+        }
+    }
+    /** {@code invocation} as a directory's view with {@code query} on top of the provider's URL hands it on. */
+    private static Invocation viewed(FakeProvider<Greeter> provider, Invocation invocation, String query) {
+        return new ViewedInvocation(invocation, URL.valueOf(provider.getUrl().toFullString() + "&" + query));
+    }
+
+    @Test
+    void actives_fromTheViewUrl_limitsAChainWhoseReferUrlHasNone() throws Exception {
+        // application=shop: the context filter, outermost, adds an attachment in place on the way
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?application=shop&timeout=30000");
+        HeldCalls held = provider.holdCalls();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(viewed(provider, Calls.greet("held"), "actives=1")));
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
+            Invocation call = viewed(provider, Calls.greet("ada"), "actives=1&timeout=80");
+            assertThatThrownBy(() -> chain.invoke(call))
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
+                    .hasMessage("Calls in flight of method greet to 127.0.0.1: 1 still after waiting 80 ms "
+                            + "(expected: below actives=1; not sent, safe to retry) on " + ((ViewedInvocation) call).getViewUrl());
+            assertThat(provider.calls()).isEqualTo(1);
+            held.releaseAll();
+            threads.awaitAll();
+        }
+    }
+
+    @Test
+    void actives_raisedByTheView_admitsMore_andPermitsTakenUnderTheOldLimitAreReleased() throws Exception {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=80");
+        HeldCalls held = provider.holdCalls();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(3)) {
+            threads.submit(() -> chain.invoke(Calls.greet("under the refer URL's limit")));
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
+            threads.submit(() -> chain.invoke(viewed(provider, Calls.greet("second"), "actives=3")));
+            threads.submit(() -> chain.invoke(viewed(provider, Calls.greet("third"), "actives=3")));
+            assertThat(held.awaitHeld(3, AWAIT)).as("3 in flight under actives=3").isTrue();
+            assertThatThrownBy(() -> chain.invoke(viewed(provider, Calls.greet("fourth"), "actives=3")))
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
+                    .hasMessageContaining(": 3 still after waiting 80 ms (expected: below actives=3;");
+            held.releaseAll();
+            threads.awaitAll();
+        }
+        assertThat(provider.calls()).isEqualTo(3);
+        HeldCalls again = provider.holdCalls();
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(again.awaitHeld(1, AWAIT)).isTrue();
+            assertThatThrownBy(() -> chain.invoke(Calls.greet("ada")))
+                    .as("every permit came back: the refer URL's limit of 1 is reached by one call only")
+                    .hasMessageContaining(": 1 still after waiting 80 ms");
+            again.releaseAll();
+            threads.awaitAll();
+        }
+    }
+
+    @Test
+    void actives_loweredByTheView_admitsNobodyUntilEnoughCallsReturn() throws Exception {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=3&timeout=80");
+        HeldCalls held = provider.holdCalls();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(2)) {
+            threads.submit(() -> chain.invoke(Calls.greet("a")));
+            threads.submit(() -> chain.invoke(Calls.greet("b")));
+            assertThat(held.awaitHeld(2, AWAIT)).isTrue();
+            assertThatThrownBy(() -> chain.invoke(viewed(provider, Calls.greet("c"), "greet.actives=2")))
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
+                    .hasMessageContaining(": 2 still after waiting 80 ms (expected: below actives=2;");
+            held.releaseAll();
+            threads.awaitAll();
+        }
+        assertThat(chain.invoke(viewed(provider, Calls.greet("d"), "greet.actives=2")).getValue()).isEqualTo("hello d");
+        assertThat(provider.calls()).isEqualTo(3);
+    }
+
+    @Test
+    void actives_removedByTheView_meansNoLimit_evenWhileTheReferUrlsLimitIsTaken() throws Exception {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=30000");
+        HeldCalls held = provider.holdCalls();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(4)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
+            for (int i = 0; i < 3; i++) {
+                threads.submit(() -> chain.invoke(viewed(provider, Calls.greet("free"), "actives=0")));
+            }
+            assertThat(held.awaitHeld(4, AWAIT)).as("the held call and 3 without a limit").isTrue();
+            held.releaseAll();
+            threads.awaitAll();
+        }
+        assertThat(provider.calls()).isEqualTo(4);
+    }
+
+    @Test
+    void actives_stress_limitChangingBetweenCalls_neverExceedsTheLargest_andEveryPermitComesBack() throws Exception {
+        PeakInFlight peak = PeakInFlight.around(GreeterProviders.working(Duration.ofMillis(1)));
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=3&timeout=30000").answering(peak);
+        Invoker<Greeter> chain = chain(provider);
+        String[] views = {"actives=1", "actives=2", "greet.actives=4"};
+        AtomicInteger answered = new AtomicInteger();
+        try (Concurrently threads = new Concurrently(16)) {
+            for (int t = 0; t < 16; t++) {
+                Random random = new Random(42 + t);
+                threads.submit(() -> {
+                    for (int i = 0; i < 40; i++) {
+                        int pick = random.nextInt(views.length + 1);
+                        Invocation call = pick == views.length ? Calls.greet("ada") : viewed(provider, Calls.greet("ada"), views[pick]);
+                        assertThat(chain.invoke(call).getValue()).isEqualTo("hello ada");
+                        answered.incrementAndGet();
+                    }
+                    return null;
+                });
+            }
+            threads.awaitAll();
+        }
+        assertThat(answered).hasValue(640);
+        assertThat(peak.peak()).isBetween(1, 4);
+
+        HeldCalls held = provider.holdCalls();
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(viewed(provider, Calls.greet("held"), "actives=1")));
+            assertThat(held.awaitHeld(1, AWAIT)).as("no permit left taken").isTrue();
+            assertThatThrownBy(() -> chain.invoke(viewed(provider, Calls.greet("ada"), "actives=1&timeout=50")))
+                    .hasMessageContaining(": 1 still after waiting 50 ms");
             held.releaseAll();
             threads.awaitAll();
         }

@@ -111,4 +111,20 @@ class ExecuteLimitFilterTest {
         }
         assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
     }
+
+    @Test
+    void executes_eachExportedInvokerHasItsOwnCount() throws Exception {
+        FakeProvider<Greeter> first = GreeterProviders.at("injvm://127.0.0.1/com.example.Greeter?executes=1");
+        HeldCalls firstHeld = first.holdCalls();
+        FakeProvider<Greeter> second = GreeterProviders.at("injvm://127.0.0.1/com.example.Greeter?executes=1");
+        Invoker<Greeter> firstChain = chain(first);
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> firstChain.invoke(Calls.greet("held")));
+            assertThat(firstHeld.awaitHeld(1, AWAIT)).isTrue();
+            assertThatThrownBy(() -> firstChain.invoke(Calls.greet("ada"))).hasMessageStartingWith("Server busy");
+            assertThat(chain(second).invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+            firstHeld.releaseAll();
+            threads.awaitAll();
+        }
+    }
 }
