@@ -110,14 +110,22 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
         if (answer == CLOSED) {
             throw closed(invocation, plan);
         }
+        if (answer instanceof Error) {
+            throw (Error) answer;
+        }
+        if (executor.isShutdown()) {
+            // Closing interrupts the forks, whose failures can reach the queue before CLOSED does.
+            RpcException closed = closed(invocation, plan);
+            if (answer instanceof Throwable failure) {
+                closed.addSuppressed(failure);
+            }
+            throw closed;
+        }
         int count = selected.size();
         if (answer == null) {
             throw new RpcException(RpcException.TIMEOUT_EXCEPTION, "Forking invoke of " + callSite(invocation) + " timed out after "
                     + timeout + " ms waiting for " + count + " providers " + describeAll(selected) + " (" + failures
                     + " failed; consumer: " + plan.url() + ")");
-        }
-        if (answer instanceof Error) {
-            throw (Error) answer;
         }
         throw giveUp("Forking invoke of " + callSite(invocation) + " failed on all " + count + " providers " + describeAll(selected)
                 + " (consumer: " + plan.url() + "); last cause: ", (Throwable) answer);
