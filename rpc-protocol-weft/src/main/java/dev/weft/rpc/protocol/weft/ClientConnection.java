@@ -9,7 +9,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AttributeKey;
@@ -40,7 +39,7 @@ final class ClientConnection {
     private boolean everConnected;
     private volatile boolean closed;
 
-    ClientConnection(ClientSettings settings, EventLoopGroup group, Backoff backoff, Ticker ticker,
+    ClientConnection(ClientSettings settings, EventLoopGroup group, Transport transport, Backoff backoff, Ticker ticker,
                      ThrottledLog warnings, ExceptionCodec exceptions) {
         this.settings = settings;
         this.group = group;
@@ -50,7 +49,7 @@ final class ClientConnection {
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(transport.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOCATOR, ChannelAllocator.INSTANCE)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeoutMillis())

@@ -14,7 +14,6 @@ import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +74,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     private final Set<WeftInvoker<?>> invokers = ConcurrentHashMap.newKeySet();
     private volatile ExtensionDirector director;
     private EventLoopGroup clientGroup;
+    /** The transport of {@link #clientGroup}, which its channels must share. */
+    private Transport clientTransport;
     private boolean destroyed;
 
     /** The protocol with the system clock and a fresh random source (for reconnect jitter). */
@@ -208,12 +209,13 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     private ConnectionGroup newGroup(ClientSettings settings, URL url) {
         if (clientGroup == null) {
             int threads = url.getParameter(CLIENT_IO_THREADS_KEY, Runtime.getRuntime().availableProcessors());
+            clientTransport = Transport.best();
             clientGroup = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("weft-client", true),
-                    NioIoHandler.newFactory());
+                    clientTransport.ioHandlerFactory());
         }
         List<ClientConnection> connections = new ArrayList<>();
         for (int i = 0; i < settings.connections(); i++) {
-            connections.add(new ClientConnection(settings, clientGroup, new Backoff(100, 10_000, 0.2, random), ticker,
+            connections.add(new ClientConnection(settings, clientGroup, clientTransport, new Backoff(100, 10_000, 0.2, random), ticker,
                     clientWarnings, exceptions));
         }
         return new ConnectionGroup(settings, connections);

@@ -11,9 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -59,15 +57,16 @@ final class WeftServer {
         this.ticker = ticker;
         this.badPeers = new ThrottledLog(LOG, ticker);
         String name = "weft-server-" + (settings.bindAddress().getPort() == 0 ? "any" : settings.bindAddress().getPort());
+        Transport transport = Transport.best();
         this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept"),
-                NioIoHandler.newFactory());
+                transport.ioHandlerFactory());
         this.workerGroup = new MultiThreadIoEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io"),
-                NioIoHandler.newFactory());
+                transport.ioHandlerFactory());
         this.executor = new LifoHandoffExecutor(settings.threads(), settings.queues(), 60, TimeUnit.SECONDS,
                 new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverSocketChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOCATOR, ChannelAllocator.INSTANCE)
