@@ -55,11 +55,15 @@ public final class ForkingCluster extends AbstractCluster implements AutoCloseab
         return new ForkingClusterInvoker<>(directory, loadBalances, executor, waiting);
     }
 
-    /** Stops the fork threads (forks in flight are interrupted) and fails the waiting calls at once; idempotent. */
+    /**
+     * Fails the waiting calls at once, then stops the fork threads (forks in flight are
+     * interrupted); idempotent. The calls are told first, so that the failures of their
+     * interrupted forks cannot reach them before the word that the cluster closed.
+     */
     @Override
     public void close() {
-        executor.shutdownNow();
         waiting.forEach(answers -> answers.offer(ForkingClusterInvoker.CLOSED));
+        executor.shutdownNow();
         if (!MoreExecutors.shutdownAndAwaitTermination(executor, Duration.ofSeconds(5))) {
             LOG.warn("Forking threads did not stop within 5 s after close");
         }

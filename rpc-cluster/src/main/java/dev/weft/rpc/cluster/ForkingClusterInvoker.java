@@ -114,7 +114,7 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             throw (Error) answer;
         }
         if (executor.isShutdown()) {
-            // Closing interrupts the forks, whose failures can reach the queue before CLOSED does.
+            // Closed while this call was between registering and submitting its forks: it missed CLOSED.
             RpcException closed = closed(invocation, plan);
             if (answer instanceof Throwable failure) {
                 closed.addSuppressed(failure);

@@ -198,4 +198,30 @@ class ForkingClusterInvokerTest {
                 .isInstanceOf(RpcException.class)
                 .hasMessageContaining("refused: the forking cluster is closed");
     }
+
+    @Test
+    void close_failsAWaitingCall_atOnce_evenWhileItsForksIgnoreInterruption() throws Exception {
+        CountDownLatch entered = new CountDownLatch(2);
+        Reply stuck = (invocation, provider) -> {
+            entered.countDown();
+            com.google.common.util.concurrent.Uninterruptibles.awaitUninterruptibly(release, 20, TimeUnit.SECONDS);
+            return Reply.providerName().reply(invocation, provider);
+        };
+        a.answering(stuck);
+        b.answering(stuck);
+        Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<Result> call = threads.submit(() -> invoker.invoke(hello()));
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            threads.submit(cluster::close);
+            assertThatThrownBy(() -> call.get(4, TimeUnit.SECONDS))
+                    .isInstanceOf(java.util.concurrent.ExecutionException.class)
+                    .hasMessageContaining("refused: the forking cluster is closed");
+        } finally {
+            release.countDown();
+            threads.shutdown();
+            assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
 }
