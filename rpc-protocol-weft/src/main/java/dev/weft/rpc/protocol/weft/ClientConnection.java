@@ -87,12 +87,20 @@ final class ClientConnection {
         return current;
     }
 
-    /** Usable for the service {@code service} (its key); a lazy connection never opened counts as usable (it opens on first call). */
+    /**
+     * Usable for the service {@code service} (its key). Before the first connection is made (a lazy
+     * connection not yet tried, or the first attempt still in progress) it counts as usable: a call
+     * waits for that connection within its deadline. Once an attempt failed or the connection was
+     * lost, it is unusable until a reconnect succeeds.
+     */
     boolean isAvailable(String service) {
         ChannelState state = current;
         if (state == null) {
             synchronized (this) {
-                return !closed && settings.lazy() && !everConnected && connecting == null;
+                if (closed || everConnected || failedAttempts > 0) {
+                    return false;
+                }
+                return connecting == null ? settings.lazy() : !connecting.isDone();
             }
         }
         return state.isUsableFor(service);

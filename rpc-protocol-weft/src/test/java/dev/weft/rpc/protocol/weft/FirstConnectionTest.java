@@ -1,0 +1,65 @@
+package dev.weft.rpc.protocol.weft;
+
+import dev.weft.rpc.common.Invoker;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Availability before the first connection exists: a call made right after {@code refer} waits
+ * for the connection being made, so the invoker must not look down to a cluster in the meantime
+ * (which would answer "no provider available" although the provider is up).
+ */
+class FirstConnectionTest {
+
+    @Test
+    void whileTheFirstConnectionIsBeingMade_theInvokerCountsAsAvailable() throws Exception {
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        // A listener that never accepts, with its accept queue filled: the kernel drops further
+        // connection requests, so the invoker's first attempt stays in progress.
+        try (ServerSocket stalled = new ServerSocket(0, 1, loopback); Loopback consumer = new Loopback()) {
+            List<Socket> fillers = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    Socket filler = new Socket();
+                    filler.connect(new InetSocketAddress(loopback, stalled.getLocalPort()), 1000);
+                    fillers.add(filler);
+                }
+            } catch (IOException full) {
+                // the queue was full before the third filler: what the test needs
+            }
+            Invoker<Shapes> invoker = consumer.refer(Shapes.class, stalled.getLocalPort(), "connect-timeout=60000");
+
+            assertThat(invoker.isAvailable()).as("first connection still being made").isTrue();
+
+            invoker.destroy();
+            for (Socket filler : fillers) {
+                filler.close();
+            }
+        }
+    }
+
+    @Test
+    void afterTheFirstAttemptFailed_theInvokerIsUnavailable_untilAConnectionIsMade() throws Exception {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            closedPort = probe.getLocalPort();
+        }
+        try (Loopback consumer = new Loopback()) {
+            Invoker<Shapes> invoker = consumer.refer(Shapes.class, closedPort, "");
+
+            awaitTrue(() -> !invoker.isAvailable());
+
+            invoker.destroy();
+        }
+    }
+}
