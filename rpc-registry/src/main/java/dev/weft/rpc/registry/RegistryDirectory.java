@@ -49,7 +49,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * is unchanged keeps its protocol invoker: a rule that changes {@code weight}, {@code timeout},
  * {@code actives} or a method key makes a new view with the new URL around the same invoker,
  * opening no connection; the per-call keys among them ({@code timeout}, {@code actives}) reach the
- * invoker's consumer filter chain and protocol through each call ({@link ProviderView}). A provider that leaves is destroyed once its calls in flight have returned.
+ * invoker's consumer filter chain and protocol through each call ({@link ProviderView}). A
+ * provider that leaves is destroyed once its calls in flight have returned.
  *
  * <p><b>Empty.</b> An explicit empty providers category ({@code empty://...category=providers})
  * empties the directory (calls then fail with "no provider"), unless the consumer URL says

@@ -215,8 +215,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         }
         List<ClientConnection> connections = new ArrayList<>();
         for (int i = 0; i < settings.connections(); i++) {
-            connections.add(new ClientConnection(settings, clientGroup, clientTransport, new Backoff(100, 10_000, 0.2, random), ticker,
-                    clientWarnings, exceptions));
+            connections.add(new ClientConnection(settings, clientGroup, clientTransport, new Backoff(100, 10_000, 0.2, random),
+                    ticker, clientWarnings, exceptions));
         }
         return new ConnectionGroup(settings, connections);
     }
