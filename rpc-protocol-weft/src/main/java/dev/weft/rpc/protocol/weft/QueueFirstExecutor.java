@@ -1,5 +1,6 @@
 package dev.weft.rpc.protocol.weft;
 
+import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.Uninterruptibles;
 
 import java.time.Duration;
@@ -69,6 +70,7 @@ final class QueueFirstExecutor implements Executor {
     private final int runningTarget;
     private final int maxThreads;
     private final long keepAliveNanos;
+    private final Ticker ticker;
     private final ThreadFactory workerThreads;
     private final BlockingQueue<Queued> queue;
     /** Idle workers, the most recently idle first. */
@@ -85,7 +87,7 @@ final class QueueFirstExecutor implements Executor {
     private volatile boolean watching = true;
     private volatile boolean shutdown;
 
-    /** A queued task and when it was queued ({@link System#nanoTime()}). */
+    /** A queued task and when it was queued (a reading of the ticker). */
     private record Queued(Runnable task, long queuedAt) {
     }
 
@@ -95,18 +97,21 @@ final class QueueFirstExecutor implements Executor {
      * @param maxThreads      most worker threads alive at once
      * @param queueCapacity   most tasks waiting for a worker
      * @param keepAlive       how long a worker may stay idle before it ends
+     * @param ticker          measures how long queued tasks have waited
      * @param workerThreads   makes the worker threads
      * @param watchdogThreads makes the watchdog thread, started here
      */
-    QueueFirstExecutor(int runningTarget, int maxThreads, int queueCapacity, Duration keepAlive,
+    QueueFirstExecutor(int runningTarget, int maxThreads, int queueCapacity, Duration keepAlive, Ticker ticker,
                        ThreadFactory workerThreads, ThreadFactory watchdogThreads) {
         checkArgument(runningTarget > 0, "runningTarget: %s (expected: > 0)", runningTarget);
         checkArgument(maxThreads > 0, "maxThreads: %s (expected: > 0)", maxThreads);
         checkArgument(queueCapacity > 0, "queueCapacity: %s (expected: > 0)", queueCapacity);
-        checkArgument(keepAlive.compareTo(Duration.ZERO) > 0, "keepAlive: %s (expected: > 0)", keepAlive);
+        checkArgument(Objects.requireNonNull(keepAlive, "keepAlive").compareTo(Duration.ZERO) > 0,
+                "keepAlive: %s (expected: > 0)", keepAlive);
         this.runningTarget = Math.min(runningTarget, maxThreads);
         this.maxThreads = maxThreads;
         this.keepAliveNanos = keepAlive.toNanos();
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.workerThreads = Objects.requireNonNull(workerThreads, "workerThreads");
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
         this.watchdog = Objects.requireNonNull(watchdogThreads, "watchdogThreads").newThread(this::watch);
@@ -122,7 +127,7 @@ final class QueueFirstExecutor implements Executor {
         if (wake(task, runningTarget)) {
             return;
         }
-        if (!queue.offer(new Queued(task, System.nanoTime()))) {
+        if (!queue.offer(new Queued(task, ticker.read()))) {
             if (wake(task, maxThreads)) {
                 return;
             }
@@ -245,9 +250,9 @@ final class QueueFirstExecutor implements Executor {
                 parkUntilQueued();
                 continue;
             }
-            long waited = System.nanoTime() - oldest.queuedAt();
+            long waited = ticker.read() - oldest.queuedAt();
             if (waited < STALL_NANOS) {
-                sleep(STALL_NANOS - waited);
+                sleep(STALL_NANOS - Math.max(waited, 0));
                 continue;
             }
             // The awake workers are blocked, or too few: one more for each interval it waited.

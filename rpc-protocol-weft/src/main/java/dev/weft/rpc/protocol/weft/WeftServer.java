@@ -65,7 +65,7 @@ final class WeftServer {
         this.workerGroup = new MultiThreadIoEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io"),
                 transport.ioHandlerFactory());
         this.executor = new QueueFirstExecutor(Runtime.getRuntime().availableProcessors(), settings.threads(),
-                settings.queues(), Duration.ofSeconds(60),
+                settings.queues(), Duration.ofSeconds(60), ticker,
                 new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build(),
                 new ThreadFactoryBuilder().setNameFormat(name + "-biz-watchdog").setDaemon(true).build());
         ServerBootstrap bootstrap = new ServerBootstrap()

@@ -1,6 +1,8 @@
 package dev.weft.rpc.protocol.weft;
 
+import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.weft.rpc.testing.FakeTicker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,16 +46,16 @@ class QueueFirstExecutorTest {
     }
 
     private QueueFirstExecutor executor(int target, int threads, int queue, Duration keepAlive) {
-        return executor(target, threads, queue, keepAlive, (t, e) -> { });
+        return executor(target, threads, queue, keepAlive, Ticker.systemTicker(), (t, e) -> { });
     }
 
-    private QueueFirstExecutor executor(int target, int threads, int queue, Duration keepAlive,
+    private QueueFirstExecutor executor(int target, int threads, int queue, Duration keepAlive, Ticker ticker,
                                         Thread.UncaughtExceptionHandler handler) {
         ThreadFactory workers = new ThreadFactoryBuilder().setNameFormat(threadPrefix + "-%d").setDaemon(true)
                 .setUncaughtExceptionHandler(handler).build();
         ThreadFactory watchdog = new ThreadFactoryBuilder().setNameFormat(threadPrefix + "-watchdog").setDaemon(true)
                 .build();
-        executor = new QueueFirstExecutor(target, threads, queue, keepAlive, workers, watchdog);
+        executor = new QueueFirstExecutor(target, threads, queue, keepAlive, ticker, workers, watchdog);
         return executor;
     }
 
@@ -188,6 +190,45 @@ class QueueFirstExecutorTest {
         release.countDown();
         assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
         awaitTrue(() -> executor.idleThreads() == tasks);
+    }
+
+    @Test
+    void blockedWorkers_growOnlyOnceTheOldestQueuedTaskHasWaitedTheStallInterval() throws Exception {
+        FakeTicker ticker = new FakeTicker();
+        QueueFirstExecutor executor = executor(1, 10, 10, Duration.ofMinutes(1), ticker, (t, e) -> { });
+        List<String> started = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        executor.execute(blocking("a", started, release));
+        awaitTrue(() -> started.contains("a"));
+        executor.execute(blocking("b", started, release));
+
+        Thread.sleep(100); // many real intervals, but on the ticker "b" has waited nothing yet
+        assertThat(started).containsExactly("a");
+        assertThat(executor.threadCount()).isEqualTo(1);
+
+        ticker.advance(QueueFirstExecutor.STALL_INTERVAL.minusNanos(1));
+        executor.execute(blocking("c", started, release));
+        Thread.sleep(100);
+        assertThat(started).containsExactly("a");
+
+        ticker.advance(Duration.ofNanos(1));
+        awaitTrue(() -> started.size() == 2);
+        Thread.sleep(100); // "c" has waited 1 ns: no more workers for it
+        assertThat(started).containsExactly("a", "b");
+        assertThat(executor.queued()).isEqualTo(1);
+
+        ticker.advance(QueueFirstExecutor.STALL_INTERVAL);
+        awaitTrue(() -> started.size() == 3);
+        assertThat(started).containsExactly("a", "b", "c");
+        assertThat(executor.threadCount()).isEqualTo(3);
+        release.countDown();
+    }
+
+    private static Runnable blocking(String name, List<String> started, CountDownLatch release) {
+        return () -> {
+            started.add(name);
+            await(release);
+        };
     }
 
     @Test
@@ -371,7 +412,8 @@ class QueueFirstExecutorTest {
     @Test
     void tasksThatThrowOrLeaveTheirThreadInterrupted_doNotStopLaterTasks() throws Exception {
         List<Throwable> uncaught = new CopyOnWriteArrayList<>();
-        QueueFirstExecutor executor = executor(2, 2, 64, Duration.ofMinutes(1), (t, e) -> uncaught.add(e));
+        QueueFirstExecutor executor = executor(2, 2, 64, Duration.ofMinutes(1), Ticker.systemTicker(),
+                (t, e) -> uncaught.add(e));
         AtomicInteger ran = new AtomicInteger();
         AtomicInteger startedInterrupted = new AtomicInteger();
         for (int i = 0; i < 40; i++) {
