@@ -5,6 +5,7 @@ import com.google.common.util.concurrent.Uninterruptibles;
 
 import java.time.Duration;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -59,7 +60,8 @@ final class QueueFirstExecutor implements Executor {
     /**
      * How long the oldest queued task may wait before the watchdog adds a worker. Above a
      * scheduler time slice on a busy host, so that workers that are merely waiting for a core do
-     * not look blocked; well below the time a blocking call (a database round trip) usually takes.
+     * not look blocked; short enough that calls queued behind blocked workers wait little longer
+     * than this before more workers start.
      */
     static final Duration STALL_INTERVAL = Duration.ofMillis(5);
     private static final long STALL_NANOS = STALL_INTERVAL.toNanos();
@@ -179,6 +181,9 @@ final class QueueFirstExecutor implements Executor {
     }
 
     private boolean startThread(Runnable task) {
+        if (shutdown) {
+            return false;
+        }
         while (true) {
             int n = threadCount.get();
             if (n >= maxThreads) {
@@ -232,14 +237,15 @@ final class QueueFirstExecutor implements Executor {
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         TimeUnit.NANOSECONDS.timedJoin(watchdog, deadline - System.nanoTime());
-        for (Thread thread : threads) {
+        // a worker may still be starting (a wake-up that raced shutdownNow), so look until none is left
+        for (Iterator<Thread> alive = threads.iterator(); alive.hasNext(); alive = threads.iterator()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                break;
+                return false;
             }
-            TimeUnit.NANOSECONDS.timedJoin(thread, left);
+            TimeUnit.NANOSECONDS.timedJoin(alive.next(), left);
         }
-        return threads.isEmpty() && !watchdog.isAlive();
+        return !watchdog.isAlive();
     }
 
     /** The watchdog's loop: adds workers while the oldest queued task has waited too long. */

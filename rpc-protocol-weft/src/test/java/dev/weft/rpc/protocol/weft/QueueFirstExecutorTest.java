@@ -465,6 +465,7 @@ class QueueFirstExecutorTest {
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         assertThat(executor.threadCount()).isZero();
+        assertThat(executor.queued()).isZero();
         assertThat(queuedRan.get()).isZero();
         assertThat(liveThreads()).isEmpty();
         assertThatThrownBy(() -> executor.execute(() -> { }))
@@ -481,6 +482,109 @@ class QueueFirstExecutorTest {
 
         assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         assertThat(liveThreads()).isEmpty();
+    }
+
+    @Test
+    void awaitTermination_isFalse_whileATaskIgnoresTheInterrupt() throws Exception {
+        QueueFirstExecutor executor = executor(1, 1, 1, Duration.ofMinutes(1));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        executor.execute(() -> {
+            started.countDown();
+            com.google.common.util.concurrent.Uninterruptibles.awaitUninterruptibly(release, 30, TimeUnit.SECONDS);
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        executor.shutdownNow();
+
+        assertThat(executor.awaitTermination(100, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(liveThreads()).containsExactly(threadPrefix + "-0");
+        release.countDown();
+        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(liveThreads()).isEmpty();
+    }
+
+    @Test
+    void workersThatEndAfterKeepAlive_leaveTheRunningTargetAsItWas() throws Exception {
+        FakeTicker frozen = new FakeTicker(); // the watchdog never sees a queued task wait
+        QueueFirstExecutor executor = executor(1, 4, 4, Duration.ofMillis(20), frozen, (t, e) -> { });
+        for (int round = 0; round < 3; round++) {
+            runAndRecord(executor, new CopyOnWriteArrayList<>());
+            awaitTrue(() -> executor.threadCount() == 0);
+        }
+        List<String> started = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        executor.execute(blocking("a", started, release));
+        executor.execute(blocking("b", started, release));
+        executor.execute(blocking("c", started, release));
+
+        awaitTrue(() -> started.contains("a"));
+        assertThat(executor.queued()).isEqualTo(2);
+        assertThat(executor.threadCount()).isEqualTo(1);
+        release.countDown();
+        awaitTrue(() -> started.size() == 3);
+        assertThat(started).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void aWorkerThreadThatCannotStart_isReportedByTheWatchdog_andQueuedTasksRunOnceAWorkerFrees() throws Exception {
+        List<Throwable> watchdogErrors = new CopyOnWriteArrayList<>();
+        AtomicInteger made = new AtomicInteger();
+        ThreadFactory oneWorker = runnable -> {
+            if (made.incrementAndGet() > 1) {
+                throw new IllegalStateException("no thread for you");
+            }
+            Thread thread = new Thread(runnable, threadPrefix + "-0");
+            thread.setDaemon(true);
+            return thread;
+        };
+        ThreadFactory watchdog = new ThreadFactoryBuilder().setNameFormat(threadPrefix + "-watchdog").setDaemon(true)
+                .setUncaughtExceptionHandler((t, e) -> watchdogErrors.add(e)).build();
+        executor = new QueueFirstExecutor(1, 4, 4, Duration.ofMinutes(1), Ticker.systemTicker(), oneWorker, watchdog);
+        List<String> started = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        executor.execute(blocking("a", started, release));
+        executor.execute(blocking("b", started, new CountDownLatch(0)));
+
+        awaitTrue(() -> !watchdogErrors.isEmpty());
+        assertThat(watchdogErrors.get(0)).isInstanceOf(IllegalStateException.class).hasMessage("no thread for you");
+        assertThat(executor.threadCount()).isEqualTo(1);
+        assertThat(started).containsExactly("a");
+
+        release.countDown();
+        awaitTrue(() -> started.size() == 2);
+        assertThat(executor.threadCount()).isEqualTo(1);
+    }
+
+    @Test
+    void badSizes_areRejected_naming_theValue() {
+        ThreadFactory threads = new ThreadFactoryBuilder().setNameFormat(threadPrefix + "-%d").setDaemon(true).build();
+        Ticker ticker = Ticker.systemTicker();
+        Duration minute = Duration.ofMinutes(1);
+        assertThatThrownBy(() -> new QueueFirstExecutor(0, 4, 4, minute, ticker, threads, threads))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("runningTarget: 0 (expected: > 0)");
+        assertThatThrownBy(() -> new QueueFirstExecutor(1, 0, 4, minute, ticker, threads, threads))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("maxThreads: 0 (expected: > 0)");
+        assertThatThrownBy(() -> new QueueFirstExecutor(1, 4, 0, minute, ticker, threads, threads))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("queueCapacity: 0 (expected: > 0)");
+        assertThatThrownBy(() -> new QueueFirstExecutor(1, 4, 4, Duration.ZERO, ticker, threads, threads))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("keepAlive: PT0S (expected: > 0)");
+        assertThat(liveThreads()).isEmpty();
+    }
+
+    @Test
+    void aRunningTargetAboveMaxThreads_isLoweredToIt() throws Exception {
+        QueueFirstExecutor executor = executor(8, 2, 4, Duration.ofMinutes(1));
+        List<String> started = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        executor.execute(blocking("a", started, release));
+        executor.execute(blocking("b", started, release));
+        executor.execute(blocking("c", started, release));
+        awaitTrue(() -> started.size() == 2);
+        assertThat(executor.queued()).isEqualTo(1);
+        assertThat(executor.threadCount()).isEqualTo(2);
+        release.countDown();
+        awaitTrue(() -> started.size() == 3);
     }
 
     /** This test's executor threads (workers and watchdog) still alive. */
