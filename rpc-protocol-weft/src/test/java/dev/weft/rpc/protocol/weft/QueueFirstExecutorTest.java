@@ -2,6 +2,7 @@ package dev.weft.rpc.protocol.weft;
 
 import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import com.google.common.util.concurrent.Uninterruptibles;
 import dev.weft.rpc.testing.FakeTicker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +40,8 @@ class QueueFirstExecutorTest {
 
     private String threadPrefix;
     private QueueFirstExecutor executor;
+    /** What reached the threads' uncaught exception handler, unless a test installs its own. */
+    private final List<Throwable> unexpected = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void name(TestInfo test) {
@@ -46,7 +49,7 @@ class QueueFirstExecutorTest {
     }
 
     private QueueFirstExecutor executor(int target, int threads, int queue, Duration keepAlive) {
-        return executor(target, threads, queue, keepAlive, Ticker.systemTicker(), (t, e) -> { });
+        return executor(target, threads, queue, keepAlive, Ticker.systemTicker(), (t, e) -> unexpected.add(e));
     }
 
     private QueueFirstExecutor executor(int target, int threads, int queue, Duration keepAlive, Ticker ticker,
@@ -54,7 +57,7 @@ class QueueFirstExecutorTest {
         ThreadFactory workers = new ThreadFactoryBuilder().setNameFormat(threadPrefix + "-%d").setDaemon(true)
                 .setUncaughtExceptionHandler(handler).build();
         ThreadFactory watchdog = new ThreadFactoryBuilder().setNameFormat(threadPrefix + "-watchdog").setDaemon(true)
-                .build();
+                .setUncaughtExceptionHandler((t, e) -> unexpected.add(e)).build();
         executor = new QueueFirstExecutor(target, threads, queue, keepAlive, ticker, workers, watchdog);
         return executor;
     }
@@ -65,6 +68,7 @@ class QueueFirstExecutorTest {
             executor.shutdownNow();
             assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
+        assertThat(unexpected).isEmpty();
     }
 
     private static void runAndRecord(QueueFirstExecutor executor, List<String> threads) throws Exception {
@@ -195,7 +199,7 @@ class QueueFirstExecutorTest {
     @Test
     void blockedWorkers_growOnlyOnceTheOldestQueuedTaskHasWaitedTheStallInterval() throws Exception {
         FakeTicker ticker = new FakeTicker();
-        QueueFirstExecutor executor = executor(1, 10, 10, Duration.ofMinutes(1), ticker, (t, e) -> { });
+        QueueFirstExecutor executor = executor(1, 10, 10, Duration.ofMinutes(1), ticker, (t, e) -> unexpected.add(e));
         List<String> started = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         executor.execute(blocking("a", started, release));
@@ -491,7 +495,8 @@ class QueueFirstExecutorTest {
         CountDownLatch release = new CountDownLatch(1);
         executor.execute(() -> {
             started.countDown();
-            com.google.common.util.concurrent.Uninterruptibles.awaitUninterruptibly(release, 30, TimeUnit.SECONDS);
+            Uninterruptibles.awaitUninterruptibly(release, 30, TimeUnit.SECONDS);
+            Uninterruptibles.sleepUninterruptibly(200, TimeUnit.MILLISECONDS); // still running when awaited
         });
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -507,7 +512,7 @@ class QueueFirstExecutorTest {
     @Test
     void workersThatEndAfterKeepAlive_leaveTheRunningTargetAsItWas() throws Exception {
         FakeTicker frozen = new FakeTicker(); // the watchdog never sees a queued task wait
-        QueueFirstExecutor executor = executor(1, 4, 4, Duration.ofMillis(20), frozen, (t, e) -> { });
+        QueueFirstExecutor executor = executor(1, 4, 4, Duration.ofMillis(20), frozen, (t, e) -> unexpected.add(e));
         for (int round = 0; round < 3; round++) {
             runAndRecord(executor, new CopyOnWriteArrayList<>());
             awaitTrue(() -> executor.threadCount() == 0);
@@ -607,6 +612,6 @@ class QueueFirstExecutorTest {
     }
 
     private static void sleepUninterruptibly(long millis) {
-        com.google.common.util.concurrent.Uninterruptibles.sleepUninterruptibly(millis, TimeUnit.MILLISECONDS);
+        Uninterruptibles.sleepUninterruptibly(millis, TimeUnit.MILLISECONDS);
     }
 }
