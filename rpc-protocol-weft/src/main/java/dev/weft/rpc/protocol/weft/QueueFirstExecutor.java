@@ -40,8 +40,9 @@ import static com.google.common.base.Preconditions.checkArgument;
  * has waited {@link #STALL_INTERVAL}, the watchdog wakes an idle worker or starts a thread, one per
  * interval the task has waited (at most one per queued task, never more than {@code maxThreads}
  * threads). It needs no new call to do so, and it parks while the queue is empty, so an idle or
- * lightly loaded executor costs it nothing. Workers woken this way stay awake while the queue
- * holds tasks and park when it is empty, so the count falls back to the target on its own.
+ * lightly loaded executor costs it nothing. A worker above the target parks after its task once
+ * the queue keeps up again (empty, or its oldest task has waited less than half the interval),
+ * so the count falls back to the target when the stall has passed.
  * Measuring how long the oldest task waited, rather than whether any task was taken, also sees a
  * queue that moves too slowly: workers whose calls block for 10 ms still take a task every few
  * milliseconds between them while dozens of calls wait. The price: CPU-bound tasks long enough
@@ -324,8 +325,12 @@ final class QueueFirstExecutor implements Executor {
                     if (task != WAKE) {
                         runTask(task);
                     }
-                    Queued queued = queue.poll();
-                    task = queued != null ? queued.task() : awaitTask();
+                    if (retire()) {
+                        task = awaitHandOff();
+                    } else {
+                        Queued queued = queue.poll();
+                        task = queued != null ? queued.task() : awaitTask();
+                    }
                     if (task == null) {
                         return;
                     }
@@ -343,11 +348,40 @@ final class QueueFirstExecutor implements Executor {
             }
         }
 
+        /**
+         * Whether this worker, one above the target, goes idle although tasks are queued: the
+         * queue is keeping up (its oldest task has waited less than half the stall interval), so
+         * the workers the watchdog added for a stall, or for a starved process, are not needed now.
+         * At least the target stay awake to drain the queue.
+         */
+        private boolean retire() {
+            if (awake.get() <= runningTarget) {
+                return false;
+            }
+            Queued oldest = queue.peek();
+            if (oldest != null && ticker.read() - oldest.queuedAt() >= STALL_NANOS / 2) {
+                return false;
+            }
+            while (true) {
+                int n = awake.get();
+                if (n <= runningTarget) {
+                    return false;
+                }
+                if (awake.compareAndSet(n, n - 1)) {
+                    counted = false;
+                    idle.addFirst(this);
+                    return true;
+                }
+            }
+        }
+
         /** The next task, or null when this thread should end (idle for keepAlive, or shut down). */
         private Runnable awaitTask() {
+            // On the stack before uncounting: whoever then finds fewer workers awake finds this one
+            // idle, rather than starting a thread for the task.
+            idle.addFirst(this);
             counted = false;
             awake.decrementAndGet();
-            idle.addFirst(this);
             // An execute() may have queued a task after our look, while it still counted us awake.
             Queued queued = queue.poll();
             if (queued != null) {
@@ -361,6 +395,11 @@ final class QueueFirstExecutor implements Executor {
                 runTask(queued.task());
                 return takeHandedOff();
             }
+            return awaitHandOff();
+        }
+
+        /** Waits, on the idle stack, for a task handed to this worker; null when it should end. */
+        private Runnable awaitHandOff() {
             Runnable task;
             try {
                 task = shutdown ? null : slot.poll(keepAliveNanos, TimeUnit.NANOSECONDS);
