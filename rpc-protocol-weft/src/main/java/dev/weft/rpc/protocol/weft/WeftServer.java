@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,8 +28,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One listening socket with the services exported on it. Netty's event loop decodes frames; the
- * services run on a {@link LifoHandoffExecutor} ({@code threads} threads, the most recently idle
- * one taking the next call; {@code queues} waiting calls; a full queue answers NOT_PROCESSED at once).
+ * services run on a {@link QueueFirstExecutor}: about one awake thread per core taking calls from a
+ * queue of {@code queues}, more (up to {@code threads}) while queued calls wait because services
+ * block; when the threads and the queue are full, a call is answered NOT_PROCESSED at once.
  *
  * <p>Shutdown is graceful: consumers are told first (GOAWAY), calls not yet started are answered
  * NOT_PROCESSED, calls running finish up to a bound, then sockets and threads are released.
@@ -42,7 +44,7 @@ final class WeftServer {
     private final Ticker ticker;
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
-    private final LifoHandoffExecutor executor;
+    private final QueueFirstExecutor executor;
     private final Map<String, ExportedService> services = new ConcurrentHashMap<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final ThrottledLog badPeers;
@@ -62,8 +64,10 @@ final class WeftServer {
                 transport.ioHandlerFactory());
         this.workerGroup = new MultiThreadIoEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io"),
                 transport.ioHandlerFactory());
-        this.executor = new LifoHandoffExecutor(settings.threads(), settings.queues(), 60, TimeUnit.SECONDS,
-                new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build());
+        this.executor = new QueueFirstExecutor(Runtime.getRuntime().availableProcessors(), settings.threads(),
+                settings.queues(), Duration.ofSeconds(60), ticker,
+                new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build(),
+                new ThreadFactoryBuilder().setNameFormat(name + "-biz-watchdog").setDaemon(true).build());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(transport.serverSocketChannel())
@@ -104,7 +108,7 @@ final class WeftServer {
         return ticker;
     }
 
-    LifoHandoffExecutor executor() {
+    QueueFirstExecutor executor() {
         return executor;
     }
 
