@@ -90,13 +90,19 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
         SelectKey key = new SelectKey(url.getServiceInterface(), method);
         SelectEntry entry = selectEntries.getIfPresent(key);
         if (entry == null || !entry.matches(invokers, url)) {
-            List<Invoker<T>> copy = List.copyOf(invokers);
-            entry = new SelectEntry(url, copy, copy.stream().<URL>map(Invoker::getUrl).toList(), newPicker(copy, url, method, stats.get()));
-            selectEntries.put(key, entry);
+            // Built under the key's lock: callers racing on a new list share one picker (and one
+            // sequence) instead of each picking from its own until the last one is kept.
+            entry = selectEntries.asMap().compute(key, (k, old) -> old != null && old.matches(invokers, url)
+                    ? old : newEntry(invokers, url, method));
         }
         @SuppressWarnings("unchecked") // the entry matched: its picker was built from this very content
         Picker<T> picker = (Picker<T>) entry.picker();
         return picker.pick(invocation);
+    }
+
+    private <T> SelectEntry newEntry(List<Invoker<T>> invokers, URL url, String method) {
+        List<Invoker<T>> copy = List.copyOf(invokers);
+        return new SelectEntry(url, copy, copy.stream().<URL>map(Invoker::getUrl).toList(), newPicker(copy, url, method, stats.get()));
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -139,6 +140,39 @@ class RoundRobinLoadBalanceTest {
         assertThat(counts.get(invokers.get(1))).hasValue(80_000);
         assertThat(counts.get(invokers.get(2))).hasValue(80_000);
         assertThat(counts.get(invokers.get(3))).hasValue(240_000);
+    }
+
+    @Test
+    void roundRobin_threadsRacingOnANewList_shareOneSequence() throws Exception {
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 300; round++) {
+                // a new list each round: every thread's first select finds no picker for it yet
+                List<Invoker<FakeService>> invokers = Fixtures.weighted(5, 1, 1, 3);
+                Map<Invoker<FakeService>, AtomicInteger> counts = new ConcurrentHashMap<>();
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<?>> futures = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    futures.add(pool.submit(() -> {
+                        start.await();
+                        for (int i = 0; i < 10; i++) {
+                            counts.computeIfAbsent(balance.select(invokers, CONSUMER, call("m")), k -> new AtomicInteger()).incrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> future : futures) {
+                    future.get();
+                }
+                // 80 picks = 8 full periods of one sequence: 40, 8, 8, 24
+                assertThat(List.of(counts.get(invokers.get(0)).get(), counts.get(invokers.get(1)).get(),
+                        counts.get(invokers.get(2)).get(), counts.get(invokers.get(3)).get()))
+                        .as("round %d", round).containsExactly(40, 8, 8, 24);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** The textbook algorithm, written independently, from a given state. */
