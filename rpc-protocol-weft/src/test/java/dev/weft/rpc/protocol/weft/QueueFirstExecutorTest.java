@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntPredicate;
 
 import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -350,53 +351,38 @@ class QueueFirstExecutorTest {
     @Test
     void manyProducers_everyAcceptedTaskRunsExactlyOnce_evenWithThreadsTimingOut() throws Exception {
         QueueFirstExecutor executor = executor(2, 3, 16, Duration.ofNanos(1_000_000));
-        int producers = 8;
-        int tasksEach = 3_000;
-        AtomicInteger accepted = new AtomicInteger();
-        AtomicInteger rejected = new AtomicInteger();
-        Set<Integer> ran = ConcurrentHashMap.newKeySet();
-        AtomicInteger duplicates = new AtomicInteger();
-        ExecutorService submitters = Executors.newFixedThreadPool(producers);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int p = 0; p < producers; p++) {
-                int base = p * tasksEach;
-                futures.add(submitters.submit(() -> {
-                    for (int i = 0; i < tasksEach; i++) {
-                        int id = base + i;
-                        try {
-                            executor.execute(() -> {
-                                if (!ran.add(id)) {
-                                    duplicates.incrementAndGet();
-                                }
-                            });
-                            accepted.incrementAndGet();
-                        } catch (RejectedExecutionException e) {
-                            rejected.incrementAndGet();
-                        }
-                        if (i % 500 == 0) {
-                            Thread.yield();
-                        }
-                    }
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            submitters.shutdownNow();
-        }
-        assertThat(accepted.get() + rejected.get()).isEqualTo(producers * tasksEach);
-        awaitTrue(() -> ran.size() == accepted.get());
-        assertThat(duplicates.get()).isZero();
+        Submitted submitted = submitFromManyThreads(executor, 8, 3_000, id -> false);
+        assertThat(submitted.accepted() + submitted.rejected()).isEqualTo(8 * 3_000);
+        awaitTrue(() -> submitted.ran().size() == submitted.accepted());
+        assertThat(submitted.duplicates()).hasValue(0);
         assertThat(executor.threadCount()).isLessThanOrEqualTo(3);
     }
 
     @Test
     void stress_mixedShortAndBlockingTasks_fromManyThreads_everyAcceptedTaskRunsExactlyOnce() throws Exception {
         QueueFirstExecutor executor = executor(2, 24, 32, Duration.ofMillis(20));
-        int producers = 12;
-        int tasksEach = 1_500;
+        Submitted submitted = submitFromManyThreads(executor, 12, 1_500, id -> id % 40 == 0);
+        assertThat(submitted.accepted() + submitted.rejected()).isEqualTo(12 * 1_500);
+        assertThat(submitted.accepted()).isPositive();
+        awaitTrue(() -> submitted.ran().size() == submitted.accepted());
+        assertThat(submitted.duplicates()).hasValue(0);
+        assertThat(executor.threadCount()).isLessThanOrEqualTo(24);
+        // workers that ran out of work park and end after keepAlive; no queued task is left behind
+        awaitTrue(() -> executor.threadCount() == 0);
+        assertThat(executor.queued()).isZero();
+    }
+
+    /** What {@link #submitFromManyThreads} saw; {@code ran} and {@code duplicates} go on filling as queued tasks run. */
+    private record Submitted(int accepted, int rejected, Set<Integer> ran, AtomicInteger duplicates) {
+    }
+
+    /**
+     * {@code producers} threads each submit {@code tasksEach} tasks with distinct ids, pausing 1 ms
+     * every 100 (so idle workers may time out) and yielding after a rejection; a task whose id
+     * {@code blocks} sleeps 3 ms. Returns once every submission was accepted or rejected.
+     */
+    private static Submitted submitFromManyThreads(QueueFirstExecutor executor, int producers, int tasksEach,
+                                                   IntPredicate blocks) throws Exception {
         AtomicInteger accepted = new AtomicInteger();
         AtomicInteger rejected = new AtomicInteger();
         Set<Integer> ran = ConcurrentHashMap.newKeySet();
@@ -409,13 +395,13 @@ class QueueFirstExecutorTest {
                 futures.add(submitters.submit(() -> {
                     for (int i = 0; i < tasksEach; i++) {
                         int id = base + i;
-                        boolean blocks = id % 40 == 0;
+                        boolean sleeps = blocks.test(id);
                         try {
                             executor.execute(() -> {
                                 if (!ran.add(id)) {
                                     duplicates.incrementAndGet();
                                 }
-                                if (blocks) {
+                                if (sleeps) {
                                     sleepUninterruptibly(3);
                                 }
                             });
@@ -436,14 +422,7 @@ class QueueFirstExecutorTest {
         } finally {
             submitters.shutdownNow();
         }
-        assertThat(accepted.get() + rejected.get()).isEqualTo(producers * tasksEach);
-        assertThat(accepted.get()).isPositive();
-        awaitTrue(() -> ran.size() == accepted.get());
-        assertThat(duplicates.get()).isZero();
-        assertThat(executor.threadCount()).isLessThanOrEqualTo(24);
-        // workers that ran out of work park and end after keepAlive; no queued task is left behind
-        awaitTrue(() -> executor.threadCount() == 0);
-        assertThat(executor.queued()).isZero();
+        return new Submitted(accepted.get(), rejected.get(), ran, duplicates);
     }
 
     @Test
