@@ -1,16 +1,16 @@
 package dev.weft.rpc.cluster;
 
-import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.testing.Reply;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.LoadBalance;
+import dev.weft.rpc.testing.Reply;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** Helpers shared by the cluster tests. */
 final class TestClusters {
@@ -37,7 +37,11 @@ final class TestClusters {
     @SafeVarargs
     static DynamicDirectory<Greeting> directory(String parameters, Invoker<Greeting>... invokers) {
         DynamicDirectory<Greeting> directory = new DynamicDirectory<>(Greeting.class, consumer(parameters));
-        directory.setInvokers(List.of(invokers));
+        List<Invoker<Greeting>> list = new ArrayList<>();
+        for (Invoker<Greeting> invoker : invokers) { // reading the array, not passing it on, is what @SafeVarargs allows
+            list.add(invoker);
+        }
+        directory.setInvokers(list);
         return directory;
     }
 

@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.LIST;
 
 class MockInvokerTest {
 
@@ -79,7 +80,7 @@ class MockInvokerTest {
         assertThat(value(mock("sayHello.mock", "return bare"), "sayHello", "ann")).isEqualTo("bare");
         assertThat(value(mock("count.mock", "return 42"), "count")).isEqualTo(42);
         assertThat(value(mock("users.mock", "return [{\"name\":\"ann\",\"age\":3},{\"name\":\"bob\"}]"), "users"))
-                .asList().containsExactly(new User("ann", 3), new User("bob", 0));
+                .asInstanceOf(LIST).containsExactly(new User("ann", 3), new User("bob", 0));
         assertThat(value(mock("scores.mock", "return {\"ann\": 1, \"bob\": 2}"), "scores"))
                 .isEqualTo(Map.of("ann", 1, "bob", 2));
         assertThat(value(mock("find.mock", "return {\"name\":\"ann\",\"age\":7}"), "find", 1L)).isEqualTo(new User("ann", 7));
@@ -107,7 +108,7 @@ class MockInvokerTest {
         @SuppressWarnings("unchecked")
         List<User> first = (List<User>) value(m, "users");
         first.clear();
-        assertThat(value(m, "users")).asList().containsExactly(new User("ann", 0));
+        assertThat(value(m, "users")).asInstanceOf(LIST).containsExactly(new User("ann", 0));
     }
 
     @Test

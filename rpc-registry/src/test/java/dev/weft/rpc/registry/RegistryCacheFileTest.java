@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.InstanceOfAssertFactories.LIST;
 
 class RegistryCacheFileTest {
 
@@ -59,9 +60,9 @@ class RegistryCacheFileTest {
                 ""), StandardCharsets.UTF_8);
         try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
             ServiceKey key = ServiceKey.of(URL.valueOf(Fixture.CONSUMER));
-            assertThat(cache.load(key, Categories.PROVIDERS)).get().asList()
+            assertThat(cache.load(key, Categories.PROVIDERS)).get(LIST)
                     .containsExactly(URL.valueOf("test://10.0.0.1:1/" + Fixture.SERVICE));
-            assertThat(cache.load(key, Categories.CONFIGURATORS)).get().asList().isEmpty();
+            assertThat(cache.load(key, Categories.CONFIGURATORS)).get(LIST).isEmpty();
             assertThat(cache.load(ServiceKey.of(URL.valueOf("consumer://h/other")), Categories.PROVIDERS)).isEmpty();
         }
     }

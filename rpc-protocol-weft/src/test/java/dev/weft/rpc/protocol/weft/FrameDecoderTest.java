@@ -76,7 +76,7 @@ class FrameDecoderTest {
         for (int i = 0; i < frame.length; i++) {
             channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {frame[i]}));
             if (i < frame.length - 1) {
-                assertThat((Object) channel.readInbound()).isNull();
+                assertThat(channel.<Object>readInbound()).isNull();
             }
         }
         Frame decoded = channel.readInbound();
@@ -107,7 +107,7 @@ class FrameDecoderTest {
         Frame ping = channel.readInbound();
         Frame request = channel.readInbound();
         Frame answer = channel.readInbound();
-        assertThat((Object) channel.readInbound()).isNull();
+        assertThat(channel.<Object>readInbound()).isNull();
         assertThat(ping.isEvent()).isTrue();
         assertThat(request.requestId()).isEqualTo(7);
         assertThat(answer.status()).isEqualTo(Status.BAD_REQUEST);
@@ -160,7 +160,7 @@ class FrameDecoderTest {
                 .isInstanceOf(MalformedFrameException.class);
         ByteBuf valid = Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_PING, new byte[0]);
         channel.writeInbound(valid);
-        assertThat((Object) channel.readInbound()).isNull();
+        assertThat(channel.<Object>readInbound()).isNull();
         assertThat(valid.refCnt()).isZero();
         channel.finishAndReleaseAll();
     }
