@@ -8,7 +8,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +66,29 @@ class FaultTest {
         assertThat(e.isTimeout()).isTrue();
         assertThat(e).hasMessageContaining("200 ms").hasMessageContaining("timeout");
         assertThat(elapsedMillis).isGreaterThanOrEqualTo(190).isLessThan(2500);
+    }
+
+    @Test
+    void blockingService_manyConcurrentCalls_runTogether_notOnePerCoreAtATime() throws Exception {
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
+        Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, exporter, "timeout=20000"));
+        assertThat(shapes.add(1, 1)).isEqualTo(2);
+        int calls = 40;
+        ExecutorService callers = Executors.newFixedThreadPool(calls);
+        try {
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                answers.add(callers.submit(() -> shapes.slow(1_000)));
+            }
+            for (Future<String> answer : answers) {
+                assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo("slept 1000");
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        // the provider keeps about one thread per core awake and adds threads while calls wait
+        // behind blocked ones: the calls overlapped far beyond the number of cores
+        assertThat(impl.mostSlowAtOnce.get()).isGreaterThanOrEqualTo(calls / 2);
     }
 
     @Test

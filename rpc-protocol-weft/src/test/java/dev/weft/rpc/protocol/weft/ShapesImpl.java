@@ -14,6 +14,9 @@ final class ShapesImpl implements Shapes {
 
     final AtomicInteger calls = new AtomicInteger();
     final AtomicInteger slowCalls = new AtomicInteger();
+    /** The most {@code slow} calls that were running at the same time. */
+    final AtomicInteger mostSlowAtOnce = new AtomicInteger();
+    private final AtomicInteger slowRunning = new AtomicInteger();
     final AtomicInteger fired = new AtomicInteger();
 
     @Override
@@ -111,11 +114,14 @@ final class ShapesImpl implements Shapes {
     @Override
     public String slow(long millis) {
         slowCalls.incrementAndGet();
+        mostSlowAtOnce.accumulateAndGet(slowRunning.incrementAndGet(), Math::max);
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";
+        } finally {
+            slowRunning.decrementAndGet();
         }
         return "slept " + millis;
     }
