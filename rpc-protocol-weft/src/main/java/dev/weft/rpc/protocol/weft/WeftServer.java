@@ -67,7 +67,8 @@ final class WeftServer {
         this.executor = new QueueFirstExecutor(Runtime.getRuntime().availableProcessors(), settings.threads(),
                 settings.queues(), Duration.ofSeconds(60), ticker,
                 new ThreadFactoryBuilder().setNameFormat(name + "-biz-%d").setDaemon(true).build(),
-                new ThreadFactoryBuilder().setNameFormat(name + "-biz-watchdog").setDaemon(true).build());
+                new ThreadFactoryBuilder().setNameFormat(name + "-biz-watchdog").setDaemon(true)
+                        .setUncaughtExceptionHandler(threadStartFailures(name, ticker)).build());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(transport.serverSocketChannel())
@@ -106,6 +107,17 @@ final class WeftServer {
 
     Ticker ticker() {
         return ticker;
+    }
+
+    /**
+     * What the watchdog does when it cannot start a business thread (the JVM or the OS refuses
+     * one): it tries again a few milliseconds later, so the failure is logged at most once per
+     * interval, with a count, instead of a stack trace per attempt.
+     */
+    private static Thread.UncaughtExceptionHandler threadStartFailures(String name, Ticker ticker) {
+        ThrottledLog log = new ThrottledLog(LOG, ticker);
+        return (thread, failure) -> log.warn(name + ": the business threads' watchdog failed (queued calls wait for"
+                + " a running thread): " + failure);
     }
 
     QueueFirstExecutor executor() {
