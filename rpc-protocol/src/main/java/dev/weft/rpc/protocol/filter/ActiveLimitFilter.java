@@ -38,8 +38,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * chain is built once per referred invoker and holds the permits, so reading the limit per call
  * keeps one set of permits across every limit an operator sets, with no chain to rebuild and no
  * state to carry from an old chain to a new one; the view URL travels as a field of the
- * invocation, not an attachment, so it never reaches the provider. Values are checked when a chain is built and when
- * a directory reads an override rule ({@link UrlCheckingFilter}), never at call time.
+ * invocation, not an attachment, so it never reaches the provider. Values are checked when a
+ * chain is built and when a directory reads an override rule ({@link UrlCheckingFilter}), never
+ * at call time.
  *
  * <p><b>Permits.</b> The permits are this filter's own: one counter per chain (that is, per
  * referred invoker) and method, held by the chain's own filter ({@link ChainScopedFilter}) and
