@@ -116,11 +116,19 @@ final class ChannelState {
         return goingAway || goneServices.contains(service);
     }
 
-    /** The channel closed: every pending call fails now, not at its deadline. */
+    /**
+     * The channel closed: every pending call fails now, not at its deadline. A call whose request
+     * had not been wholly written fails NOT_PROCESSED (the provider never had it); one written
+     * fails with a network error, since the provider may have run it.
+     */
     void closed() {
         closed = true;
-        for (Long id : pending.keySet()) {
-            fail(id, RpcException.NETWORK_EXCEPTION, "connection to " + remote + " closed while the call was pending");
-        }
+        pending.forEach((id, call) -> {
+            if (call.isWritten()) {
+                fail(id, RpcException.NETWORK_EXCEPTION, "connection to " + remote + " closed while the call was pending");
+            } else {
+                fail(id, RpcException.NOT_PROCESSED, "connection to " + remote + " closed before the call was sent");
+            }
+        });
     }
 }

@@ -109,7 +109,7 @@ final class ClientConnection {
     /**
      * A usable channel, connecting (and waiting up to {@code deadlineNanos}) when there is none.
      *
-     * @throws RpcException NETWORK when no connection could be made in time
+     * @throws RpcException NOT_PROCESSED when no connection could be made in time (nothing was sent)
      */
     ChannelState acquire(long deadlineNanos) {
         ChannelState state = current;
@@ -131,8 +131,8 @@ final class ClientConnection {
             return state;
         }
         Throwable cause = future.isDone() ? future.cause() : null;
-        throw new RpcException(RpcException.NETWORK_EXCEPTION, "no connection to " + settings.address()
-                + (cause == null ? " within the call's deadline" : ": " + cause), cause);
+        throw new RpcException(RpcException.NOT_PROCESSED, "no connection to " + settings.address()
+                + (cause == null ? " within the call's deadline" : ": " + cause) + "; the call was not sent", cause);
     }
 
     /** Starts connecting unless a connection is open or being opened; returns that attempt. */

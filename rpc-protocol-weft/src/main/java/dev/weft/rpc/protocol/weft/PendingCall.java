@@ -9,9 +9,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
 /**
- * A call sent on a connection and not answered yet: what its answer is decoded as, and the future
- * its caller waits on. Completed exactly once, by whoever removes it from its connection's pending
- * map (the answer, the deadline, or the connection closing).
+ * A call registered on a connection and not answered yet: what its answer is decoded as, the
+ * future its caller waits on, and whether its request has been written to the socket (until then
+ * the provider cannot have run it). Completed exactly once, by whoever removes it from its
+ * connection's pending map (the answer, the deadline, or the connection closing).
  */
 final class PendingCall {
 
@@ -20,6 +21,7 @@ final class PendingCall {
     private final Serialization serialization;
     private final CompletableFuture<Result> future = new CompletableFuture<>();
     private volatile Future<?> deadline;
+    private volatile boolean written;
 
     PendingCall(Method method, Type returnType, Serialization serialization) {
         this.method = method;
@@ -41,6 +43,15 @@ final class PendingCall {
 
     CompletableFuture<Result> future() {
         return future;
+    }
+
+    /** The whole request reached the socket: from now on the provider may run the call. */
+    void written() {
+        written = true;
+    }
+
+    boolean isWritten() {
+        return written;
     }
 
     void deadline(Future<?> task) {

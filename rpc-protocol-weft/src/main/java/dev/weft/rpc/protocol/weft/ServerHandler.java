@@ -72,7 +72,6 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     private void onRequest(Channel channel, Frame frame) {
         long arrival = server.ticker().read();
-        long id = frame.requestId();
         RequestCodec.Head head;
         try {
             head = RequestCodec.readHead(frame.body());
@@ -86,43 +85,59 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                     + server.port() + ": " + server.serviceKeys() + ")");
             return;
         }
-        if (server.isDraining() || service.isClosing()) {
-            reply(channel, frame, Status.NOT_PROCESSED, "shutting down: " + head.service());
-            return;
+        // Counted before the shutdown check: a shutdown starting meanwhile either sees this call
+        // in flight and waits for it, or is seen here, so no call slips past it unanswered.
+        service.callAccepted();
+        boolean queuedCall = false;
+        try {
+            if (server.isDraining() || service.isClosing()) {
+                reply(channel, frame, Status.NOT_PROCESSED, "shutting down: " + head.service());
+            } else {
+                queuedCall = queue(channel, frame, head, service, arrival);
+            }
+        } finally {
+            if (!queuedCall) {
+                service.callDone();
+            }
         }
+    }
+
+    /** Decodes a call of an open service and hands it to the executor; false when it answered it instead. */
+    private boolean queue(Channel channel, Frame frame, RequestCodec.Head head, ExportedService service, long arrival) {
+        long id = frame.requestId();
         if (frame.serializationId() != service.serialization().getId()) {
             reply(channel, frame, Status.BAD_REQUEST, "serialization id: " + frame.serializationId() + " (expected: "
                     + service.serialization().getId() + ", the " + service.serialization() + " serialization of "
                     + head.service() + ")");
-            return;
+            return false;
         }
         Method method = service.methods().find(head.methodName(), head.descriptor());
         if (method == null) {
             reply(channel, frame, Status.SERVICE_NOT_FOUND, "method: " + MethodTable.key(head.methodName(), head.descriptor())
                     + " (expected: one of " + service.methods().available() + ")");
-            return;
+            return false;
         }
         Object[] arguments;
         try {
             arguments = RequestCodec.readArguments(frame.body(), service.serialization(), method);
         } catch (BadFrameBodyException e) {
             reply(channel, frame, Status.BAD_REQUEST, e.getMessage());
-            return;
+            return false;
         }
         long deadline = frame.deadlineMillis() == 0 ? Long.MAX_VALUE
                 : arrival + TimeUnit.MILLISECONDS.toNanos(frame.deadlineMillis());
         Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), deadline);
-        service.callAccepted();
         if (call.twoWay) {
             queued.put(id, call);
         }
         try {
             server.executor().execute(call);
+            return true;
         } catch (RejectedExecutionException e) {
             queued.remove(id, call);
-            service.callDone();
             reply(channel, frame, Status.NOT_PROCESSED, "server busy: " + server.settings().threads() + " threads and "
                     + server.settings().queues() + " queued calls in use (keys: threads, queues)");
+            return false;
         }
     }
 

@@ -128,8 +128,12 @@ final class WeftInvoker<T> implements Invoker<T> {
         EventLoop loop = channel.eventLoop();
         Runnable send = () -> {
             channel.writeAndFlush(frame).addListener(f -> {
-                if (!f.isSuccess()) {
-                    state.fail(id, RpcException.NETWORK_EXCEPTION, "sending to " + url.getAddress() + " failed: " + f.cause());
+                if (f.isSuccess()) {
+                    call.written();
+                } else {
+                    // A request not wholly written is never a complete frame at the provider: not run.
+                    state.fail(id, RpcException.NOT_PROCESSED, "sending to " + url.getAddress() + " failed (not sent,"
+                            + " safe to retry): " + f.cause());
                 }
             });
             call.deadline(loop.schedule(

@@ -15,6 +15,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * One listening socket with the services exported on it. Netty's event loop decodes frames; the
@@ -32,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  * queue of {@code queues}, more (up to {@code threads}) while queued calls wait because services
  * block; when the threads and the queue are full, a call is answered NOT_PROCESSED at once.
  *
- * <p>Shutdown is graceful: consumers are told first (GOAWAY), calls not yet started are answered
- * NOT_PROCESSED, calls running finish up to a bound, then sockets and threads are released.
+ * <p>Shutdown is graceful: new connections are refused, consumers are told (GOAWAY), calls not
+ * yet started are answered NOT_PROCESSED, calls running finish up to a bound, consumers close
+ * their connections, then what is left and the threads are released.
  * Thread-safe.
  */
 final class WeftServer {
@@ -177,7 +180,7 @@ final class WeftServer {
         for (Channel channel : channels) {
             channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, key));
         }
-        awaitDrained(service::inFlight);
+        awaitZero(service::inFlight, shutdownDeadline(), "call(s) of " + service.key() + " still running");
         services.remove(service.key().toString(), service);
     }
 
@@ -185,17 +188,30 @@ final class WeftServer {
         return services.isEmpty();
     }
 
-    /** Closes gracefully (GOAWAY, drain up to {@code shutdown-timeout}), then releases port and threads. */
+    /**
+     * Closes gracefully, then releases threads. The port is released first, so new connections are
+     * refused; consumers are told (GOAWAY); calls running get up to {@code shutdown-timeout} to
+     * finish, and within the same bound each consumer closes its connection once nothing it sent
+     * on it is pending. Closing a connection before its consumer does could cut off a request
+     * already on its way, leaving its caller unsure whether it ran; requests that arrive meanwhile
+     * are answered NOT_PROCESSED.
+     */
     void close() {
         draining = true;
         for (ExportedService service : services.values()) {
             service.startClosing();
         }
+        // No new connections, so that none can arrive while the event loops stop and stay open
+        // without a loop; a consumer is refused at once and tries another provider.
+        serverChannel.close().syncUninterruptibly();
+        awaitRegistrations();
         for (Channel channel : channels) {
             channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, new byte[0]));
         }
-        awaitDrained(() -> services.values().stream().mapToInt(ExportedService::inFlight).sum());
-        serverChannel.close().syncUninterruptibly();
+        long deadline = shutdownDeadline();
+        awaitZero(() -> services.values().stream().mapToInt(ExportedService::inFlight).sum(), deadline,
+                "call(s) still running");
+        awaitZero(channels::size, deadline, "connection(s) not closed by their consumers");
         for (Channel channel : channels) {
             channel.close();
         }
@@ -203,9 +219,25 @@ final class WeftServer {
         LOG.info("weft server on port {} closed", port);
     }
 
-    private void awaitDrained(java.util.function.IntSupplier inFlight) {
-        long deadline = ticker.read() + TimeUnit.MILLISECONDS.toNanos(settings.shutdownTimeoutMillis());
-        while (inFlight.getAsInt() > 0 && ticker.read() - deadline < 0) {
+    /**
+     * Waits until the connections accepted before the listening socket closed are registered with
+     * their event loops (and so in {@link #channels}): each loop runs a registration queued by the
+     * accepting loop before a task queued after it.
+     */
+    private void awaitRegistrations() {
+        for (EventExecutor loop : workerGroup) {
+            loop.submit(() -> { }).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private long shutdownDeadline() {
+        return ticker.read() + TimeUnit.MILLISECONDS.toNanos(settings.shutdownTimeoutMillis());
+    }
+
+    /** Waits until {@code count} is 0 or the ticker reaches {@code deadline}; logs what is left then. */
+    private void awaitZero(IntSupplier count, long deadline, String what) {
+        int left;
+        while ((left = count.getAsInt()) > 0 && ticker.read() - deadline < 0) {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
@@ -213,10 +245,9 @@ final class WeftServer {
                 return;
             }
         }
-        int left = inFlight.getAsInt();
         if (left > 0) {
-            LOG.warn("weft server on port {}: {} call(s) still running after shutdown-timeout {} ms; closing anyway",
-                    port(), left, settings.shutdownTimeoutMillis());
+            LOG.warn("weft server on port {}: {} {} after shutdown-timeout {} ms; closing anyway",
+                    port(), left, what, settings.shutdownTimeoutMillis());
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.weft.rpc.protocol.weft;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.RpcException;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.util.List;
 
 import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Availability before the first connection exists: a call made right after {@code refer} waits
@@ -60,6 +62,23 @@ class FirstConnectionTest {
             awaitTrue(() -> !invoker.isAvailable());
 
             invoker.destroy();
+        }
+    }
+
+    @Test
+    void aCallFindingNoConnection_failsNotProcessed_sinceNothingWasSent() throws Exception {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            closedPort = probe.getLocalPort();
+        }
+        try (Loopback consumer = new Loopback()) {
+            Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, closedPort, "timeout=2000"));
+
+            assertThatThrownBy(() -> shapes.echo("x")).isInstanceOfSatisfying(RpcException.class, e -> {
+                assertThat(e.isNotProcessed()).as("code %s", e.getCode()).isTrue();
+                assertThat(e).hasMessageContaining("no connection to 127.0.0.1:" + closedPort)
+                        .hasMessageContaining("not sent");
+            });
         }
     }
 }
