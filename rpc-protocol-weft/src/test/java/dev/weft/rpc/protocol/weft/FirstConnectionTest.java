@@ -52,10 +52,7 @@ class FirstConnectionTest {
 
     @Test
     void afterTheFirstAttemptFailed_theInvokerIsUnavailable_untilAConnectionIsMade() throws Exception {
-        int closedPort;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            closedPort = probe.getLocalPort();
-        }
+        int closedPort = closedPort();
         try (Loopback consumer = new Loopback()) {
             Invoker<Shapes> invoker = consumer.refer(Shapes.class, closedPort, "");
 
@@ -67,10 +64,7 @@ class FirstConnectionTest {
 
     @Test
     void aCallFindingNoConnection_failsNotProcessed_sinceNothingWasSent() throws Exception {
-        int closedPort;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            closedPort = probe.getLocalPort();
-        }
+        int closedPort = closedPort();
         try (Loopback consumer = new Loopback()) {
             Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, closedPort, "timeout=2000"));
 
@@ -79,6 +73,13 @@ class FirstConnectionTest {
                 assertThat(e).hasMessageContaining("no connection to 127.0.0.1:" + closedPort)
                         .hasMessageContaining("not sent");
             });
+        }
+    }
+
+    /** A port of 127.0.0.1 that was free a moment ago and that nobody listens on. */
+    private static int closedPort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return probe.getLocalPort();
         }
     }
 }
