@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One consumer channel: its pending calls by request id (ids count from 1 per channel), and
- * what the provider announced on it (GOAWAY for one service or for all). A new channel starts
+ * what the provider announced on it (GOAWAY for one service or for all; a service served again). A new channel starts
  * with a fresh state, so a restarted provider is never seen as still going away. Thread-safe.
  */
 final class ChannelState {
@@ -110,6 +110,11 @@ final class ChannelState {
 
     void goAway(String service) {
         goneServices.add(service);
+    }
+
+    /** The provider serves {@code service} again; true when it had gone away for it on this channel. */
+    boolean serving(String service) {
+        return goneServices.remove(service);
     }
 
     boolean isGone(String service) {

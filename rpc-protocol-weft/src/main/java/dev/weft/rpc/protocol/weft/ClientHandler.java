@@ -63,6 +63,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                     state.goAway(service);
                 }
             }
+            case Frame.EVENT_SERVING -> {
+                String service = frame.body().toString(StandardCharsets.UTF_8);
+                if (state.serving(service)) {
+                    LOG.info("weft client: {} serves {} again", state.remote(), service);
+                }
+            }
             default -> {
                 // PONG and unknown kinds: the read itself proves the peer alive.
             }

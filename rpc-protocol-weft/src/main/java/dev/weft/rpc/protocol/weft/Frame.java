@@ -46,6 +46,11 @@ record Frame(int flags, int status, byte serializationId, long requestId, int de
      * and sends no answer for it.
      */
     static final int EVENT_CANCEL = 4;
+    /**
+     * The provider serves the service whose UTF-8 key is the body (again, after a GOAWAY for it):
+     * sent on every connection when a service is exported on a running server.
+     */
+    static final int EVENT_SERVING = 5;
 
     Frame {
         Objects.requireNonNull(body, "body");

@@ -160,13 +160,21 @@ final class WeftServer {
         channels.remove(channel);
     }
 
-    /** Adds a service; {@link RpcException} when its key (interface, group, version) is taken. */
+    /**
+     * Adds a service; {@link RpcException} when its key (interface, group, version) is taken.
+     * Connected consumers are told it is served, so those told earlier that it went away (it was
+     * unexported here before) use it again over the connections they have.
+     */
     void add(ExportedService service) {
         ExportedService previous = services.putIfAbsent(service.key().toString(), service);
         if (previous != null) {
             throw new RpcException("export: " + service.key() + " on port " + port()
                     + " (expected: a service key (interface, group, version) not exported yet; exported: "
                     + services.keySet() + ")");
+        }
+        byte[] key = service.key().toString().getBytes(StandardCharsets.UTF_8);
+        for (Channel channel : channels) {
+            channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_SERVING, key), channel.voidPromise());
         }
     }
 

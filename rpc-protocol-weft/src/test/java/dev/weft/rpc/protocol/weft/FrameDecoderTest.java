@@ -62,6 +62,8 @@ class FrameDecoderTest {
                 .isEqualTo("5746" + "01" + "20" + "01" + "00" + "0000" + "0000000000000000" + "00000000" + "00000000");
         assertThat(HEX.encode(bytes(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_GOAWAY, new byte[] {'s'}))))
                 .isEqualTo("5746" + "01" + "20" + "03" + "00" + "0000" + "0000000000000000" + "00000000" + "00000001" + "73");
+        assertThat(HEX.encode(bytes(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_SERVING, new byte[] {'s'}))))
+                .isEqualTo("5746" + "01" + "20" + "05" + "00" + "0000" + "0000000000000000" + "00000000" + "00000001" + "73");
         assertThat(HEX.encode(bytes(Frame.cancel(ByteBufAllocator.DEFAULT, 0x0102030405L))))
                 .isEqualTo("5746" + "01" + "20" + "04" + "00" + "0000" + "0000000102030405" + "00000000" + "00000000");
         assertThat(HEX.encode(bytes(ResponseCodec.status(ByteBufAllocator.DEFAULT, 9, Status.NOT_PROCESSED, "busy"))))

@@ -96,6 +96,33 @@ class ServiceKeyTest {
         }
     }
 
+    /**
+     * A key unexported and exported again on a port that kept serving other keys: consumers that
+     * were told it went away use it again over the connection they already have, both their old
+     * invoker and one referred afresh (as a registry directory makes when the URL comes back).
+     */
+    @Test
+    void keyExportedAgainOnTheSamePort_isUsedAgainOverTheOpenConnection() throws Exception {
+        try (Loopback provider = new Loopback(); Loopback consumer = new Loopback()) {
+            Exporter<Tagged> v1 = export(provider, 0, "v1", "version=1");
+            int port = v1.getInvoker().getUrl().getPort();
+            export(provider, port, "v2", "version=2");
+            Invoker<Tagged> toV1 = consumer.refer(Tagged.class, port, "version=1");
+            Invoker<Tagged> toV2 = consumer.refer(Tagged.class, port, "version=2");
+            assertThat(Loopback.proxy(Tagged.class, toV1).tag("?")).isEqualTo("v1?");
+            v1.unexport();
+            awaitTrue(() -> !toV1.isAvailable());
+
+            export(provider, port, "v1 again", "version=1");
+
+            awaitTrue(toV1::isAvailable);
+            assertThat(Loopback.proxy(Tagged.class, toV1).tag("?")).isEqualTo("v1 again?");
+            assertThat(Loopback.proxy(Tagged.class, consumer.refer(Tagged.class, port, "version=1")).tag("!"))
+                    .isEqualTo("v1 again!");
+            assertThat(Loopback.proxy(Tagged.class, toV2).tag("?")).isEqualTo("v2?");
+        }
+    }
+
     private static String tag(Loopback loopback, int port, String params) {
         return Loopback.proxy(Tagged.class, loopback.refer(Tagged.class, port, params)).tag("!");
     }
