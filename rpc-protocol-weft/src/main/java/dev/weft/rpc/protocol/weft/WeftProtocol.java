@@ -177,6 +177,9 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
                 return;
             }
             servers.values().remove(server);
+            // Under the lock that export binds under: an export to this port from now on binds a
+            // new server, and finds the port free.
+            server.stopAccepting();
         }
         server.close();
     }

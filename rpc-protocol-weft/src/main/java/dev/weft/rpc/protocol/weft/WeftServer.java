@@ -92,7 +92,7 @@ final class WeftServer {
         try {
             this.serverChannel = bootstrap.bind(settings.bindAddress()).syncUninterruptibly().channel();
             this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked
             releaseThreads();
             throw new RpcException(RpcException.NETWORK_EXCEPTION, "bind: " + settings.bindAddress()
                     + " (expected: a free local address and port): " + e, e);
@@ -209,9 +209,7 @@ final class WeftServer {
         for (ExportedService service : services.values()) {
             service.startClosing();
         }
-        // No new connections, so that none can arrive while the event loops stop and stay open
-        // without a loop; a consumer is refused at once and tries another provider.
-        serverChannel.close().syncUninterruptibly();
+        stopAccepting();
         awaitRegistrations();
         for (Channel channel : channels) {
             channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, new byte[0]));
@@ -225,6 +223,15 @@ final class WeftServer {
         }
         releaseThreads();
         LOG.info("weft server on port {} closed", port);
+    }
+
+    /**
+     * Closes the listening socket, which frees the port: new connections are refused from now on
+     * (a consumer tries another provider at once), so none can arrive while the event loops stop
+     * and be left open without a loop. Idempotent.
+     */
+    void stopAccepting() {
+        serverChannel.close().syncUninterruptibly();
     }
 
     /**

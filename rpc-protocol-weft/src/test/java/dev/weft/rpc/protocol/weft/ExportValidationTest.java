@@ -7,6 +7,9 @@ import dev.weft.rpc.protocol.Serialization;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,6 +48,21 @@ class ExportValidationTest {
             assertThatThrownBy(() -> loopback.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(), url)))
                     .isInstanceOf(RpcException.class)
                     .hasMessageContaining("register-host: 10.1.2.3 (expected: absent or 127.0.0.1");
+        }
+    }
+
+    @Test
+    void portTakenByAnotherSocket_failsWithTheAddress_andLeavesNoThreadBehind() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+             Loopback loopback = new Loopback()) {
+            URL url = URL.valueOf("weft://127.0.0.1:" + taken.getLocalPort() + "/" + Shapes.class.getName());
+
+            assertThatThrownBy(() -> loopback.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(), url)))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessageContaining("bind: /127.0.0.1:" + taken.getLocalPort())
+                    .hasMessageContaining("(expected: a free local address and port)");
+            FaultTest.awaitTrue(() -> Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(thread -> thread.isAlive() && thread.getName().startsWith("weft-server-" + taken.getLocalPort())));
         }
     }
 

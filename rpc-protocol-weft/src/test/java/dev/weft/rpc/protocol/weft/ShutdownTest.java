@@ -17,8 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -212,6 +215,44 @@ class ShutdownTest {
         }
         assertThat(failures).as("callers that failed otherwise than NOT_PROCESSED").isEmpty();
         System.out.printf("close under load: %d rounds, %d calls answered%n", CLOSE_ROUNDS, answered);
+    }
+
+    /**
+     * Unexporting the last service of a port while another thread exports a service to that port:
+     * the export either joins the server before it closes or binds a new one, and never finds the
+     * port still held by the closing server.
+     */
+    @Test
+    void unexportOfThePortsLastService_racingAnExportToThatPort_neverFailsTheExport() throws Exception {
+        try (Loopback provider = new Loopback(); Loopback consumer = new Loopback()) {
+            int port = freePort();
+            URL first = URL.valueOf("weft://127.0.0.1:" + port + "/" + Shapes.class.getName() + "?version=1");
+            URL second = URL.valueOf("weft://127.0.0.1:" + port + "/" + Shapes.class.getName() + "?version=2");
+            ShapesImpl impl = new ShapesImpl();
+            for (int round = 0; round < 30; round++) {
+                Exporter<Shapes> leaving = provider.protocol.export(Loopback.provider(Shapes.class, impl, first));
+                CyclicBarrier start = new CyclicBarrier(2);
+                CompletableFuture<Void> unexport = CompletableFuture.runAsync(() -> {
+                    await(start);
+                    leaving.unexport();
+                });
+                await(start);
+                Exporter<Shapes> arriving = provider.protocol.export(Loopback.provider(Shapes.class, impl, second));
+                unexport.get(10, TimeUnit.SECONDS);
+
+                Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, port, "version=2&timeout=3000"));
+                assertThat(shapes.add(round, 1)).as("round %d", round).isEqualTo(round + 1);
+                arriving.unexport();
+            }
+        }
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static int freePort() throws IOException {
