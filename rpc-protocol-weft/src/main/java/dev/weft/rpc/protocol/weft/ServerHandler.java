@@ -52,6 +52,18 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
+    /**
+     * A consumer that does not read its answers: once the answers waiting for it pass the
+     * channel's high water mark, its requests are no longer read, so it cannot make this provider
+     * run calls and hold their answers without bound. Reading resumes when they drain below the
+     * low mark. A consumer that stays that way is closed as silent after 3 heartbeats.
+     */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        super.channelWritabilityChanged(ctx);
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame frame = (Frame) msg;
