@@ -30,6 +30,8 @@ final class ClientConnection {
     private final Backoff backoff;
     private final Ticker ticker;
     private final ThrottledLog warnings;
+    /** Failed connection attempts to this address, which repeat with backoff while it is down. */
+    private final ThrottledLog connectFailures;
     private final ExceptionCodec exceptions;
     private final Bootstrap bootstrap;
     private volatile ChannelState current;
@@ -46,6 +48,7 @@ final class ClientConnection {
         this.backoff = backoff;
         this.ticker = ticker;
         this.warnings = warnings;
+        this.connectFailures = new ThrottledLog(LOG, ticker);
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -153,15 +156,25 @@ final class ClientConnection {
         Channel channel = attempt.channel();
         synchronized (this) {
             if (attempt.isSuccess() && !closed && channel.isActive()) {
+                if (failedAttempts > 0) {
+                    LOG.info("weft client: connected to {} after {} failed attempt(s)", settings.address(), failedAttempts);
+                } else {
+                    LOG.debug("weft client: connected to {}", settings.address());
+                }
                 failedAttempts = 0;
                 everConnected = true;
                 current = channel.attr(STATE).get();
-                LOG.debug("weft client: connected to {}", settings.address());
                 return;
             }
             if (!attempt.isSuccess()) {
                 failedAttempts++;
             }
+        }
+        if (!attempt.isSuccess() && !closed) {
+            Throwable cause = attempt.cause();
+            connectFailures.warn("weft client: cannot connect to " + settings.address() + ": "
+                    + (cause.getMessage() == null ? cause : cause.getMessage())
+                    + " (trying again with backoff, up to every 10 s)");
         }
         if (attempt.isSuccess()) {
             channel.close();

@@ -4,6 +4,7 @@ import com.google.common.base.Ticker;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.Greeter;
+import dev.weft.rpc.testing.CapturingLogger;
 import dev.weft.rpc.testing.FakeProvider;
 import org.junit.jupiter.api.Test;
 
