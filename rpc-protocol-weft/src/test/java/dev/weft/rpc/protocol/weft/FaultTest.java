@@ -8,6 +8,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +24,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Deadlines, a full provider, a provider killed mid-call and a black-holed peer, on real sockets. */
+/**
+ * Deadlines, a full provider, a provider killed mid-call, a black-holed peer and a peer answering
+ * junk, on real sockets.
+ */
 class FaultTest {
 
     private Loopback provider;
@@ -227,6 +235,32 @@ class FaultTest {
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt)).isLessThan(2000);
             assertThat(invoker.isAvailable()).isFalse();
         }
+    }
+
+    @Test
+    void peerAnsweringJunk_failsThePendingCallAtOnce_andTheConsumerStaysUsable() throws Exception {
+        try (ServerSocket junkProvider = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            CompletableFuture<Void> answering = CompletableFuture.runAsync(() -> {
+                try (Socket socket = junkProvider.accept()) {
+                    socket.getInputStream().read(new byte[Frame.HEADER_LENGTH]);
+                    socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    socket.getInputStream().read(); // until the consumer closes
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, junkProvider.getLocalPort(), "timeout=20000"));
+            long start = System.nanoTime();
+
+            RpcException e = rpcFailure(() -> shapes.echo("to a junk peer"));
+
+            assertThat(e.isNetwork()).as("code %s: %s", e.getCode(), e.getMessage()).isTrue();
+            assertThat(e).hasMessageContaining("closed while the call was pending");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+            answering.get(10, TimeUnit.SECONDS);
+        }
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
+        assertThat(Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, exporter, "")).echo("ok")).isEqualTo("ok");
     }
 
     @Test
