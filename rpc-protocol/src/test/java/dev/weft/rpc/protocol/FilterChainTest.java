@@ -84,6 +84,14 @@ class FilterChainTest {
     }
 
     @Test
+    void activatedFilterWithoutAGroup_joinsBothSides_whetherActivatedOrNamed() {
+        assertThat(consumerVisits("injvm://127.0.0.1/x?record-both=on")).isEqualTo("rec-both");
+        assertThat(consumerVisits("injvm://127.0.0.1/x?filter=rec-both")).isEqualTo("rec-both");
+        Invoker<Greeter> chain = FilterChain.provider(visitedEcho("injvm://127.0.0.1/x?record-both=on"), director);
+        assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("rec-both");
+    }
+
+    @Test
     void providerChain_runsOnlyProviderFilters() {
         Invoker<Greeter> chain = FilterChain.provider(visitedEcho("injvm://127.0.0.1/x?record=on"), director);
         assertThat(chain.invoke(Calls.greet("ada")).getValue()).isEqualTo("rec-provider,rec-third");

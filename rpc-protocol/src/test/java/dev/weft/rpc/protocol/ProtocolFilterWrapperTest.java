@@ -134,6 +134,26 @@ class ProtocolFilterWrapperTest {
     }
 
     @Test
+    void wrappedProtocol_exportsUnexportsAndDestroys_throughTheProtocolItWraps() {
+        Protocol injvm = director.getExtensionLoader(Protocol.class).getExtension("injvm");
+        FakeProvider<Greeter> first = service(new SimpleGreeter(), GREETER);
+        Exporter<Greeter> exporter = injvm.export(first);
+        Invoker<Greeter> invoker = injvm.refer(Greeter.class, URL.valueOf(GREETER));
+        assertThat(invoker.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+
+        exporter.unexport();
+        assertThat(invoker.isAvailable()).isFalse();
+        assertThat(first.isDestroyed()).isTrue();
+
+        FakeProvider<Greeter> second = service(new SimpleGreeter(), GREETER);
+        injvm.export(second);
+        injvm.destroy();
+        assertThat(second.isDestroyed()).isTrue();
+        assertThatThrownBy(() -> injvm.refer(Greeter.class, URL.valueOf(GREETER)))
+                .isInstanceOf(RpcException.class).hasMessageStartingWith("injvm protocol: destroyed");
+    }
+
+    @Test
     void closingTheDirector_destroysTheProtocol() {
         FakeProvider<Greeter> exported = service(new SimpleGreeter(), GREETER);
         protocol.export(exported);

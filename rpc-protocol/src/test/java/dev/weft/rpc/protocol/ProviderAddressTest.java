@@ -40,5 +40,11 @@ class ProviderAddressTest {
                 .hasMessageStartingWith("URL parameter register-host: 0.0.0.0 (expected: an address consumers can connect to)");
         assertThatThrownBy(() -> ProviderAddress.registeredUrl(URL.valueOf("weft://127.0.0.1:0/com.example.Greeter"), 0))
                 .hasMessageStartingWith("bound port: 0 (expected: 1-65535, the port actually bound)");
+        assertThatThrownBy(() -> ProviderAddress.registeredUrl(URL.valueOf("weft://127.0.0.1:0/com.example.Greeter"), 65_536))
+                .hasMessageStartingWith("bound port: 65536 (expected: 1-65535, the port actually bound)");
+        assertThat(ProviderAddress.registeredUrl(URL.valueOf("weft://127.0.0.1:0/com.example.Greeter"), 65_535).getPort())
+                .isEqualTo(65_535);
+        assertThat(ProviderAddress.registeredUrl(URL.valueOf("weft://127.0.0.1:0/com.example.Greeter"), 1).getPort())
+                .isEqualTo(1);
     }
 }

@@ -63,6 +63,14 @@ public final class RecordingFilters {
         }
     }
 
+    /** {@code @Activate} without a group: a filter for either side, activated by its own key. */
+    @Activate(value = "record-both")
+    public static final class EitherSide extends Recording {
+        public EitherSide() {
+            super("rec-both");
+        }
+    }
+
     @Activate(group = FilterChain.PROVIDER, value = RECORD_KEY)
     public static final class ProviderOnly extends Recording {
         public ProviderOnly() {

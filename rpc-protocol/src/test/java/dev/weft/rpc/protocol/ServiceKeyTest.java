@@ -29,6 +29,26 @@ class ServiceKeyTest {
     }
 
     @Test
+    void equality_isByValue_andNeverWithAnotherType() {
+        ServiceKey key = ServiceKey.of(URL.valueOf("injvm://127.0.0.1/com.example.Greeter?group=eu"));
+        assertThat(key).isEqualTo(key).isNotEqualTo("eu/com.example.Greeter").isNotEqualTo(null);
+        assertThat(key).isNotEqualTo(ServiceKey.of(URL.valueOf("injvm://127.0.0.1/com.example.Other?group=eu")));
+    }
+
+    @Test
+    void matches_aUrlOfTheSameInterfaceGroupAndVersion_only() {
+        ServiceKey key = ServiceKey.of(URL.valueOf("injvm://127.0.0.1/com.example.Greeter?group=eu&version=1"));
+        assertThat(key.matches(URL.valueOf("weft://10.0.0.1:20880/com.example.Greeter?version=1&group=eu&weight=3"))).isTrue();
+        assertThat(key.matches(URL.valueOf("weft://10.0.0.1:20880/com.example.Other?version=1&group=eu"))).isFalse();
+        assertThat(key.matches(URL.valueOf("weft://10.0.0.1:20880/com.example.Greeter?version=1&group=us"))).isFalse();
+        assertThat(key.matches(URL.valueOf("weft://10.0.0.1:20880/com.example.Greeter?version=2&group=eu"))).isFalse();
+        assertThat(key.matches(URL.valueOf("weft://10.0.0.1:20880"))).as("a URL naming no interface").isFalse();
+        ServiceKey plain = ServiceKey.of(URL.valueOf("injvm://127.0.0.1/com.example.Greeter"));
+        assertThat(plain.matches(URL.valueOf("weft://10.0.0.1:20880/com.example.Greeter?group=&version="))).isTrue();
+        assertThat(plain.matches(URL.valueOf("weft://10.0.0.1:20880/com.example.Greeter?group=eu"))).isFalse();
+    }
+
+    @Test
     void urlWithoutInterface_isRejected() {
         assertThatThrownBy(() -> ServiceKey.of(URL.valueOf("injvm://127.0.0.1")))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -45,6 +45,18 @@ class AccessLogFilterTest {
     }
 
     @Test
+    void providerUrlWithoutInterface_logsTheInvokersInterface_andAnEmptyApplicationAsADash() {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1?accesslog=true");
+        filter.invoke(provider, Calls.greet("ada").setAttachment(ContextFilter.APPLICATION_KEY, ""));
+        assertThatThrownBy(() -> filter.invoke(provider, Calls.farewell("ada").setAttachment(ContextFilter.APPLICATION_KEY, "shop")))
+                .hasMessage("connection reset");
+        assertThat(log.lines()).containsExactly(
+                "INFO service=dev.weft.rpc.protocol.Greeter method=greet(java.lang.String) application=- outcome=ok micros=412",
+                "INFO service=dev.weft.rpc.protocol.Greeter method=farewell(java.lang.String) application=shop "
+                        + "outcome=failed dev.weft.rpc.common.RpcException micros=412");
+    }
+
+    @Test
     void accesslogFalse_writesNothing() {
         FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/com.example.Greeter?accesslog=false");
         assertThat(filter.invoke(provider, Calls.greet("ada")).getValue()).isEqualTo("hello ada");

@@ -108,6 +108,25 @@ class ContextFilterTest {
     }
 
     @Test
+    void provider_runningOnAThreadWithAContext_seesOnlyWhatTheCallCarried_evenNothing() {
+        AtomicReference<Map<String, String>> seenByService = new AtomicReference<>();
+        Invoker<Greeter> service = FakeProvider.at(Greeter.class, URL.valueOf("injvm://127.0.0.1/x"))
+                .answering(Reply.computed(invocation -> {
+                    seenByService.set(context.attachments());
+                    return "ok";
+                }));
+        CallContext.Scope callersOwn = context.with("trace-id", "caller's");
+        try {
+            // an in-JVM provider runs on its caller's thread: a call that carried nothing sees nothing
+            assertThat(FilterChain.provider(service, director).invoke(Calls.greet("ada")).getValue()).isEqualTo("ok");
+            assertThat(seenByService.get()).isEmpty();
+            assertThat(context.attachments()).containsOnly(Map.entry("trace-id", "caller's"));
+        } finally {
+            callersOwn.close();
+        }
+    }
+
+    @Test
     void consumer_timeoutSetInTheContext_travelsAsThatCallsDeadline() {
         CallContext.Scope scope = context.with("timeout", "250");
         try {

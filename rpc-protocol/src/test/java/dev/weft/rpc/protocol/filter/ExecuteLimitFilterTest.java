@@ -85,6 +85,24 @@ class ExecuteLimitFilterTest {
     }
 
     @Test
+    void methodExecutesZero_liftsTheLimitForThatMethodOnly() throws Exception {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?executes=1&greet.executes=0");
+        HeldCalls held = provider.holdCalls();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(4)) {
+            for (int i = 0; i < 3; i++) {
+                threads.submit(() -> chain.invoke(Calls.greet("a")));
+            }
+            threads.submit(() -> chain.invoke(Calls.read("a")));
+            assertThat(held.awaitHeld(4, AWAIT)).as("three greet and one read running at once").isTrue();
+            assertThatThrownBy(() -> chain.invoke(Calls.read("b"))).hasMessageContaining("expected: below executes=1;");
+            held.releaseAll();
+            threads.awaitAll();
+        }
+        assertThat(provider.calls()).isEqualTo(4);
+    }
+
+    @Test
     void executes_methodKeyOverridesServiceKey() throws Exception {
         FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?executes=10&greet.executes=1");
         HeldCalls held = provider.holdCalls();

@@ -53,6 +53,7 @@ class InjvmProtocolTest {
         protocol.export(service(recording, GREETER));
         Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER));
         String argument = new String("ada");
+        assertThat(invoker.getInterface()).isEqualTo(Greeter.class);
         assertThat(invoker.isAvailable()).isTrue();
         assertThat(invoker.invoke(Calls.greet(argument)).getValue()).isSameAs(argument);
         assertThat(seen).containsExactly(argument, Thread.currentThread());
@@ -91,6 +92,18 @@ class InjvmProtocolTest {
         protocol.export(provider(GREETER, "hello"));
         assertThat(invoker.isAvailable()).isTrue();
         assertThat(invoker.invoke(Calls.greet("ada")).getValue()).isEqualTo("hello ada");
+    }
+
+    @Test
+    void referToAMissingKey_listsTheExportedKeysSorted() {
+        for (String version : new String[] {"9", "1", "5", "30", "12", "7"}) {
+            protocol.export(provider(GREETER + "?version=" + version, "v" + version));
+        }
+        Invoker<Greeter> invoker = protocol.refer(Greeter.class, URL.valueOf(GREETER + "?version=2"));
+        assertThatThrownBy(() -> invoker.invoke(Calls.greet("ada")))
+                .hasMessageContaining("exported in this JVM: [dev.weft.rpc.protocol.Greeter:1, dev.weft.rpc.protocol.Greeter:12, "
+                        + "dev.weft.rpc.protocol.Greeter:30, dev.weft.rpc.protocol.Greeter:5, dev.weft.rpc.protocol.Greeter:7, "
+                        + "dev.weft.rpc.protocol.Greeter:9]");
     }
 
     @Test
