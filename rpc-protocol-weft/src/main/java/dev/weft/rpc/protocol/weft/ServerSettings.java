@@ -45,4 +45,28 @@ record ServerSettings(InetSocketAddress bindAddress, int threads, int queues, in
         return new ServerSettings(new InetSocketAddress(url.getHost(), port), threads, queues,
                 WeftProtocol.payload(url), WeftProtocol.heartbeat(url), shutdownTimeout, ioThreads);
     }
+
+    /**
+     * Checks that {@code url}, a service joining this running server, sets no server key to another
+     * value than the server runs with (a key it leaves out takes the server's value): one server has
+     * one set of threads, queue, limits and timeouts, which its first export chose.
+     *
+     * @param boundPort the port the server listens on (the bind address may name 0)
+     * @throws IllegalArgumentException naming the first key that differs, both values, and the server
+     */
+    void checkJoinable(URL url, int boundPort) {
+        ServerSettings wanted = of(url, boundPort);
+        checkSame(url, boundPort, THREADS_KEY, threads, wanted.threads);
+        checkSame(url, boundPort, QUEUES_KEY, queues, wanted.queues);
+        checkSame(url, boundPort, WeftProtocol.PAYLOAD_KEY, payload, wanted.payload);
+        checkSame(url, boundPort, WeftProtocol.HEARTBEAT_KEY, heartbeatMillis, wanted.heartbeatMillis);
+        checkSame(url, boundPort, SHUTDOWN_TIMEOUT_KEY, shutdownTimeoutMillis, wanted.shutdownTimeoutMillis);
+        checkSame(url, boundPort, IO_THREADS_KEY, ioThreads, wanted.ioThreads);
+    }
+
+    private void checkSame(URL url, int boundPort, String key, int running, int wanted) {
+        checkArgument(!url.hasParameter(key) || running == wanted,
+                "%s: %s in %s (expected: %s, which the server on %s:%s runs with since its first export, or the key left out)",
+                key, wanted, url, running, bindAddress.getHostString(), boundPort);
+    }
 }

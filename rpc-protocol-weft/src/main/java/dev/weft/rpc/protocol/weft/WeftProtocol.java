@@ -155,6 +155,13 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
             checkNotDestroyed();
             String key = host + ":" + url.getPort();
             server = url.getPort() == 0 ? null : servers.get(key);
+            if (server != null) {
+                try {
+                    server.settings().checkJoinable(url, server.port());
+                } catch (IllegalArgumentException e) {
+                    throw new RpcException("export: " + e.getMessage(), e);
+                }
+            }
             if (server == null) {
                 server = new WeftServer(settings, ticker);
                 servers.put(host + ":" + server.port(), server);

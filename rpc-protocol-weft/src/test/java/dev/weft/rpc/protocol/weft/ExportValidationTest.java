@@ -67,6 +67,25 @@ class ExportValidationTest {
     }
 
     @Test
+    void serviceJoiningARunningServer_withAnotherValueOfAServerKey_isRejected_namingBoth() {
+        try (Loopback loopback = new Loopback()) {
+            int port = loopback.export(Shapes.class, new ShapesImpl(), "threads=50&shutdown-timeout=2000")
+                    .getInvoker().getUrl().getPort();
+            URL conflicting = URL.valueOf("weft://127.0.0.1:" + port + "/" + Shapes.class.getName() + "?version=2&threads=60");
+
+            assertThatThrownBy(() -> loopback.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(), conflicting)))
+                    .isInstanceOf(RpcException.class)
+                    .hasMessage("export: threads: 60 in " + conflicting + " (expected: 50, which the server on 127.0.0.1:"
+                            + port + " runs with since its first export, or the key left out)");
+            for (String joining : new String[] {"version=3&threads=50&shutdown-timeout=2000", "version=4"}) {
+                URL url = URL.valueOf("weft://127.0.0.1:" + port + "/" + Shapes.class.getName() + "?" + joining);
+                assertThat(loopback.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(), url))
+                        .getInvoker().getUrl().getPort()).isEqualTo(port);
+            }
+        }
+    }
+
+    @Test
     void exportedUrl_isTheRegisteredUrl_withTheBoundPort_andNoRegisterHost() {
         try (Loopback loopback = new Loopback()) {
             URL url = URL.valueOf("weft://127.0.0.1:0/" + Shapes.class.getName() + "?register-host=127.0.0.1&version=2");
