@@ -64,7 +64,7 @@ final class ClientConnection {
                                 .addLast(new FlushConsolidationHandler(256, true))
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L,
                                         settings.heartbeatMillis(), 0, TimeUnit.MILLISECONDS))
-                                .addLast(new FrameDecoder(settings.payload()))
+                                .addLast(new FrameDecoder(settings.payload(), true))
                                 .addLast(new ClientHandler(state, ClientConnection.this));
                         ch.attr(ClientConnection.STATE).set(state);
                     }

@@ -1,6 +1,8 @@
 package dev.weft.rpc.protocol.weft;
 
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcResult;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleState;
@@ -30,6 +32,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof FrameDecoder.OversizedAnswer oversized) {
+            failOversized(oversized);
+            return;
+        }
         Frame frame = (Frame) msg;
         try {
             if (frame.isEvent()) {
@@ -48,6 +54,19 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         } finally {
             frame.release();
         }
+    }
+
+    /** Only the call it answers fails; its body was discarded unread and the connection carries on. */
+    private void failOversized(FrameDecoder.OversizedAnswer oversized) {
+        PendingCall call = state.take(oversized.requestId());
+        if (call == null) {
+            connection.warnings().warn("weft client: answer " + oversized.requestId() + " from " + state.remote()
+                    + " (" + oversized.bodyLength() + " bytes, over payload) arrived after its call ended; discarded");
+            return;
+        }
+        call.complete(RpcResult.ofException(new RpcException(RpcException.SERIALIZATION_EXCEPTION, "answer of "
+                + call.method().getName() + " from " + state.remote() + ": " + oversized.bodyLength()
+                + " bytes (expected: <= payload " + oversized.maxBodyLength() + ", this consumer's limit; not read)")));
     }
 
     private void onEvent(ChannelHandlerContext ctx, Frame frame) {

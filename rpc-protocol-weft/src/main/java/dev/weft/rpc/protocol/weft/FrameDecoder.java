@@ -12,15 +12,34 @@ import java.util.List;
  * waits for the whole body. Any violation throws {@link MalformedFrameException} and the decoder
  * stops reading: the handler answers the request when it can and closes the connection.
  *
+ * <p>On a consumer, an answer whose body is over {@code payload} is not a violation: its header is
+ * valid, so the stream stays in step. The decoder emits an {@link OversizedAnswer} for it and
+ * discards its body as it arrives, without buffering it, so only that call fails and the
+ * connection carries on.
+ *
  * <p>Not sharable: one instance per channel (it keeps partial input).
  */
 final class FrameDecoder extends ByteToMessageDecoder {
 
     private final int maxBodyLength;
+    private final boolean skipsOversizedAnswers;
     private boolean failed;
+    /** Body bytes of an oversized answer still to discard. */
+    private long skipping;
 
+    /** A provider's decoder: any frame over {@code maxBodyLength} is a violation. */
     FrameDecoder(int maxBodyLength) {
+        this(maxBodyLength, false);
+    }
+
+    /** A consumer's decoder when {@code skipsOversizedAnswers}: see the class comment. */
+    FrameDecoder(int maxBodyLength, boolean skipsOversizedAnswers) {
         this.maxBodyLength = maxBodyLength;
+        this.skipsOversizedAnswers = skipsOversizedAnswers;
+    }
+
+    /** An answer to request {@code requestId} whose body of {@code bodyLength} bytes was over the limit and discarded. */
+    record OversizedAnswer(long requestId, long bodyLength, int maxBodyLength) {
     }
 
     @Override
@@ -28,6 +47,14 @@ final class FrameDecoder extends ByteToMessageDecoder {
         if (failed) {
             in.skipBytes(in.readableBytes());
             return;
+        }
+        if (skipping > 0) {
+            int discarded = (int) Math.min(in.readableBytes(), skipping);
+            in.skipBytes(discarded);
+            skipping -= discarded;
+            if (skipping > 0) {
+                return;
+            }
         }
         if (in.readableBytes() < Frame.HEADER_LENGTH) {
             return;
@@ -58,6 +85,13 @@ final class FrameDecoder extends ByteToMessageDecoder {
         boolean answerable = (flags & Frame.FLAG_REQUEST) != 0 && (flags & Frame.FLAG_TWO_WAY) != 0
                 && (flags & Frame.FLAG_EVENT) == 0;
         long bodyLength = in.getUnsignedInt(start + Frame.LENGTH_OFFSET);
+        boolean answer = (flags & (Frame.FLAG_REQUEST | Frame.FLAG_EVENT)) == 0;
+        if (bodyLength > maxBodyLength && answer && skipsOversizedAnswers) {
+            in.skipBytes(Frame.HEADER_LENGTH);
+            skipping = bodyLength;
+            out.add(new OversizedAnswer(requestId, bodyLength, maxBodyLength));
+            return;
+        }
         if (bodyLength > maxBodyLength) {
             throw fail(in, "frame body length: " + bodyLength + " bytes (expected: <= payload " + maxBodyLength + ")",
                     answerable, requestId);

@@ -264,6 +264,27 @@ class FaultTest {
     }
 
     @Test
+    void answerOverTheConsumersPayload_failsOnlyThatCall_andTheConnectionCarriesOn() throws Exception {
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
+        Invoker<Shapes> invoker = consumer.refer(Shapes.class, exporter, "payload=4096&timeout=10000");
+        Shapes shapes = Loopback.proxy(Shapes.class, invoker);
+        assertThat(shapes.echo("warm")).isEqualTo("warm");
+        CompletableFuture<String> alongside = CompletableFuture.supplyAsync(() -> shapes.slow(500));
+        awaitTrue(() -> impl.slowCalls.get() == 1);
+        long start = System.nanoTime();
+
+        RpcException e = rpcFailure(() -> shapes.repeat("x", 100_000));
+
+        assertThat(e.getCode()).isEqualTo(RpcException.SERIALIZATION_EXCEPTION);
+        assertThat(e).hasMessageContaining("answer of repeat from 127.0.0.1:").hasMessageContaining("100002 bytes")
+                .hasMessageContaining("(expected: <= payload 4096, this consumer's limit; not read)");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+        assertThat(alongside.get(10, TimeUnit.SECONDS)).isEqualTo("slept 500");
+        assertThat(invoker.isAvailable()).isTrue();
+        assertThat(shapes.repeat("y", 3)).isEqualTo("yyy");
+    }
+
+    @Test
     void blackHoledPeer_isDetectedByHeartbeats_andPendingCallFails() throws Exception {
         Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
         try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {

@@ -119,6 +119,40 @@ class FrameDecoderTest {
         channel.finishAndReleaseAll();
     }
 
+    @Test
+    void consumerDecoder_discardsAnOversizedAnswerInPieces_andDecodesWhatFollows() throws Exception {
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(8, true));
+        byte[] big = bytes(ResponseCodec.status(ByteBufAllocator.DEFAULT, 5, Status.NOT_PROCESSED, "0123456789abcdefghij"));
+        byte[] next = bytes(ResponseCodec.status(ByteBufAllocator.DEFAULT, 6, Status.NOT_PROCESSED, "ok"));
+        channel.writeInbound(Unpooled.wrappedBuffer(big, 0, Frame.HEADER_LENGTH + 3));
+        channel.writeInbound(Unpooled.wrappedBuffer(big, Frame.HEADER_LENGTH + 3, 10));
+        ByteBuf tail = Unpooled.buffer();
+        tail.writeBytes(big, Frame.HEADER_LENGTH + 13, big.length - Frame.HEADER_LENGTH - 13);
+        tail.writeBytes(next);
+        channel.writeInbound(tail);
+
+        assertThat(channel.<Object>readInbound()).isEqualTo(new FrameDecoder.OversizedAnswer(5, 20, 8));
+        Frame following = channel.readInbound();
+        assertThat(following.requestId()).isEqualTo(6);
+        assertThat(following.body().toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("ok");
+        following.release();
+        assertThat(channel.<Object>readInbound()).isNull();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void consumerDecoder_stillRefusesAnOversizedRequestOrEvent() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1, true));
+        try {
+            channel.writeInbound(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_GOAWAY, new byte[] {'a', 'b'}));
+            throw new AssertionError("expected a malformed frame");
+        } catch (MalformedFrameException e) {
+            assertThat(e).hasMessage("frame body length: 2 bytes (expected: <= payload 1)");
+        } finally {
+            channel.finishAndReleaseAll();
+        }
+    }
+
     private static MalformedFrameException decodeFailure(String hex) {
         EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
         try {

@@ -54,4 +54,7 @@ public interface Shapes {
     String fail(String kind) throws PointException;
 
     String slow(long millis);
+
+    /** {@code value} {@code times} over: a small request with a large answer. */
+    String repeat(String value, int times);
 }

@@ -112,6 +112,11 @@ final class ShapesImpl implements Shapes {
     }
 
     @Override
+    public String repeat(String value, int times) {
+        return value.repeat(times);
+    }
+
+    @Override
     public String slow(long millis) {
         slowCalls.incrementAndGet();
         mostSlowAtOnce.accumulateAndGet(slowRunning.incrementAndGet(), Math::max);
