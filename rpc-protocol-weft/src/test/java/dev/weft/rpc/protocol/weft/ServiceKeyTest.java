@@ -7,6 +7,16 @@ import dev.weft.rpc.protocol.Exporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
 import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -120,6 +130,54 @@ class ServiceKeyTest {
             assertThat(Loopback.proxy(Tagged.class, consumer.refer(Tagged.class, port, "version=1")).tag("!"))
                     .isEqualTo("v1 again!");
             assertThat(Loopback.proxy(Tagged.class, toV2).tag("?")).isEqualTo("v2?");
+        }
+    }
+
+    /**
+     * One key unexported and exported again, over and over, on a port that keeps serving another,
+     * while callers use it over one connection: each call is answered or refused NOT_PROCESSED,
+     * never failed otherwise, and every export is used again.
+     */
+    @Test
+    void keyUnexportedAndExportedAgainUnderLoad_callsAreAnsweredOrNotProcessed() throws Exception {
+        try (Loopback provider = new Loopback(); Loopback consumer = new Loopback()) {
+            int port = export(provider, 0, "v2", "version=2").getInvoker().getUrl().getPort();
+            Exporter<Tagged> v1 = export(provider, port, "v1", "version=1");
+            Tagged toV1 = Loopback.proxy(Tagged.class, consumer.refer(Tagged.class, port, "version=1&timeout=5000"));
+            assertThat(toV1.tag("?")).isEqualTo("v1?");
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger answered = new AtomicInteger();
+            AtomicInteger refused = new AtomicInteger();
+            Map<String, Integer> otherFailures = new ConcurrentHashMap<>();
+            List<CompletableFuture<Void>> callers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                callers.add(CompletableFuture.runAsync(() -> {
+                    while (!stop.get()) {
+                        try {
+                            assertThat(toV1.tag("!")).startsWith("v1");
+                            answered.incrementAndGet();
+                        } catch (RpcException e) {
+                            if (e.isNotProcessed()) {
+                                refused.incrementAndGet();
+                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // refused at once: do not spin
+                            } else {
+                                otherFailures.merge(e.getCode() + ": " + e.getMessage(), 1, Integer::sum);
+                            }
+                        }
+                    }
+                }));
+            }
+            for (int round = 0; round < 20; round++) {
+                v1.unexport();
+                v1 = export(provider, port, "v1 round " + round, "version=1");
+                int before = answered.get();
+                awaitTrue(() -> answered.get() > before + 20);
+            }
+            stop.set(true);
+            CompletableFuture.allOf(callers.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
+            assertThat(otherFailures).isEmpty();
+            assertThat(toV1.tag("?")).isEqualTo("v1 round 19?");
+            System.out.printf("re-export under load: %d answered, %d refused NOT_PROCESSED%n", answered.get(), refused.get());
         }
     }
 
