@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One consumer channel: its pending calls by request id (ids count from 1 per channel), and
- * what the provider announced on it (GOAWAY for one service or for all; a service served again). A new channel starts
- * with a fresh state, so a restarted provider is never seen as still going away. Thread-safe.
+ * what the provider announced on it (GOAWAY for one service or for all; a service served again).
+ * A new channel starts with a fresh state, so a restarted provider is never seen as still going
+ * away. Thread-safe.
  */
 final class ChannelState {
 
