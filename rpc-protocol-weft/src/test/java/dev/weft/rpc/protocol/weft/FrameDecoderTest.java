@@ -190,6 +190,27 @@ class FrameDecoderTest {
     }
 
     @Test
+    void oversizedOneWayRequestOrEvent_isNotAnswerable() {
+        String tail = "01" + "0000" + "000000000000002a" + "00000000" + "00000800";
+        assertThat(decodeFailure("5746" + "01" + "80" + "00" + tail).isAnswerableRequest()).as("one-way request").isFalse();
+        assertThat(decodeFailure("5746" + "01" + "e0" + "00" + tail).isAnswerableRequest()).as("two-way event").isFalse();
+        assertThat(decodeFailure("5746" + "01" + "40" + "00" + tail).isAnswerableRequest()).as("answer").isFalse();
+    }
+
+    @Test
+    void bodyOfExactlyPayload_isAFrame_onBothSides() throws Exception {
+        byte[] answer = bytes(ResponseCodec.status(ByteBufAllocator.DEFAULT, 4, Status.NOT_PROCESSED, "12345678"));
+        for (boolean consumer : new boolean[] {false, true}) {
+            EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(8, consumer));
+            channel.writeInbound(Unpooled.wrappedBuffer(answer));
+            Frame frame = channel.readInbound();
+            assertThat(frame.body().readableBytes()).as("consumer %s", consumer).isEqualTo(8);
+            frame.release();
+            channel.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     void afterAMalformedFrame_furtherBytesAreDiscarded() {
         EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
         assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(new byte[24])))

@@ -49,6 +49,14 @@ class QueueFirstExecutorTest {
         threadPrefix = "qf-" + test.getTestMethod().orElseThrow().getName();
     }
 
+    /**
+     * A fake ticker that starts an hour in, as {@code System.nanoTime()} starts anywhere: a reading
+     * of 0 would hide a difference of readings computed the wrong way round.
+     */
+    private static FakeTicker fakeTicker() {
+        return new FakeTicker().set(TimeUnit.HOURS.toNanos(1));
+    }
+
     private QueueFirstExecutor executor(int target, int threads, int queue, Duration keepAlive) {
         return executor(target, threads, queue, keepAlive, Ticker.systemTicker(), (t, e) -> unexpected.add(e));
     }
@@ -129,7 +137,7 @@ class QueueFirstExecutorTest {
         int target = 2;
         // A frozen clock keeps the watchdog out: on a test machine starved of CPU by other
         // processes, queued calls can wait longer than the stall interval, and growth is then meant.
-        QueueFirstExecutor executor = executor(target, 64, 64, Duration.ofMinutes(1), new FakeTicker(),
+        QueueFirstExecutor executor = executor(target, 64, 64, Duration.ofMinutes(1), fakeTicker(),
                 (t, e) -> unexpected.add(e));
         int callers = 32;
         int callsEach = 200;
@@ -203,7 +211,7 @@ class QueueFirstExecutorTest {
 
     @Test
     void blockedWorkers_growOnlyOnceTheOldestQueuedTaskHasWaitedTheStallInterval() throws Exception {
-        FakeTicker ticker = new FakeTicker();
+        FakeTicker ticker = fakeTicker();
         QueueFirstExecutor executor = executor(1, 10, 10, Duration.ofMinutes(1), ticker, (t, e) -> unexpected.add(e));
         List<String> started = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
@@ -242,7 +250,7 @@ class QueueFirstExecutorTest {
 
     @Test
     void workersAddedForAStall_goIdleOnceTheQueueKeepsUp_leavingTheTargetToDrainIt() throws Exception {
-        FakeTicker ticker = new FakeTicker();
+        FakeTicker ticker = fakeTicker();
         QueueFirstExecutor executor = executor(1, 4, 10, Duration.ofMinutes(1), ticker, (t, e) -> unexpected.add(e));
         List<String> started = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
@@ -523,7 +531,7 @@ class QueueFirstExecutorTest {
 
     @Test
     void workersThatEndAfterKeepAlive_leaveTheRunningTargetAsItWas() throws Exception {
-        FakeTicker frozen = new FakeTicker(); // the watchdog never sees a queued task wait
+        FakeTicker frozen = fakeTicker(); // the watchdog never sees a queued task wait
         QueueFirstExecutor executor = executor(1, 4, 4, Duration.ofMillis(20), frozen, (t, e) -> unexpected.add(e));
         for (int round = 0; round < 3; round++) {
             runAndRecord(executor, new CopyOnWriteArrayList<>());
