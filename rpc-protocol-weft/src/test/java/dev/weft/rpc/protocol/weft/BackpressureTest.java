@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.reflect.Method;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -44,7 +45,7 @@ class BackpressureTest {
             try (Socket peer = new Socket()) {
                 // a small receive buffer, so that the kernel holds few answers for the peer
                 peer.setReceiveBufferSize(64 * 1024);
-                peer.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(),
+                peer.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
                         exporter.getInvoker().getUrl().getPort()), 5000);
                 peer.setSoTimeout(20_000);
                 CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> send(peer, service));

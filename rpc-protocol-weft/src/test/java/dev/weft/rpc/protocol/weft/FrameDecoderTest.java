@@ -134,7 +134,7 @@ class FrameDecoderTest {
         assertThat(channel.<Object>readInbound()).isEqualTo(new FrameDecoder.OversizedAnswer(5, 20, 8));
         Frame following = channel.readInbound();
         assertThat(following.requestId()).isEqualTo(6);
-        assertThat(following.body().toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("ok");
+        assertThat(following.body().toString(StandardCharsets.UTF_8)).isEqualTo("ok");
         following.release();
         assertThat(channel.<Object>readInbound()).isNull();
         channel.finishAndReleaseAll();
