@@ -143,7 +143,10 @@ final class ClientConnection {
         if (closed) {
             throw new RpcException(RpcException.NETWORK_EXCEPTION, "connection to " + settings.address() + " is closed");
         }
-        if (connecting != null && (!connecting.isDone() || isOpen(current))) {
+        // An attempt that succeeded is in use even before its listener has published it as current:
+        // a call arriving in between must wait for that channel, not open a second one.
+        if (connecting != null && (!connecting.isDone() || isOpen(current)
+                || connecting.isSuccess() && connecting.channel().isActive())) {
             return connecting;
         }
         ChannelFuture attempt = bootstrap.connect(settings.host(), settings.port());

@@ -5,7 +5,10 @@ import dev.weft.rpc.protocol.Exporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static dev.weft.rpc.protocol.weft.FaultTest.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,6 +87,33 @@ class ConnectionTest {
 
                 assertThat(Loopback.proxy(Shapes.class, invoker).echo("lazy")).isEqualTo("lazy");
                 assertThat(proxy.accepted()).isEqualTo(1);
+            }
+        }
+    }
+    /**
+     * Calls made the moment an invoker is referred race its first connection: they must wait for
+     * that connection, never open a second one, in the instant between the connect completing and
+     * the channel being published.
+     */
+    @Test
+    void callsRacingTheFirstConnection_shareIt_neverOpenASecond() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "");
+            try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
+                int rounds = 40;
+                for (int round = 1; round <= rounds; round++) {
+                    Invoker<Shapes> invoker = loopback.refer(Shapes.class, proxy.port(), "timeout=5000");
+                    Shapes shapes = Loopback.proxy(Shapes.class, invoker);
+                    List<CompletableFuture<String>> calls = new ArrayList<>();
+                    for (int t = 0; t < 6; t++) {
+                        calls.add(CompletableFuture.supplyAsync(() -> shapes.echo("x")));
+                    }
+                    for (CompletableFuture<String> call : calls) {
+                        assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("x");
+                    }
+                    assertThat(proxy.accepted()).as("connections after round %d", round).isEqualTo(round);
+                    invoker.destroy();
+                }
             }
         }
     }
