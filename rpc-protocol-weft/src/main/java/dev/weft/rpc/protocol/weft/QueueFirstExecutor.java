@@ -4,8 +4,10 @@ import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.Uninterruptibles;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -224,14 +226,20 @@ final class QueueFirstExecutor implements Executor {
         return queue.size();
     }
 
-    /** Rejects new tasks, drops queued ones, interrupts running ones, stops idle workers and the watchdog. */
-    void shutdownNow() {
+    /**
+     * Rejects new tasks, interrupts running ones, stops idle workers and the watchdog, and returns
+     * the queued tasks, which will not run, in queue order: the caller decides what becomes of
+     * them. A task a worker already holds (taken from the queue or handed to it) still runs.
+     */
+    List<Runnable> shutdownNow() {
         shutdown = true;
-        queue.clear();
+        List<Queued> notStarted = new ArrayList<>();
+        queue.drainTo(notStarted);
         for (Thread thread : threads) {
             thread.interrupt();
         }
         LockSupport.unpark(watchdog);
+        return notStarted.stream().map(Queued::task).toList();
     }
 
     /** Waits up to {@code timeout} for the workers and the watchdog to end; true when they all did. */
@@ -321,18 +329,18 @@ final class QueueFirstExecutor implements Executor {
             try {
                 Runnable task = first;
                 first = null;
-                while (!shutdown) {
+                while (task != null) {
                     if (task != WAKE) {
                         runTask(task);
+                    }
+                    if (shutdown) {
+                        return;
                     }
                     if (retire()) {
                         task = awaitHandOff();
                     } else {
                         Queued queued = queue.poll();
                         task = queued != null ? queued.task() : awaitTask();
-                    }
-                    if (task == null) {
-                        return;
                     }
                 }
             } finally {
@@ -421,7 +429,7 @@ final class QueueFirstExecutor implements Executor {
         private Runnable takeHandedOff() {
             Runnable task = Uninterruptibles.takeUninterruptibly(slot);
             Thread.interrupted(); // only shutdownNow interrupts an idle worker, and the loop sees the flag
-            return shutdown ? null : task;
+            return task;
         }
     }
 

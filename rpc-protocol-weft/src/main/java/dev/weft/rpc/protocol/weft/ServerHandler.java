@@ -204,7 +204,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** One call on a business thread. */
-    private final class Call implements Runnable {
+    final class Call implements Runnable {
 
         private final Channel channel;
         private final long id;
@@ -231,6 +231,24 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
         boolean claim() {
             return claimed.compareAndSet(false, true);
+        }
+
+        /**
+         * Answers NOT_PROCESSED a call that will not run (the server stops before a thread took
+         * it), unless a thread or a CANCEL took it first.
+         */
+        void notRun(String reason) {
+            if (twoWay) {
+                queued.remove(id, this);
+            }
+            if (!claim()) {
+                return;
+            }
+            try {
+                answerStatus(Status.NOT_PROCESSED, reason);
+            } finally {
+                service.callDone();
+            }
         }
 
         @Override

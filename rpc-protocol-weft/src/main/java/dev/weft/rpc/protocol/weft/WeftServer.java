@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -216,13 +217,32 @@ final class WeftServer {
         }
         long deadline = shutdownDeadline();
         awaitZero(() -> services.values().stream().mapToInt(ExportedService::inFlight).sum(), deadline,
-                "call(s) still running");
+                "call(s) still running or queued");
+        answerNotRun(executor.shutdownNow());
         awaitZero(channels::size, deadline, "connection(s) not closed by their consumers");
         for (Channel channel : channels) {
             channel.close();
         }
         releaseThreads();
         LOG.info("weft server on port {} closed", port);
+    }
+
+    /**
+     * Calls still queued when {@code shutdown-timeout} ran out (every thread busy) are answered
+     * NOT_PROCESSED before their connections close: they never ran, so their consumers may retry
+     * them anywhere. Calls still running are cut off with their connections.
+     */
+    private void answerNotRun(List<Runnable> notStarted) {
+        for (Runnable task : notStarted) {
+            if (task instanceof ServerHandler.Call call) {
+                call.notRun("shutting down: shutdown-timeout " + settings.shutdownTimeoutMillis()
+                        + " ms passed before a thread was free to run it; not run");
+            }
+        }
+        if (!notStarted.isEmpty()) {
+            LOG.warn("weft server on port {}: {} queued call(s) answered NOT_PROCESSED at shutdown: every thread was busy",
+                    port, notStarted.size());
+        }
     }
 
     /**

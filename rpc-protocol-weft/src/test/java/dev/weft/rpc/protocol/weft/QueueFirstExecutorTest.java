@@ -466,7 +466,7 @@ class QueueFirstExecutorTest {
     }
 
     @Test
-    void shutdownNow_dropsQueuedTasks_interruptsRunningOnes_andEndsEveryThread() throws Exception {
+    void shutdownNow_returnsQueuedTasksUnrun_interruptsRunningOnes_andEndsEveryThread() throws Exception {
         QueueFirstExecutor executor = executor(1, 1, 4, Duration.ofMinutes(1));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
@@ -479,12 +479,14 @@ class QueueFirstExecutorTest {
                 interrupted.countDown();
             }
         });
-        executor.execute(queuedRan::incrementAndGet);
-        executor.execute(queuedRan::incrementAndGet);
+        Runnable first = queuedRan::incrementAndGet;
+        Runnable second = queuedRan::incrementAndGet;
+        executor.execute(first);
+        executor.execute(second);
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(liveThreads()).contains(threadPrefix + "-0", threadPrefix + "-watchdog");
 
-        executor.shutdownNow();
+        assertThat(executor.shutdownNow()).containsExactly(first, second);
 
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();

@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -215,6 +216,62 @@ class ShutdownTest {
         }
         assertThat(failures).as("callers that failed otherwise than NOT_PROCESSED").isEmpty();
         System.out.printf("close under load: %d rounds, %d calls answered%n", CLOSE_ROUNDS, answered);
+    }
+
+    /**
+     * Its one thread blocked past {@code shutdown-timeout}: the calls queued behind it never ran,
+     * so they are answered NOT_PROCESSED (retryable anywhere) before the connection closes; the
+     * call that was running is never answered NOT_PROCESSED, since it may have had effects.
+     */
+    @Test
+    void shutdownTimeoutRunsOut_withEveryThreadBusy_queuedCallsAreAnsweredNotProcessed() throws Exception {
+        ShapesImpl impl = new ShapesImpl();
+        Loopback provider = new Loopback();
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "threads=1&shutdown-timeout=300");
+        try (Loopback consumer = new Loopback()) {
+            Shapes shapes = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, exporter, "timeout=30000"));
+            CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> shapes.slow(30_000));
+            awaitTrue(() -> impl.slowCalls.get() == 1);
+            List<CompletableFuture<String>> queued = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                String value = "queued " + i;
+                queued.add(CompletableFuture.supplyAsync(() -> shapes.echo(value)));
+            }
+            QueueFirstExecutor executor = ((WeftExporter<?>) exporter).server().executor();
+            awaitTrue(() -> executor.queued() == 3);
+
+            long start = System.nanoTime();
+            provider.close();
+
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+            for (CompletableFuture<String> call : queued) {
+                assertThat(failureOf(call)).satisfies(e -> {
+                    assertThat(e.isNotProcessed()).as("%s", e).isTrue();
+                    assertThat(e).hasMessageContaining("shutdown-timeout 300 ms passed before a thread was free");
+                });
+            }
+            // The running call is interrupted as the threads are released; its answer races the
+            // connection's close, and either way its caller is not told it did not run.
+            try {
+                assertThat(running.get(15, TimeUnit.SECONDS)).isEqualTo("interrupted");
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(RpcException.class);
+                assertThat(((RpcException) e.getCause()).isNotProcessed()).as("%s", e.getCause()).isFalse();
+            }
+            assertThat(impl.calls).hasValue(0);
+        } finally {
+            provider.close();
+        }
+    }
+
+    private static RpcException failureOf(CompletableFuture<String> call) throws Exception {
+        try {
+            String value = call.get(15, TimeUnit.SECONDS);
+            throw new AssertionError("expected a failure, got " + value);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(RpcException.class);
+            return (RpcException) e.getCause();
+        }
     }
 
     /**
