@@ -1,11 +1,11 @@
 package dev.weft.rpc.cluster;
 
 import com.google.common.base.Suppliers;
-import dev.weft.rpc.cluster.internal.FailureLog;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.InvokerStats;
@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -64,6 +65,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     /** Methods with a cached plan per state; beyond this (arbitrary generic names) plans are built per call. */
     private static final int MAX_PLANNED_METHODS = 1024;
+    /** The least time between two ERROR lines of one invoker: a burst of failures gives one stack trace and a count. */
+    private static final Duration FAILURE_LOG_INTERVAL = Duration.ofSeconds(10);
 
     private final Directory<T> directory;
     private final Function<String, LoadBalance> loadBalances;
@@ -75,7 +78,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** The sticky invoker per method: kept across states while it stays listed and available. */
     private final ConcurrentHashMap<String, Invoker<T>> stickyInvokers = new ConcurrentHashMap<>();
     private volatile CallStats stats;
-    private volatile FailureLog failureLog;
+    private volatile ThrottledLog failureLog;
     private volatile StatePlan<T> plan;
 
     /**
@@ -99,7 +102,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      */
     final void start(CallStats callStats) {
         stats = Objects.requireNonNull(callStats, "callStats");
-        failureLog = new FailureLog(LoggerFactory.getLogger(getClass()), callStats.ticker());
+        failureLog = new ThrottledLog(LoggerFactory.getLogger(getClass()), callStats.ticker(), FAILURE_LOG_INTERVAL);
         if (directory instanceof AbstractDirectory<T> published) {
             published.addListener(checker);
             plan = planOf(published.state());

@@ -2,6 +2,7 @@ package dev.weft.rpc.protocol.weft;
 
 import com.google.common.base.Ticker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.ThrottledLog;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -48,7 +49,7 @@ final class ClientConnection {
         this.backoff = backoff;
         this.ticker = ticker;
         this.warnings = warnings;
-        this.connectFailures = new ThrottledLog(LOG, ticker);
+        this.connectFailures = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)

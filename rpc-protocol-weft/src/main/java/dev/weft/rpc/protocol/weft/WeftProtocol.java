@@ -4,6 +4,7 @@ import com.google.common.base.Strings;
 import com.google.common.base.Ticker;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.protocol.Protocol;
@@ -18,6 +19,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +65,12 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     private static final String SERIALIZATION_KEY = "serialization";
     /** Consumer key: Netty event loop threads of this protocol's client side (default: the number of cores). */
     public static final String CLIENT_IO_THREADS_KEY = "client-iothreads";
+    /**
+     * The least time between two lines of one repeated warning (a bad peer, a provider that cannot
+     * be reached, late answers): an outage or a misbehaving peer gives a line per interval with a
+     * count, not one per call.
+     */
+    static final Duration WARNING_INTERVAL = Duration.ofSeconds(10);
 
     private final Ticker ticker;
     private final Random random;
@@ -87,7 +95,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     public WeftProtocol(Ticker ticker, Random random) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.random = Objects.requireNonNull(random, "random");
-        this.clientWarnings = new ThrottledLog(LoggerFactory.getLogger(ClientConnection.class), ticker);
+        this.clientWarnings = new ThrottledLog(LoggerFactory.getLogger(ClientConnection.class), ticker, WARNING_INTERVAL);
     }
 
     @Override

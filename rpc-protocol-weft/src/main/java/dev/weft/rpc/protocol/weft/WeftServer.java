@@ -4,6 +4,7 @@ import com.google.common.base.Ticker;
 import com.google.common.collect.ImmutableSortedSet;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.ThrottledLog;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -61,7 +62,7 @@ final class WeftServer {
     WeftServer(ServerSettings settings, Ticker ticker) {
         this.settings = settings;
         this.ticker = ticker;
-        this.badPeers = new ThrottledLog(LOG, ticker);
+        this.badPeers = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
         String name = "weft-server-" + (settings.bindAddress().getPort() == 0 ? "any" : settings.bindAddress().getPort());
         Transport transport = Transport.best();
         this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept"),
@@ -119,7 +120,7 @@ final class WeftServer {
      * interval, with a count, instead of a stack trace per attempt.
      */
     private static Thread.UncaughtExceptionHandler threadStartFailures(String name, Ticker ticker) {
-        ThrottledLog log = new ThrottledLog(LOG, ticker);
+        ThrottledLog log = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
         return (thread, failure) -> log.warn(name + ": the business threads' watchdog failed (queued calls wait for"
                 + " a running thread): " + failure);
     }
