@@ -8,6 +8,7 @@ import dev.weft.rpc.common.ThrottledLog;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -221,11 +222,22 @@ final class WeftServer {
                 "call(s) still running or queued");
         answerNotRun(executor.shutdownNow());
         awaitZero(channels::size, deadline, "connection(s) not closed by their consumers");
-        for (Channel channel : channels) {
-            channel.close();
-        }
+        closeChannels();
         releaseThreads();
         LOG.info("weft server on port {} closed", port);
+    }
+
+    /**
+     * Closes the connections left and waits (boundedly) until they are closed: a close passes
+     * through the pipeline, so answers written just before it are flushed to the socket first.
+     * Stopping the event loops instead would close the sockets directly, dropping those answers.
+     */
+    private void closeChannels() {
+        List<ChannelFuture> closing = channels.stream().map(Channel::close).toList();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (ChannelFuture close : closing) {
+            close.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
     }
 
     /**
