@@ -34,6 +34,44 @@ class UrlKeyReferenceTest {
         assertThat(missing).as("keys declared but not in docs/url-keys.md: run python3 scripts/url-keys.py").isEmpty();
     }
 
+    /**
+     * Each row says what its declaration says, word for word: an edit made to the table by hand is
+     * lost at the next run of the script, so it has to be made in the declaration instead.
+     */
+    @Test
+    void everyRow_isItsDeclarationWordForWord() throws IOException {
+        Path root = projectRoot();
+        String reference = Files.readString(root.resolve("docs/url-keys.md"));
+        List<String> stale = new ArrayList<>();
+        int rows = 0;
+        try (var modules = Files.list(root)) {
+            for (Path declaration : modules.map(m -> m.resolve("src/main/resources/" + KnownKeys.RESOURCE))
+                    .filter(Files::isRegularFile).sorted().toList()) {
+                String module = null;
+                for (String line : Files.readAllLines(declaration)) {
+                    String text = line.strip();
+                    if (text.isEmpty() || text.startsWith("#")) {
+                        continue;
+                    }
+                    if (text.startsWith("module:")) {
+                        module = text.substring("module:".length()).strip();
+                        continue;
+                    }
+                    String[] cells = text.split(" \\| ", -1);
+                    assertThat(cells).as("%s: %s (expected: key | default | where | meaning)", declaration, text).hasSize(4);
+                    String row = "| `" + cells[0] + "` | " + cells[1] + " | " + cells[2] + " | " + module + " | " + cells[3] + " |";
+                    rows++;
+                    if (!reference.contains(row + "\n")) {
+                        stale.add(row);
+                    }
+                }
+            }
+        }
+        assertThat(rows).isGreaterThan(40);
+        assertThat(stale).as("rows of docs/url-keys.md that differ from their declaration: run python3 scripts/url-keys.py")
+                .isEmpty();
+    }
+
     private static Path projectRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.exists(dir.resolve("scripts/url-keys.py"))) {
