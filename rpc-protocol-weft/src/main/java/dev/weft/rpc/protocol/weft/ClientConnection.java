@@ -65,7 +65,7 @@ final class ClientConnection {
                                 .addLast(new FlushConsolidationHandler(256, true))
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L,
                                         settings.heartbeatMillis(), 0, TimeUnit.MILLISECONDS))
-                                .addLast(new FrameDecoder(settings.payload(), true))
+                                .addLast(FrameDecoder.forConsumer(settings.payload()))
                                 .addLast(new ClientHandler(state, ClientConnection.this));
                         ch.attr(ClientConnection.STATE).set(state);
                     }

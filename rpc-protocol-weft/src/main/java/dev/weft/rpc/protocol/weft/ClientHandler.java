@@ -32,7 +32,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof FrameDecoder.OversizedAnswer oversized) {
+        if (msg instanceof FrameDecoder.Oversized oversized) {
             failOversized(oversized);
             return;
         }
@@ -57,7 +57,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Only the call it answers fails; its body was discarded unread and the connection carries on. */
-    private void failOversized(FrameDecoder.OversizedAnswer oversized) {
+    private void failOversized(FrameDecoder.Oversized oversized) {
         PendingCall call = state.take(oversized.requestId());
         if (call == null) {
             connection.warnings().warn("weft client: answer " + oversized.requestId() + " from " + state.remote()

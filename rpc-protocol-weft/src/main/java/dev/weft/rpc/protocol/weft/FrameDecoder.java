@@ -12,34 +12,45 @@ import java.util.List;
  * waits for the whole body. Any violation throws {@link MalformedFrameException} and the decoder
  * stops reading: the handler answers the request when it can and closes the connection.
  *
- * <p>On a consumer, an answer whose body is over {@code payload} is not a violation: its header is
- * valid, so the stream stays in step. The decoder emits an {@link OversizedAnswer} for it and
- * discards its body as it arrives, without buffering it, so only that call fails and the
- * connection carries on.
+ * <p>A frame over {@code payload} whose header is otherwise valid keeps the stream in step, so
+ * some are not violations: the decoder emits an {@link Oversized} for it and discards its body as
+ * it arrives, without buffering it, so only that call fails and the connection, with every other
+ * call on it, carries on. On a consumer this holds for any answer (its provider was chosen); on a
+ * provider for a two-way request of at most twice {@code payload}: a consumer whose own limit is
+ * higher gets an answer, while a larger length, which only a broken or hostile peer sends, is
+ * still a violation, so that the provider never reads more than one extra payload for a request
+ * it refuses.
  *
  * <p>Not sharable: one instance per channel (it keeps partial input).
  */
 final class FrameDecoder extends ByteToMessageDecoder {
 
     private final int maxBodyLength;
-    private final boolean skipsOversizedAnswers;
+    private final boolean consumer;
     private boolean failed;
-    /** Body bytes of an oversized answer still to discard. */
+    /** Body bytes of an oversized frame still to discard. */
     private long skipping;
 
-    /** A provider's decoder: any frame over {@code maxBodyLength} is a violation. */
-    FrameDecoder(int maxBodyLength) {
-        this(maxBodyLength, false);
-    }
-
-    /** A consumer's decoder when {@code skipsOversizedAnswers}: see the class comment. */
-    FrameDecoder(int maxBodyLength, boolean skipsOversizedAnswers) {
+    private FrameDecoder(int maxBodyLength, boolean consumer) {
         this.maxBodyLength = maxBodyLength;
-        this.skipsOversizedAnswers = skipsOversizedAnswers;
+        this.consumer = consumer;
     }
 
-    /** An answer to request {@code requestId} whose body of {@code bodyLength} bytes was over the limit and discarded. */
-    record OversizedAnswer(long requestId, long bodyLength, int maxBodyLength) {
+    /** A provider's decoder: skips two-way requests of up to twice {@code maxBodyLength}; see the class comment. */
+    static FrameDecoder forProvider(int maxBodyLength) {
+        return new FrameDecoder(maxBodyLength, false);
+    }
+
+    /** A consumer's decoder: skips oversized answers; see the class comment. */
+    static FrameDecoder forConsumer(int maxBodyLength) {
+        return new FrameDecoder(maxBodyLength, true);
+    }
+
+    /**
+     * A frame for request {@code requestId} (an answer on a consumer, a request on a provider) whose
+     * body of {@code bodyLength} bytes was over the limit and discarded.
+     */
+    record Oversized(long requestId, long bodyLength, int maxBodyLength) {
     }
 
     @Override
@@ -86,10 +97,11 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 && (flags & Frame.FLAG_EVENT) == 0;
         long bodyLength = in.getUnsignedInt(start + Frame.LENGTH_OFFSET);
         boolean answer = (flags & (Frame.FLAG_REQUEST | Frame.FLAG_EVENT)) == 0;
-        if (bodyLength > maxBodyLength && answer && skipsOversizedAnswers) {
+        boolean skippable = consumer ? answer : answerable && bodyLength <= 2L * maxBodyLength;
+        if (bodyLength > maxBodyLength && skippable) {
             in.skipBytes(Frame.HEADER_LENGTH);
             skipping = bodyLength;
-            out.add(new OversizedAnswer(requestId, bodyLength, maxBodyLength));
+            out.add(new Oversized(requestId, bodyLength, maxBodyLength));
             return;
         }
         if (bodyLength > maxBodyLength) {

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The provider's per-connection handler, on the event loop: answers heartbeats, decodes requests
  * (service, pinned serialization id, method, arguments by declared types) and hands each call to
  * the server's bounded executor. A CANCEL event from the consumer skips its call if no thread has
- * started it yet (no answer is sent; the skip is counted per service). Anything that is not a
+ * started it yet (no answer is sent; the skip is counted per service). A request over
+ * {@code payload} that the decoder skipped is answered PAYLOAD_TOO_LARGE. Anything that is not a
  * valid frame closes the connection with a log line; the server keeps serving other connections.
  */
 final class ServerHandler extends ChannelInboundHandlerAdapter {
@@ -66,6 +67,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof FrameDecoder.Oversized oversized) {
+            refuseOversized(ctx, oversized);
+            return;
+        }
         Frame frame = (Frame) msg;
         try {
             if (frame.isEvent()) {
@@ -151,6 +156,16 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                     + server.settings().queues() + " queued calls in use (keys: threads, queues)");
             return false;
         }
+    }
+
+    /** Only that call is refused; its body was discarded unread and the connection carries on. */
+    private void refuseOversized(ChannelHandlerContext ctx, FrameDecoder.Oversized oversized) {
+        String reason = "request body: " + oversized.bodyLength() + " bytes (expected: <= payload "
+                + oversized.maxBodyLength() + ", this provider's limit; not read)";
+        server.badPeers().warn("weft server: request " + oversized.requestId() + " from " + ctx.channel().remoteAddress()
+                + " refused: " + reason);
+        ctx.writeAndFlush(ResponseCodec.status(ctx.alloc(), oversized.requestId(), Status.PAYLOAD_TOO_LARGE, reason),
+                ctx.voidPromise());
     }
 
     /** The consumer gave up on call {@code id}: skip it unless a thread has already taken it. */

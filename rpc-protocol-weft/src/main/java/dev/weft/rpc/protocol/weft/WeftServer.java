@@ -88,7 +88,7 @@ final class WeftServer {
                                 .addLast(new FlushConsolidationHandler(256, true))
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L, 0, 0,
                                         TimeUnit.MILLISECONDS))
-                                .addLast(new FrameDecoder(settings.payload()))
+                                .addLast(FrameDecoder.forProvider(settings.payload()))
                                 .addLast(new ServerHandler(WeftServer.this));
                     }
                 });

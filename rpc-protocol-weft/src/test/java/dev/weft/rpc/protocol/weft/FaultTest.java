@@ -285,6 +285,27 @@ class FaultTest {
     }
 
     @Test
+    void requestOverTheProvidersPayload_failsOnlyThatCall_andTheConnectionCarriesOn() throws Exception {
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "payload=4096");
+        Invoker<Shapes> invoker = consumer.refer(Shapes.class, exporter, "payload=1000000&timeout=10000");
+        Shapes shapes = Loopback.proxy(Shapes.class, invoker);
+        assertThat(shapes.echo("warm")).isEqualTo("warm");
+        CompletableFuture<String> alongside = CompletableFuture.supplyAsync(() -> shapes.slow(500));
+        awaitTrue(() -> impl.slowCalls.get() == 1);
+        int callsBefore = impl.calls.get();
+
+        RpcException e = rpcFailure(() -> shapes.echo("x".repeat(6_000)));
+
+        assertThat(e.getCode()).isEqualTo(RpcException.SERIALIZATION_EXCEPTION);
+        assertThat(e).hasMessageContaining("request body: ")
+                .hasMessageContaining(" bytes (expected: <= payload 4096, this provider's limit; not read)");
+        assertThat(impl.calls).hasValue(callsBefore);
+        assertThat(alongside.get(10, TimeUnit.SECONDS)).isEqualTo("slept 500");
+        assertThat(invoker.isAvailable()).isTrue();
+        assertThat(shapes.echo("after")).isEqualTo("after");
+    }
+
+    @Test
     void blackHoledPeer_isDetectedByHeartbeats_andPendingCallFails() throws Exception {
         Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
         try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {

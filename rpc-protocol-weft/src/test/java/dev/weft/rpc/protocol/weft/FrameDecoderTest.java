@@ -73,7 +73,7 @@ class FrameDecoderTest {
 
     @Test
     void oneByteAtATime_yieldsOneFrame() throws Exception {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forProvider(1024));
         byte[] frame = bytes(echoRequest());
         for (int i = 0; i < frame.length; i++) {
             channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {frame[i]}));
@@ -98,7 +98,7 @@ class FrameDecoderTest {
 
     @Test
     void severalFramesInOneRead_yieldEachInOrder() throws Exception {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forProvider(1024));
         ByteBuf all = Unpooled.buffer();
         all.writeBytes(bytes(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_PING, new byte[0])));
         all.writeBytes(bytes(echoRequest()));
@@ -121,7 +121,7 @@ class FrameDecoderTest {
 
     @Test
     void consumerDecoder_discardsAnOversizedAnswerInPieces_andDecodesWhatFollows() throws Exception {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(8, true));
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forConsumer(8));
         byte[] big = bytes(ResponseCodec.status(ByteBufAllocator.DEFAULT, 5, Status.NOT_PROCESSED, "0123456789abcdefghij"));
         byte[] next = bytes(ResponseCodec.status(ByteBufAllocator.DEFAULT, 6, Status.NOT_PROCESSED, "ok"));
         channel.writeInbound(Unpooled.wrappedBuffer(big, 0, Frame.HEADER_LENGTH + 3));
@@ -131,7 +131,7 @@ class FrameDecoderTest {
         tail.writeBytes(next);
         channel.writeInbound(tail);
 
-        assertThat(channel.<Object>readInbound()).isEqualTo(new FrameDecoder.OversizedAnswer(5, 20, 8));
+        assertThat(channel.<Object>readInbound()).isEqualTo(new FrameDecoder.Oversized(5, 20, 8));
         Frame following = channel.readInbound();
         assertThat(following.requestId()).isEqualTo(6);
         assertThat(following.body().toString(StandardCharsets.UTF_8)).isEqualTo("ok");
@@ -141,8 +141,44 @@ class FrameDecoderTest {
     }
 
     @Test
+    void providerDecoder_skipsATwoWayRequestOfUpToTwicePayload_andDecodesWhatFollows() {
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forProvider(8));
+        String header = "5746" + "01" + "c0" + "00" + "01" + "0000" + "0000000000000009" + "00000000" + "00000010";
+        ByteBuf input = Unpooled.buffer();
+        input.writeBytes(HEX.decode(header));
+        input.writeBytes(new byte[16]);
+        ByteBuf following = Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_PING, new byte[0]);
+        input.writeBytes(following);
+        following.release();
+        channel.writeInbound(input);
+
+        assertThat(channel.<Object>readInbound()).isEqualTo(new FrameDecoder.Oversized(9, 16, 8));
+        Frame ping = channel.readInbound();
+        assertThat(ping.isEvent()).isTrue();
+        ping.release();
+        assertThat(channel.<Object>readInbound()).isNull();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void providerDecoder_refusesARequestOfMoreThanTwicePayload_evenWhenAnswerable() {
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forProvider(8));
+        String header = "5746" + "01" + "c0" + "00" + "01" + "0000" + "0000000000000009" + "00000000" + "00000011";
+        try {
+            channel.writeInbound(Unpooled.wrappedBuffer(HEX.decode(header)));
+            throw new AssertionError("expected a malformed frame");
+        } catch (MalformedFrameException e) {
+            assertThat(e).hasMessage("frame body length: 17 bytes (expected: <= payload 8)");
+            assertThat(e.isAnswerableRequest()).isTrue();
+            assertThat(e.requestId()).isEqualTo(9);
+        } finally {
+            channel.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     void consumerDecoder_stillRefusesAnOversizedRequestOrEvent() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1, true));
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forConsumer(1));
         try {
             channel.writeInbound(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_GOAWAY, new byte[] {'a', 'b'}));
             throw new AssertionError("expected a malformed frame");
@@ -154,7 +190,7 @@ class FrameDecoderTest {
     }
 
     private static MalformedFrameException decodeFailure(String hex) {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forProvider(1024));
         try {
             channel.writeInbound(Unpooled.wrappedBuffer(HEX.decode(hex)));
             throw new AssertionError("expected a malformed frame");
@@ -201,7 +237,7 @@ class FrameDecoderTest {
     void bodyOfExactlyPayload_isAFrame_onBothSides() throws Exception {
         byte[] answer = bytes(ResponseCodec.status(ByteBufAllocator.DEFAULT, 4, Status.NOT_PROCESSED, "12345678"));
         for (boolean consumer : new boolean[] {false, true}) {
-            EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(8, consumer));
+            EmbeddedChannel channel = new EmbeddedChannel(consumer ? FrameDecoder.forConsumer(8) : FrameDecoder.forProvider(8));
             channel.writeInbound(Unpooled.wrappedBuffer(answer));
             Frame frame = channel.readInbound();
             assertThat(frame.body().readableBytes()).as("consumer %s", consumer).isEqualTo(8);
@@ -212,7 +248,7 @@ class FrameDecoderTest {
 
     @Test
     void afterAMalformedFrame_furtherBytesAreDiscarded() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel channel = new EmbeddedChannel(FrameDecoder.forProvider(1024));
         assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(new byte[24])))
                 .isInstanceOf(MalformedFrameException.class);
         ByteBuf valid = Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_PING, new byte[0]);
