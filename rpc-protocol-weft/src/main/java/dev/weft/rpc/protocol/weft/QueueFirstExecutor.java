@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
@@ -224,6 +225,13 @@ final class QueueFirstExecutor implements Executor {
     /** Tasks waiting for a worker. */
     int queued() {
         return queue.size();
+    }
+
+    /** Takes the queued tasks that {@code which} accepts out of the queue, unrun, and returns them in queue order. */
+    List<Runnable> removeQueued(Predicate<Runnable> which) {
+        List<Runnable> removed = new ArrayList<>();
+        queue.removeIf(queued -> which.test(queued.task()) && removed.add(queued.task()));
+        return removed;
     }
 
     /**

@@ -248,6 +248,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             return claimed.compareAndSet(false, true);
         }
 
+        ExportedService service() {
+            return service;
+        }
+
         /**
          * Answers NOT_PROCESSED a call that will not run (the server stops before a thread took
          * it), unless a thread or a CANCEL took it first.

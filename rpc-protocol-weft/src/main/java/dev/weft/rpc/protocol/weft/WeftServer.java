@@ -183,7 +183,9 @@ final class WeftServer {
 
     /**
      * Unexports one service gracefully: consumers are told, calls of it that have not started are
-     * answered NOT_PROCESSED, running ones get up to {@code shutdown-timeout}.
+     * answered NOT_PROCESSED, running ones get up to {@code shutdown-timeout}; when that runs out,
+     * its calls still queued (every thread busy) are answered NOT_PROCESSED at once rather than
+     * whenever a thread frees.
      */
     void remove(ExportedService service) {
         service.startClosing();
@@ -191,7 +193,8 @@ final class WeftServer {
         for (Channel channel : channels) {
             channel.writeAndFlush(Frame.event(channel.alloc(), Frame.EVENT_GOAWAY, key));
         }
-        awaitZero(service::inFlight, shutdownDeadline(), "call(s) of " + service.key() + " still running");
+        awaitZero(service::inFlight, shutdownDeadline(), "call(s) of " + service.key() + " still running or queued");
+        answerNotRun(executor.removeQueued(task -> task instanceof ServerHandler.Call call && call.service() == service));
         services.remove(service.key().toString(), service);
     }
 
@@ -242,8 +245,8 @@ final class WeftServer {
 
     /**
      * Calls still queued when {@code shutdown-timeout} ran out (every thread busy) are answered
-     * NOT_PROCESSED before their connections close: they never ran, so their consumers may retry
-     * them anywhere. Calls still running are cut off with their connections.
+     * NOT_PROCESSED at once, before any connection closes: they never ran, so their consumers may
+     * retry them anywhere.
      */
     private void answerNotRun(List<Runnable> notStarted) {
         for (Runnable task : notStarted) {

@@ -499,6 +499,31 @@ class QueueFirstExecutorTest {
     }
 
     @Test
+    void removeQueued_takesOutOnlyTheMatchingTasks_unrun_theOthersStillRun() throws Exception {
+        QueueFirstExecutor executor = executor(1, 1, 4, Duration.ofMinutes(1));
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        executor.execute(() -> {
+            started.countDown();
+            Uninterruptibles.awaitUninterruptibly(release, 30, TimeUnit.SECONDS);
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        Runnable a = () -> ran.add("a");
+        Runnable b = () -> ran.add("b");
+        Runnable c = () -> ran.add("c");
+        executor.execute(a);
+        executor.execute(b);
+        executor.execute(c);
+
+        assertThat(executor.removeQueued(task -> task == a || task == c)).containsExactly(a, c);
+        assertThat(executor.queued()).isEqualTo(1);
+        release.countDown();
+        awaitTrue(() -> ran.size() == 1 && executor.idleThreads() == 1);
+        assertThat(ran).containsExactly("b");
+    }
+
+    @Test
     void shutdownNow_endsIdleWorkersAndAParkedWatchdog() throws Exception {
         QueueFirstExecutor executor = executor(2, 4, 4, Duration.ofMinutes(1));
         runAndRecord(executor, new CopyOnWriteArrayList<>());

@@ -264,6 +264,44 @@ class ShutdownTest {
         }
     }
 
+    /**
+     * One service of a shared port unexported while its call blocks the port's only thread past
+     * {@code shutdown-timeout}: its queued calls are answered NOT_PROCESSED then, not when the thread
+     * frees; the running call finishes normally, and the port serves the other service afterwards.
+     */
+    @Test
+    void unexportOfOneService_timingOutWithEveryThreadBusy_answersItsQueuedCallsAtOnce() throws Exception {
+        try (Loopback provider = new Loopback(); Loopback consumer = new Loopback()) {
+            ShapesImpl first = new ShapesImpl();
+            Exporter<Shapes> unexported = provider.export(Shapes.class, first, "version=1&threads=1&shutdown-timeout=300");
+            int port = unexported.getInvoker().getUrl().getPort();
+            provider.protocol.export(Loopback.provider(Shapes.class, new ShapesImpl(),
+                    URL.valueOf("weft://127.0.0.1:" + port + "/" + Shapes.class.getName() + "?version=2")));
+            Shapes one = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, port, "version=1&timeout=30000"));
+            Shapes two = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, port, "version=2&timeout=30000"));
+            CompletableFuture<String> running = CompletableFuture.supplyAsync(() -> one.slow(10_000));
+            awaitTrue(() -> first.slowCalls.get() == 1);
+            List<CompletableFuture<String>> queued = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                String value = "queued " + i;
+                queued.add(CompletableFuture.supplyAsync(() -> one.echo(value)));
+            }
+            QueueFirstExecutor executor = ((WeftExporter<?>) unexported).server().executor();
+            awaitTrue(() -> executor.queued() == 2);
+
+            long start = System.nanoTime();
+            unexported.unexport();
+            for (CompletableFuture<String> call : queued) {
+                assertThat(failureOf(call).isNotProcessed()).isTrue();
+            }
+
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(8_000);
+            assertThat(first.calls).hasValue(0);
+            assertThat(running.get(15, TimeUnit.SECONDS)).isEqualTo("slept 10000");
+            assertThat(two.echo("other service")).isEqualTo("other service");
+        }
+    }
+
     private static RpcException failureOf(CompletableFuture<String> call) throws Exception {
         try {
             String value = call.get(15, TimeUnit.SECONDS);
