@@ -113,7 +113,7 @@ public final class Weft implements AutoCloseable {
         Objects.requireNonNull(providerUrl, "providerUrl");
         requireInterface(type);
         URL url = ServiceUrls.provider(URL.valueOf(providerUrl), type, application, System.currentTimeMillis());
-        requireProtocol(url, "export " + type.getName());
+        requireProtocol(url, providerUrl, "export " + type.getName());
         warnUnknownKeys(url, "export " + type.getName());
         Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
                 .getInvoker(implementation, type, url);
@@ -129,6 +129,7 @@ public final class Weft implements AutoCloseable {
 
     /** {@link #refer(Class, Map)} with parameters written as a URL query string ({@code k=v&k2=v2}). */
     public <T> T refer(Class<T> type, String consumerParameters) {
+        Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
         URL parsed = URL.valueOf("consumer://" + host + "/" + type.getName()
                 + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters));
@@ -218,12 +219,12 @@ public final class Weft implements AutoCloseable {
         }
     }
 
-    private void requireProtocol(URL url, String what) {
+    private void requireProtocol(URL url, String written, String what) {
         String protocol = url.getProtocol();
         var loader = director.getExtensionLoader(Protocol.class);
         if (protocol == null || !loader.hasExtension(protocol)) {
-            throw new IllegalArgumentException(what + ": protocol " + protocol + " in " + url
-                    + " (expected: one of " + loader.getSupportedExtensions() + ")");
+            throw new IllegalArgumentException(what + ": protocol " + protocol + " in providerUrl " + written
+                    + " (expected: protocol://host:port with a protocol among " + loader.getSupportedExtensions() + ")");
         }
     }
 
