@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,8 @@ public final class Weft implements AutoCloseable {
     private final KnownKeys knownKeys;
     private final Registry registry;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+    /** Held for the whole of {@link #close()}, so a second caller waits for the first to finish. */
+    private final Object closeLock = new Object();
     private final Thread shutdownHook;
     private boolean closed;
 
@@ -106,11 +109,13 @@ public final class Weft implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the URL or one of its keys is invalid
      * @throws RpcException             when the protocol cannot export it (e.g. the port is taken)
+     * @throws IllegalStateException    when this instance is closed
      */
     public <T> Exporter<T> export(Class<T> type, T implementation, String providerUrl) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(implementation, "implementation");
         Objects.requireNonNull(providerUrl, "providerUrl");
+        requireOpen();
         requireInterface(type);
         URL url = ServiceUrls.provider(URL.valueOf(providerUrl), type, application, System.currentTimeMillis());
         requireProtocol(url, providerUrl, "export " + type.getName());
@@ -144,20 +149,33 @@ public final class Weft implements AutoCloseable {
      * provider and fails naming the service and the registry if none appears.
      *
      * @throws IllegalArgumentException when a key is invalid or no provider source is given
-     * @throws IllegalStateException    when {@code check=true} and no provider is available in time
+     * @throws IllegalStateException    when {@code check=true} and no provider is available in time,
+     *                                  or this instance is closed (a failed refer releases what it created)
      */
     public <T> T refer(Class<T> type, Map<String, String> consumerParameters) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
+        requireOpen();
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
         warnUnknownKeys(consumerUrl, "refer " + type.getName());
+        List<AutoCloseable> acquired = new ArrayList<>();
+        try {
+            return refer(type, consumerUrl, acquired);
+        } catch (RuntimeException | Error e) {
+            release(acquired);
+            throw e;
+        }
+    }
+
+    /** Refers {@code type}, adding what it creates to {@code acquired} (and to what this instance owns). */
+    private <T> T refer(Class<T> type, URL consumerUrl, List<AutoCloseable> acquired) {
         Directory<T> directory;
         Supplier<List<Invoker<T>>> invokers;
         String source;
         if (consumerUrl.hasParameter(DirectProviders.URL_KEY) || registry == null) {
             DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
-            remember(providers::destroy);
+            remember(acquired, providers::destroy);
             DynamicDirectory<T> direct = new DynamicDirectory<>(type, consumerUrl);
             direct.setInvokers(providers.invokers());
             directory = direct;
@@ -166,56 +184,106 @@ public final class Weft implements AutoCloseable {
         } else {
             URL consumerNode = consumerUrl.addParameter(CATEGORY_KEY, CONSUMERS_CATEGORY);
             registry.register(consumerNode);
-            remember(() -> registry.unregister(consumerNode));
+            remember(acquired, () -> registry.unregister(consumerNode));
             RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
             directory = fromRegistry;
             invokers = fromRegistry::getInvokers;
             source = "registry " + registry.getUrl();
         }
-        remember(directory::destroy);
+        remember(acquired, directory::destroy);
         Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
-        remember(clusterInvoker::destroy);
-        ProviderCheck.await(type, consumerUrl, invokers, source);
+        remember(acquired, clusterInvoker::destroy);
+        ProviderCheck.await(type, consumerUrl, invokers, source, this::isClosed);
         return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(clusterInvoker);
     }
 
-    /** Releases what this instance created, newest first; idempotent. */
+    /**
+     * Releases what this instance created, newest first; idempotent. A call made while another
+     * thread is closing returns once that close has finished.
+     */
     @Override
     public void close() {
-        Deque<AutoCloseable> toClose;
-        synchronized (owned) {
-            if (closed) {
-                return;
+        synchronized (closeLock) {
+            Deque<AutoCloseable> toClose;
+            synchronized (owned) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                toClose = new ArrayDeque<>(owned);
+                owned.clear();
             }
-            closed = true;
-            toClose = new ArrayDeque<>(owned);
-            owned.clear();
-        }
-        for (AutoCloseable closeable : toClose) {
-            try {
-                closeable.close();
-            } catch (Exception | LinkageError e) {
-                LOG.warn("Weft close: releasing {} failed: {}", closeable, e.toString(), e);
+            toClose.forEach(Weft::closeQuietly);
+            if (ownsDirector) {
+                director.close();
             }
-        }
-        if (ownsDirector) {
-            director.close();
-        }
-        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or about to: nothing left to remove
+            if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(shutdownHook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or about to: nothing left to remove
+                }
             }
         }
     }
 
-    private void remember(AutoCloseable closeable) {
+    private boolean isClosed() {
         synchronized (owned) {
-            if (closed) {
-                throw new IllegalStateException("Weft: closed (expected: an open instance)");
+            return closed;
+        }
+    }
+
+    private void requireOpen() {
+        if (isClosed()) {
+            throw closedError();
+        }
+    }
+
+    private static IllegalStateException closedError() {
+        return new IllegalStateException("Weft: closed (expected: an open instance)");
+    }
+
+    /**
+     * Owns {@code closeable} until {@link #close()}; when this instance is already closed, releases
+     * it at once and throws, so nothing created by a call racing {@code close()} is left open.
+     */
+    private void remember(AutoCloseable closeable) {
+        boolean refused;
+        synchronized (owned) {
+            refused = closed;
+            if (!refused) {
+                owned.push(closeable);
             }
-            owned.push(closeable);
+        }
+        if (refused) {
+            closeQuietly(closeable);
+            throw closedError();
+        }
+    }
+
+    private void remember(List<AutoCloseable> acquired, AutoCloseable closeable) {
+        acquired.add(closeable);
+        remember(closeable);
+    }
+
+    /** Releases, newest first, those of {@code acquired} still owned (a racing {@code close()} releases the rest). */
+    private void release(List<AutoCloseable> acquired) {
+        Deque<AutoCloseable> mine = new ArrayDeque<>();
+        synchronized (owned) {
+            for (AutoCloseable closeable : acquired) {
+                if (owned.removeFirstOccurrence(closeable)) {
+                    mine.push(closeable);
+                }
+            }
+        }
+        mine.forEach(Weft::closeQuietly);
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception | LinkageError e) {
+            LOG.warn("Weft close: releasing {} failed: {}", closeable, e.toString(), e);
         }
     }
 
