@@ -105,7 +105,8 @@ public final class Weft implements AutoCloseable {
 
     /**
      * Exports {@code implementation} at {@code providerUrl} (e.g. {@code weft://127.0.0.1:20880?weight=200};
-     * port 0 binds a free port). The URL's path defaults to the interface name.
+     * port 0 binds a free port). The URL's path defaults to the interface name. With a registry,
+     * the returned exporter's {@link Exporter#unexport()} unregisters the service before unexporting it.
      *
      * @throws IllegalArgumentException when the URL or one of its keys is invalid
      * @throws RpcException             when the protocol cannot export it (e.g. the port is taken)
@@ -122,12 +123,19 @@ public final class Weft implements AutoCloseable {
         warnUnknownKeys(url, "export " + type.getName());
         Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
                 .getInvoker(implementation, type, url);
-        Exporter<T> exporter = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
-        remember(exporter::unexport);
-        if (registry != null && !IN_JVM.equals(url.getProtocol())) {
-            URL registered = exporter.getInvoker().getUrl();
-            registry.register(registered);
-            remember(() -> registry.unregister(registered));
+        Exporter<T> exported = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
+        if (registry == null || IN_JVM.equals(url.getProtocol())) {
+            remember(exported::unexport);
+            return exported;
+        }
+        RegisteredExporter<T> exporter = new RegisteredExporter<>(exported, registry::unregister, exported.getInvoker().getUrl());
+        AutoCloseable unexport = exporter::unexport;
+        remember(unexport);
+        try {
+            registry.register(exported.getInvoker().getUrl());
+        } catch (RuntimeException | Error e) {
+            release(List.of(unexport));
+            throw e;
         }
         return exporter;
     }

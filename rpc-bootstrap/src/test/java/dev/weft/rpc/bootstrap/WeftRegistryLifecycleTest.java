@@ -1,6 +1,7 @@
 package dev.weft.rpc.bootstrap;
 
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.Exporter;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -64,6 +65,18 @@ class WeftRegistryLifecycleTest {
     void stopZooKeeper() throws Exception {
         operator.close();
         zookeeper.close();
+    }
+
+    @Test
+    void exporterUnexport_removesTheProvidersRegistration() throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build()) {
+            Exporter<Greeter> exporter = provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            assertThat(children("providers")).hasSize(1);
+
+            exporter.unexport();
+
+            assertThat(children("providers")).as("provider nodes after unexport()").isEmpty();
+        }
     }
 
     @Test
