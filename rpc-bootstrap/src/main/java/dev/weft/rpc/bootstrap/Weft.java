@@ -128,7 +128,7 @@ public final class Weft implements AutoCloseable {
             remember(exported::unexport);
             return exported;
         }
-        RegisteredExporter<T> exporter = new RegisteredExporter<>(exported, registry::unregister, exported.getInvoker().getUrl());
+        RegisteredExporter<T> exporter = new RegisteredExporter<>(exported, this::unregister, exported.getInvoker().getUrl());
         AutoCloseable unexport = exporter::unexport;
         remember(unexport);
         try {
@@ -192,7 +192,7 @@ public final class Weft implements AutoCloseable {
         } else {
             URL consumerNode = consumerUrl.addParameter(CATEGORY_KEY, CONSUMERS_CATEGORY);
             registry.register(consumerNode);
-            remember(acquired, () -> registry.unregister(consumerNode));
+            remember(acquired, () -> unregister(consumerNode));
             RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
             directory = fromRegistry;
             invokers = fromRegistry::getInvokers;
@@ -233,6 +233,18 @@ public final class Weft implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Unregisters {@code url}, unless this instance is closing while the registry is unreachable:
+     * then each unregister would wait the registry's connection timeout, and closing the registry
+     * (the oldest resource, so released last) unregisters everything in one go instead.
+     */
+    private void unregister(URL url) {
+        if (isClosed() && !registry.isAvailable()) {
+            return;
+        }
+        registry.unregister(url);
     }
 
     private boolean isClosed() {

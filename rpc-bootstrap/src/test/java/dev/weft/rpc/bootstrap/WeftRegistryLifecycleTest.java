@@ -171,6 +171,23 @@ class WeftRegistryLifecycleTest {
     }
 
     @Test
+    void close_whileZooKeeperIsDown_doesNotWaitATimeoutPerService() throws Exception {
+        Weft weft = Weft.builder().registry(registry).build();
+        for (String group : List.of("a", "b", "c", "d")) {
+            weft.export(Greeter.class, new Named(group), "weft://127.0.0.1:0?group=" + group);
+            weft.refer(Greeter.class, "check=false&group=" + group);
+        }
+        zookeeper.stop();
+
+        long started = System.nanoTime();
+        weft.close();
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(elapsedMillis).as("close with 8 registrations, ZooKeeper down, timeout=2000 (one wait each: 16 s)")
+                .isLessThan(10_000);
+    }
+
+    @Test
     void close_leavesNoZooKeeperSessionOrThreadBehind() throws Exception {
         Set<String> before = threadNames();
         long sessionsBefore = sessions();
