@@ -245,6 +245,29 @@ class WeftLifecycleTest {
     }
 
     @Test
+    void twoWefts_onOneDirectorAndOnePort_eachCloseReleasesOnlyItsOwnService() throws Exception {
+        ExtensionDirector director = keep(new ExtensionDirector(getClass().getClassLoader()));
+        Weft first = Weft.builder().director(director).build();
+        Weft second = Weft.builder().director(director).build();
+        int port = first.export(Greeter.class, new Named("first"), "weft://127.0.0.1:0?group=first")
+                .getInvoker().getUrl().getPort();
+        second.export(Greeter.class, new Named("second"), "weft://127.0.0.1:" + port + "?group=second");
+        Weft consumer = keep(Weft.builder().build());
+        Greeter toFirst = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&group=first&retries=0");
+        Greeter toSecond = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&group=second&retries=0");
+        assertThat(toFirst.greet("ada")).isEqualTo("first:ada");
+
+        first.close();
+
+        assertThat(toSecond.greet("ada")).as("the other Weft's service on the shared port").isEqualTo("second:ada");
+        assertThatThrownBy(() -> toFirst.greet("ada")).isInstanceOf(RpcException.class);
+        assertThat(canBind(port)).as("port still bound by the second Weft").isFalse();
+        second.close();
+        assertThat(canBind(port)).as("port free once both closed").isTrue();
+        assertThat(director.isClosed()).isFalse();
+    }
+
+    @Test
     void close_leavesNoWeftThreadRunning() throws Exception {
         Set<String> before = weftThreads();
         try (Weft weft = Weft.builder().build()) {
