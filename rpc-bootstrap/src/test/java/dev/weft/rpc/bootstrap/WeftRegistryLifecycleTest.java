@@ -80,6 +80,21 @@ class WeftRegistryLifecycleTest {
     }
 
     @Test
+    void reexport_onTheSamePort_afterUnexport_isRegisteredOnce_andCalled() throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build();
+             Weft consumer = Weft.builder().registry(registry).build()) {
+            Exporter<Greeter> first = provider.export(Greeter.class, new Named("first"), "weft://127.0.0.1:0");
+            int port = first.getInvoker().getUrl().getPort();
+            first.unexport();
+            provider.export(Greeter.class, new Named("again"), "weft://127.0.0.1:" + port);
+
+            assertThat(children("providers")).hasSize(1);
+            Greeter greeter = consumer.refer(Greeter.class, "timeout=3000");
+            assertThat(greeter.greet("ada")).isEqualTo("again:ada");
+        }
+    }
+
+    @Test
     void refer_thatFailsItsCheck_leavesNoConsumerNodeBehind() throws Exception {
         try (Weft consumer = Weft.builder().registry(registry).build()) {
             for (int attempt = 0; attempt < 3; attempt++) {
@@ -185,6 +200,39 @@ class WeftRegistryLifecycleTest {
 
         assertThat(elapsedMillis).as("close with 8 registrations, ZooKeeper down, timeout=2000 (one wait each: 16 s)")
                 .isLessThan(10_000);
+    }
+
+    @Test
+    void manyThreads_exportingAndReferringThroughTheRegistry_onOneWeft_eachFindsItsOwnService() throws Exception {
+        int threads = 8;
+        try (Weft weft = Weft.builder().registry(registry).build()) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            try {
+                List<Future<String>> answers = new ArrayList<>();
+                for (int i = 0; i < threads; i++) {
+                    String group = "g" + i;
+                    answers.add(pool.submit(() -> {
+                        start.await();
+                        weft.export(Greeter.class, new Named(group), "weft://127.0.0.1:0?group=" + group);
+                        return weft.refer(Greeter.class, "group=" + group + "&timeout=5000").greet("ada");
+                    }));
+                }
+                start.countDown();
+                Set<String> seen = new java.util.HashSet<>();
+                for (Future<String> answer : answers) {
+                    seen.add(answer.get(60, TimeUnit.SECONDS));
+                }
+                assertThat(seen).hasSize(threads).allMatch(answer -> answer.matches("g[0-7]:ada"));
+            } finally {
+                pool.shutdown();
+                assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(children("providers")).hasSize(threads);
+            assertThat(children("consumers")).hasSize(threads);
+        }
+        assertThat(children("providers")).isEmpty();
+        assertThat(children("consumers")).isEmpty();
     }
 
     @Test
