@@ -58,6 +58,8 @@ public final class Weft implements AutoCloseable {
     private final String host;
     private final KnownKeys knownKeys;
     private final Registry registry;
+    /** The consumers nodes of {@link #registry}'s refers (null without a registry). */
+    private final ConsumerNodes consumerNodes;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
     /** Held for the whole of {@link #close()}, so a second caller waits for the first to finish. */
     private final Object closeLock = new Object();
@@ -71,6 +73,7 @@ public final class Weft implements AutoCloseable {
         this.host = builder.host;
         this.knownKeys = KnownKeys.load(director.getClassLoader());
         this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
+        this.consumerNodes = registry == null ? null : new ConsumerNodes(registry::register, this::unregister);
         if (builder.shutdownHook) {
             shutdownHook = new Thread(this::close, "weft-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -191,8 +194,8 @@ public final class Weft implements AutoCloseable {
             source = consumerUrl.getParameter(DirectProviders.URL_KEY);
         } else {
             URL consumerNode = consumerUrl.addParameter(CATEGORY_KEY, CONSUMERS_CATEGORY);
-            registry.register(consumerNode);
-            remember(acquired, () -> unregister(consumerNode));
+            consumerNodes.acquire(consumerNode);
+            remember(acquired, () -> consumerNodes.release(consumerNode));
             RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
             directory = fromRegistry;
             invokers = fromRegistry::getInvokers;

@@ -109,6 +109,25 @@ class WeftRegistryLifecycleTest {
     }
 
     @Test
+    void refer_thatFailsItsCheck_keepsTheConsumerNodeOfAnEarlierIdenticalRefer() throws Exception {
+        Weft provider = Weft.builder().registry(registry).build();
+        try (Weft consumer = Weft.builder().registry(registry).build()) {
+            provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            Greeter first = consumer.refer(Greeter.class, "timeout=300");
+            assertThat(first.greet("ada")).isEqualTo("p:ada");
+            provider.close();
+            assertThat(eventually(() -> childrenQuietly("providers").isEmpty())).isTrue();
+
+            assertThatThrownBy(() -> consumer.refer(Greeter.class, "timeout=300"))
+                    .isInstanceOf(IllegalStateException.class);
+
+            assertThat(children("consumers")).as("the first refer's node, which the failed one shared").hasSize(1);
+        } finally {
+            provider.close();
+        }
+    }
+
+    @Test
     void export_onPortZero_registersTheBoundPort() throws Exception {
         try (Weft provider = Weft.builder().registry(registry).build()) {
             int bound = provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
@@ -261,6 +280,14 @@ class WeftRegistryLifecycleTest {
                     .orElseThrow(() -> new IllegalStateException("mntr: " + report));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<String> childrenQuietly(String category) {
+        try {
+            return children(category);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
