@@ -3,6 +3,7 @@ package dev.weft.rpc.bootstrap;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.spi.ExtensionDirector;
 
@@ -43,7 +44,7 @@ final class DirectProviders<T> {
         List<Invoker<T>> invokers = new ArrayList<>();
         try {
             for (String entry : addresses.split(",")) {
-                URL providerUrl = providerUrl(director, type, entry.strip());
+                URL providerUrl = withServiceKeyOf(consumerUrl, providerUrl(director, type, entry.strip()));
                 invokers.add(protocol.refer(type, RegistryDirectory.referUrl(providerUrl, consumerKeys)));
             }
         } catch (RuntimeException e) {
@@ -70,6 +71,22 @@ final class DirectProviders<T> {
             url = url.withPath(type.getName());
         }
         return url.hasParameter(ServiceUrls.INTERFACE_KEY) ? url : url.addParameter(ServiceUrls.INTERFACE_KEY, type.getName());
+    }
+
+    /**
+     * {@code providerUrl} with the consumer's {@code group} and {@code version} where the entry
+     * names none: they select the service on the provider, and {@code referUrl} keeps the
+     * provider's own.
+     */
+    private static URL withServiceKeyOf(URL consumerUrl, URL providerUrl) {
+        URL result = providerUrl;
+        for (String key : List.of(ServiceKey.GROUP_KEY, ServiceKey.VERSION_KEY)) {
+            String value = consumerUrl.getParameter(key, (String) null);
+            if (value != null && !result.hasParameter(key)) {
+                result = result.addParameter(key, value);
+            }
+        }
+        return result;
     }
 
     List<Invoker<T>> invokers() {

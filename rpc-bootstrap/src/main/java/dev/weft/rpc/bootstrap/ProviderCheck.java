@@ -6,6 +6,7 @@ import dev.weft.rpc.protocol.ServiceKey;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -26,16 +27,23 @@ final class ProviderCheck {
     /**
      * Returns once one of {@code invokers} is available, at once when {@code check=false}.
      *
-     * @param source where the providers come from, for the message ("registry zookeeper://...")
-     * @throws IllegalStateException when none is available within the consumer's timeout
+     * @param source    where the providers come from, for the message ("registry zookeeper://...")
+     * @param abandoned true once the wait is pointless (the {@code Weft} is closing)
+     * @throws IllegalStateException when none is available within the consumer's timeout, or the
+     *                               wait is abandoned
      */
-    static void await(Class<?> type, URL consumerUrl, Supplier<? extends List<? extends Invoker<?>>> invokers, String source) {
+    static void await(Class<?> type, URL consumerUrl, Supplier<? extends List<? extends Invoker<?>>> invokers, String source,
+                      BooleanSupplier abandoned) {
         if (!consumerUrl.getParameter(CHECK_KEY, true)) {
             return;
         }
         long timeoutMillis = consumerUrl.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
+            if (abandoned.getAsBoolean()) {
+                throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl)
+                        + ": Weft closed while waiting for a first provider (expected: an open instance)");
+            }
             for (Invoker<?> invoker : invokers.get()) {
                 if (invoker.isAvailable()) {
                     return;

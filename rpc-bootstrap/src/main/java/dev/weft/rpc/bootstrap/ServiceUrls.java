@@ -38,8 +38,17 @@ final class ServiceUrls {
         return withDefaults(result, defaults);
     }
 
-    /** The consumer URL {@code consumer://host/<interface>?interface=..&application=..&side=consumer&<parameters>}. */
+    /**
+     * The consumer URL {@code consumer://host/<interface>?interface=..&application=..&side=consumer&<parameters>}.
+     *
+     * @throws IllegalArgumentException when {@code interface} names another type
+     */
     static URL consumer(String host, Class<?> type, String application, Map<String, String> parameters) {
+        String declared = parameters.get(INTERFACE_KEY);
+        if (declared != null && !declared.equals(type.getName())) {
+            throw new IllegalArgumentException("refer " + type.getName() + ": interface=" + declared
+                    + " (expected: " + type.getName() + " or no interface key)");
+        }
         Map<String, String> all = new LinkedHashMap<>();
         all.put(INTERFACE_KEY, type.getName());
         all.put(APPLICATION_KEY, application);

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,11 @@ public final class Weft implements AutoCloseable {
     private final String host;
     private final KnownKeys knownKeys;
     private final Registry registry;
+    /** The consumers nodes of {@link #registry}'s refers (null without a registry). */
+    private final ConsumerNodes consumerNodes;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+    /** Held for the whole of {@link #close()}, so a second caller waits for the first to finish. */
+    private final Object closeLock = new Object();
     private final Thread shutdownHook;
     private boolean closed;
 
@@ -68,6 +73,7 @@ public final class Weft implements AutoCloseable {
         this.host = builder.host;
         this.knownKeys = KnownKeys.load(director.getClassLoader());
         this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
+        this.consumerNodes = registry == null ? null : new ConsumerNodes(registry::register, this::unregister);
         if (builder.shutdownHook) {
             shutdownHook = new Thread(this::close, "weft-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -102,33 +108,44 @@ public final class Weft implements AutoCloseable {
 
     /**
      * Exports {@code implementation} at {@code providerUrl} (e.g. {@code weft://127.0.0.1:20880?weight=200};
-     * port 0 binds a free port). The URL's path defaults to the interface name.
+     * port 0 binds a free port). The URL's path defaults to the interface name. With a registry,
+     * the returned exporter's {@link Exporter#unexport()} unregisters the service before unexporting it.
      *
      * @throws IllegalArgumentException when the URL or one of its keys is invalid
      * @throws RpcException             when the protocol cannot export it (e.g. the port is taken)
+     * @throws IllegalStateException    when this instance is closed
      */
     public <T> Exporter<T> export(Class<T> type, T implementation, String providerUrl) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(implementation, "implementation");
         Objects.requireNonNull(providerUrl, "providerUrl");
+        requireOpen();
         requireInterface(type);
         URL url = ServiceUrls.provider(URL.valueOf(providerUrl), type, application, System.currentTimeMillis());
-        requireProtocol(url, "export " + type.getName());
+        requireProtocol(url, providerUrl, "export " + type.getName());
         warnUnknownKeys(url, "export " + type.getName());
         Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
                 .getInvoker(implementation, type, url);
-        Exporter<T> exporter = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
-        remember(exporter::unexport);
-        if (registry != null && !IN_JVM.equals(url.getProtocol())) {
-            URL registered = exporter.getInvoker().getUrl();
-            registry.register(registered);
-            remember(() -> registry.unregister(registered));
+        Exporter<T> exported = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
+        if (registry == null || IN_JVM.equals(url.getProtocol())) {
+            remember(exported::unexport);
+            return exported;
+        }
+        RegisteredExporter<T> exporter = new RegisteredExporter<>(exported, this::unregister, exported.getInvoker().getUrl());
+        AutoCloseable unexport = exporter::unexport;
+        remember(unexport);
+        try {
+            registry.register(exported.getInvoker().getUrl());
+        } catch (RuntimeException | Error e) {
+            release(List.of(unexport));
+            throw e;
         }
         return exporter;
     }
 
     /** {@link #refer(Class, Map)} with parameters written as a URL query string ({@code k=v&k2=v2}). */
     public <T> T refer(Class<T> type, String consumerParameters) {
+        Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
         URL parsed = URL.valueOf("consumer://" + host + "/" + type.getName()
                 + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters));
@@ -143,20 +160,33 @@ public final class Weft implements AutoCloseable {
      * provider and fails naming the service and the registry if none appears.
      *
      * @throws IllegalArgumentException when a key is invalid or no provider source is given
-     * @throws IllegalStateException    when {@code check=true} and no provider is available in time
+     * @throws IllegalStateException    when {@code check=true} and no provider is available in time,
+     *                                  or this instance is closed (a failed refer releases what it created)
      */
     public <T> T refer(Class<T> type, Map<String, String> consumerParameters) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
+        requireOpen();
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
         warnUnknownKeys(consumerUrl, "refer " + type.getName());
+        List<AutoCloseable> acquired = new ArrayList<>();
+        try {
+            return refer(type, consumerUrl, acquired);
+        } catch (RuntimeException | Error e) {
+            release(acquired);
+            throw e;
+        }
+    }
+
+    /** Refers {@code type}, adding what it creates to {@code acquired} (and to what this instance owns). */
+    private <T> T refer(Class<T> type, URL consumerUrl, List<AutoCloseable> acquired) {
         Directory<T> directory;
         Supplier<List<Invoker<T>>> invokers;
         String source;
         if (consumerUrl.hasParameter(DirectProviders.URL_KEY) || registry == null) {
             DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
-            remember(providers::destroy);
+            remember(acquired, providers::destroy);
             DynamicDirectory<T> direct = new DynamicDirectory<>(type, consumerUrl);
             direct.setInvokers(providers.invokers());
             directory = direct;
@@ -164,66 +194,128 @@ public final class Weft implements AutoCloseable {
             source = consumerUrl.getParameter(DirectProviders.URL_KEY);
         } else {
             URL consumerNode = consumerUrl.addParameter(CATEGORY_KEY, CONSUMERS_CATEGORY);
-            registry.register(consumerNode);
-            remember(() -> registry.unregister(consumerNode));
+            consumerNodes.acquire(consumerNode);
+            remember(acquired, () -> consumerNodes.release(consumerNode));
             RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
             directory = fromRegistry;
             invokers = fromRegistry::getInvokers;
             source = "registry " + registry.getUrl();
         }
-        remember(directory::destroy);
+        remember(acquired, directory::destroy);
         Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
-        remember(clusterInvoker::destroy);
-        ProviderCheck.await(type, consumerUrl, invokers, source);
+        remember(acquired, clusterInvoker::destroy);
+        ProviderCheck.await(type, consumerUrl, invokers, source, this::isClosed);
         return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(clusterInvoker);
     }
 
-    /** Releases what this instance created, newest first; idempotent. */
+    /**
+     * Releases what this instance created, newest first; idempotent. A call made while another
+     * thread is closing returns once that close has finished.
+     */
     @Override
     public void close() {
-        Deque<AutoCloseable> toClose;
-        synchronized (owned) {
-            if (closed) {
-                return;
+        synchronized (closeLock) {
+            Deque<AutoCloseable> toClose;
+            synchronized (owned) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                toClose = new ArrayDeque<>(owned);
+                owned.clear();
             }
-            closed = true;
-            toClose = new ArrayDeque<>(owned);
-            owned.clear();
-        }
-        for (AutoCloseable closeable : toClose) {
-            try {
-                closeable.close();
-            } catch (Exception | LinkageError e) {
-                LOG.warn("Weft close: releasing {} failed: {}", closeable, e.toString(), e);
+            toClose.forEach(Weft::closeQuietly);
+            if (ownsDirector) {
+                director.close();
             }
-        }
-        if (ownsDirector) {
-            director.close();
-        }
-        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or about to: nothing left to remove
+            if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(shutdownHook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or about to: nothing left to remove
+                }
             }
         }
     }
 
+    /**
+     * Unregisters {@code url}, unless this instance is closing while the registry is unreachable:
+     * then each unregister would wait the registry's connection timeout, and closing the registry
+     * (the oldest resource, so released last) unregisters everything in one go instead.
+     */
+    private void unregister(URL url) {
+        if (isClosed() && !registry.isAvailable()) {
+            return;
+        }
+        registry.unregister(url);
+    }
+
+    private boolean isClosed() {
+        synchronized (owned) {
+            return closed;
+        }
+    }
+
+    private void requireOpen() {
+        if (isClosed()) {
+            throw closedError();
+        }
+    }
+
+    private static IllegalStateException closedError() {
+        return new IllegalStateException("Weft: closed (expected: an open instance)");
+    }
+
+    /**
+     * Owns {@code closeable} until {@link #close()}; when this instance is already closed, releases
+     * it at once and throws, so nothing created by a call racing {@code close()} is left open.
+     */
     private void remember(AutoCloseable closeable) {
+        boolean refused;
         synchronized (owned) {
-            if (closed) {
-                throw new IllegalStateException("Weft: closed (expected: an open instance)");
+            refused = closed;
+            if (!refused) {
+                owned.push(closeable);
             }
-            owned.push(closeable);
+        }
+        if (refused) {
+            closeQuietly(closeable);
+            throw closedError();
         }
     }
 
-    private void requireProtocol(URL url, String what) {
+    private void remember(List<AutoCloseable> acquired, AutoCloseable closeable) {
+        acquired.add(closeable);
+        remember(closeable);
+    }
+
+    /** Releases, newest first, those of {@code acquired} still owned (a racing {@code close()} releases the rest). */
+    private void release(List<AutoCloseable> acquired) {
+        Deque<AutoCloseable> mine = new ArrayDeque<>();
+        synchronized (owned) {
+            for (AutoCloseable closeable : acquired) {
+                if (owned.removeFirstOccurrence(closeable)) {
+                    mine.push(closeable);
+                }
+            }
+        }
+        mine.forEach(Weft::closeQuietly);
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception | LinkageError e) {
+            LOG.warn("Weft close: releasing {} failed: {}", closeable, e.toString(), e);
+        }
+    }
+
+    private void requireProtocol(URL url, String written, String what) {
         String protocol = url.getProtocol();
         var loader = director.getExtensionLoader(Protocol.class);
         if (protocol == null || !loader.hasExtension(protocol)) {
-            throw new IllegalArgumentException(what + ": protocol " + protocol + " in " + url
-                    + " (expected: one of " + loader.getSupportedExtensions() + ")");
+            throw new IllegalArgumentException(what + ": protocol " + protocol + " in providerUrl " + written
+                    + " (expected: protocol://host:port with a protocol among " + loader.getSupportedExtensions() + ")");
         }
     }
 

@@ -1,0 +1,66 @@
+package dev.weft.rpc.bootstrap;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Bad input to {@code export} and {@code refer} fails at once, naming the input and the rule. */
+class WeftBadInputTest {
+
+    public interface Greeter {
+        String greet(String name);
+    }
+
+    record Named(String name) implements Greeter {
+        @Override
+        public String greet(String who) {
+            return name + ":" + who;
+        }
+    }
+
+    private final Weft weft = Weft.builder().build();
+
+    @AfterEach
+    void close() {
+        weft.close();
+    }
+
+    @Test
+    void export_onTheAnyAddress_withoutRegisterHost_failsNamingTheKey_andBindsNothing() {
+        assertThatThrownBy(() -> weft.export(Greeter.class, new Named("a"), "weft://0.0.0.0:0"))
+                .isInstanceOf(RuntimeException.class)
+                .hasMessageContaining("register-host");
+    }
+
+    @Test
+    void badArguments_failAtOnce_namingTheArgument() {
+        assertThatThrownBy(() -> weft.refer(null, "url=injvm://127.0.0.1"))
+                .isInstanceOf(NullPointerException.class).hasMessage("type");
+        assertThatThrownBy(() -> weft.refer(Greeter.class, (String) null))
+                .isInstanceOf(NullPointerException.class).hasMessage("consumerParameters");
+        assertThatThrownBy(() -> weft.export(Greeter.class, null, "injvm://127.0.0.1"))
+                .isInstanceOf(NullPointerException.class).hasMessage("implementation");
+        assertThatThrownBy(() -> weft.export(Greeter.class, new Named("a"), "weft//127.0.0.1:0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("providerUrl weft//127.0.0.1:0").hasMessageContaining("[injvm, weft]");
+    }
+
+    @Test
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void export_ofAnImplementationOfAnotherType_isRejected() {
+        Class raw = Greeter.class;
+        assertThatThrownBy(() -> weft.export(raw, "not a greeter", "injvm://127.0.0.1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Greeter.class.getName());
+    }
+
+    @Test
+    void refer_withAnInterfaceKeyNamingAnotherType_isRejected() {
+        weft.export(Greeter.class, new Named("a"), "injvm://127.0.0.1");
+        assertThatThrownBy(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1&interface=com.example.Other"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("interface=com.example.Other")
+                .hasMessageContaining("expected: " + Greeter.class.getName());
+    }
+}

@@ -1,0 +1,63 @@
+package dev.weft.rpc.bootstrap;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Providers named directly with the consumer key {@code url}, over real weft sockets on 127.0.0.1. */
+class WeftDirectUrlTest {
+
+    public interface Greeter {
+        String greet(String name);
+    }
+
+    record Named(String name) implements Greeter {
+        @Override
+        public String greet(String who) {
+            return name + ":" + who;
+        }
+    }
+
+    private final Weft weft = Weft.builder().build();
+
+    @AfterEach
+    void close() {
+        weft.close();
+    }
+
+    @Test
+    void directUrl_withoutGroupOrVersion_takesTheConsumersOnes() {
+        int port = weft.export(Greeter.class, new Named("blue"), "weft://127.0.0.1:0?group=blue&version=2")
+                .getInvoker().getUrl().getPort();
+        weft.export(Greeter.class, new Named("plain"), "weft://127.0.0.1:" + port);
+
+        Greeter blue = weft.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&group=blue&version=2&retries=0");
+        Greeter plain = weft.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&retries=0");
+
+        assertThat(blue.greet("ada")).isEqualTo("blue:ada");
+        assertThat(plain.greet("ada")).isEqualTo("plain:ada");
+    }
+
+    @Test
+    void directUrls_withOneProviderDown_referSucceeds_andEveryCallReachesTheLiveOne() throws IOException {
+        int live = weft.export(Greeter.class, new Named("live"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
+        int dead = freePort();
+        Greeter greeter = weft.refer(Greeter.class,
+                "url=weft://127.0.0.1:" + dead + ",weft://127.0.0.1:" + live + "&timeout=2000&loadbalance=roundrobin");
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(greeter.greet("ada")).isEqualTo("live:ada");
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
