@@ -228,6 +228,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     /**
      * Registers {@code url} and waits up to the connection timeout for its node; if ZooKeeper is
      * unreachable the node is created once it is back.
+     *
+     * @throws IllegalStateException if ZooKeeper refuses the node because of an ACL (another
+     *         identity's folder): a retry cannot cure that, so {@code url} is not kept
      */
     @Override
     public void register(URL url) {
@@ -237,7 +240,12 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         Registration registration = new Registration(client, url, path, url.getParameter(DYNAMIC_KEY, true),
                 sessions, failures, worker);
         if (registrations.putIfAbsent(path, registration) == null) {
-            await(worker.submit(registration::ensure), "register " + url);
+            String refusal = await(worker.submit(registration::tryEnsure), "register " + url);
+            if (refusal != null) {
+                registrations.remove(path, registration);
+                registration.close(false);
+                throw new IllegalStateException(refusal);
+            }
         }
     }
 
@@ -450,9 +458,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         everRead = true;
     }
 
-    private void await(Future<?> future, String what) {
+    /** {@code future}'s result, or {@code null} (logged) when it fails or takes longer than the connection timeout. */
+    private <T> T await(Future<T> future, String what) {
         try {
-            future.get(timeoutMs, TimeUnit.MILLISECONDS);
+            return future.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             log.warn("{} on {}: not done within {} ms; it continues in the background", what, url, timeoutMs);
         } catch (InterruptedException e) {
@@ -460,6 +469,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         } catch (ExecutionException e) {
             log.warn("{} on {} failed: {}", what, url, RateLimitedLog.describe(e.getCause()));
         }
+        return null;
     }
 
     private void checkOpen() {

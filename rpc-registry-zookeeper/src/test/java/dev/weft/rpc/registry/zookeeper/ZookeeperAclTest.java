@@ -14,6 +14,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /** Digest authentication: nodes readable by anyone, writable only by the registry's identity. */
 class ZookeeperAclTest {
@@ -52,6 +53,36 @@ class ZookeeperAclTest {
                 Await.until("the rule", () -> !listener.lastIsEmpty("configurators"), listener::toString);
                 assertThat(listener.last("configurators").get(0).getParameter("sayHello.mock")).isEqualTo("force:return x");
                 assertThat(registry.toString()).doesNotContain("s3cret").contains("alice:***");
+            }
+        }
+    }
+
+    @Test
+    void registerUnderAFolderOfAnotherIdentity_failsAtOnce_namingThePathAndTheAcl() throws Exception {
+        try (TestingServer server = EmbeddedZooKeeper.server()) {
+            String connect = server.getConnectString();
+            URL owner = URL.valueOf("zookeeper://alice:s3cret@" + connect + "?session=3000&timeout=1000");
+            URL intruder = URL.valueOf("zookeeper://bob:other@" + connect + "?session=3000&timeout=1000");
+            URL anonymous = URL.valueOf("zookeeper://" + connect + "?session=3000&timeout=1000");
+            URL provider = URL.valueOf("weft://127.0.0.1:20880/" + SERVICE);
+            String providers = "/weft/" + SERVICE + "/providers";
+            try (ZookeeperRegistry alice = new ZookeeperRegistry(owner);
+                    ZookeeperRegistry bob = new ZookeeperRegistry(intruder);
+                    ZookeeperRegistry nobody = new ZookeeperRegistry(anonymous);
+                    CuratorFramework reader = EmbeddedZooKeeper.operator(connect)) {
+                alice.register(provider);
+                URL second = URL.valueOf("weft://127.0.0.1:20881/" + SERVICE);
+
+                for (ZookeeperRegistry other : List.of(bob, nobody)) {
+                    assertThatIllegalStateException().isThrownBy(() -> other.register(second))
+                            .withMessageContaining("register " + second)
+                            .withMessageContaining(providers)
+                            .withMessageContaining("NoAuth");
+                }
+
+                assertThat(reader.getChildren().forPath(providers)).containsExactly(NodeNames.encode(provider));
+                alice.register(second);
+                assertThat(reader.getChildren().forPath(providers)).hasSize(2);
             }
         }
     }
