@@ -351,15 +351,15 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
                         + " (" + RateLimitedLog.describe(e) + ")", e);
             }
             List<URL> urls = new ArrayList<>(names.size());
+            SkippedNodes skipped = new SkippedNodes(path, reportedBadNames);
             for (String name : names.stream().sorted().toList()) {
                 try {
                     urls.add(NodeNames.decode(name));
                 } catch (IllegalArgumentException e) {
-                    if (reportedBadNames.add(path + "/" + name)) {
-                        log.warn("Skipping node {}/{}: {}", path, name, e.getMessage());
-                    }
+                    skipped.add(name, e);
                 }
             }
+            skipped.report(failures);
             result.addAll(filter.keep(category, urls));
         }
         return List.copyOf(result);

@@ -13,6 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -289,6 +292,35 @@ class ZookeeperRegistryTest {
                 listener::toString);
         assertThat(consumers.health().skippedNodeNames()).isEqualTo(2);
         assertThat(consumers.lookup(consumer(""))).containsExactly(provider(20880, ""));
+    }
+
+    @Test
+    void hundredsOfBadNodeNames_giveOneLineNamingANodeAndTheCount_notOneLineEach() throws Exception {
+        ZookeeperRegistry providers = registry();
+        ZookeeperRegistry consumers = registry();
+        providers.register(provider(20880, ""));
+        String folder = "/weft/" + service + "/providers/";
+        for (int i = 0; i < 300; i++) {
+            operator.create().forPath(folder + "lock-" + i);
+        }
+        RecordingListener listener = new RecordingListener();
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            consumers.subscribe(consumer(""), listener);
+            Await.until("the good provider", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()),
+                    listener::toString);
+            consumers.lookup(consumer(""));
+        } finally {
+            System.setErr(stderr);
+        }
+
+        List<String> lines = captured.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.contains("Skipping")).toList();
+        assertThat(lines).as("%s", lines).hasSizeBetween(1, 2)
+                .allSatisfy(line -> assertThat(line).contains("300").contains(folder + "lock-"));
+        assertThat(consumers.health().skippedNodeNames()).isEqualTo(300);
     }
 
     @Test
