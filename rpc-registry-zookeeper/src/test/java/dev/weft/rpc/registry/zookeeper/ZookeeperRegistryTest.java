@@ -424,6 +424,34 @@ class ZookeeperRegistryTest {
         Await.until("the node re-created", () -> exists(path));
     }
 
+    @Test
+    void serviceFolderDeletedByHand_registrationsComeBack_andSubscribersSeeThemAgain() throws Exception {
+        ZookeeperRegistry providers = registry();
+        ZookeeperRegistry consumers = registry();
+        providers.register(provider(20880, ""));
+        providers.register(provider(20881, ""));
+        RecordingListener listener = new RecordingListener();
+        consumers.subscribe(consumer("category=providers,configurators"), listener);
+        Await.until("both", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2,
+                listener::toString);
+        String rule = "/weft/" + service + "/configurators/" + NodeNames.encode(URL.valueOf(
+                "override://0.0.0.0/" + service + "?category=configurators&dynamic=false&weight=5"));
+        operator.create().forPath(rule);
+        Await.until("the rule", () -> !listener.lastIsEmpty("configurators"), listener::toString);
+
+        operator.delete().deletingChildrenIfNeeded().forPath("/weft/" + service);
+
+        Await.until("both registered again", () -> exists("/weft/" + service + "/providers/"
+                + NodeNames.encode(provider(20880, ""))) && exists("/weft/" + service + "/providers/"
+                + NodeNames.encode(provider(20881, ""))));
+        Await.until("the subscriber sees both and no rule",
+                () -> listener.lastAddresses().size() == 2 && listener.lastIsEmpty("configurators"),
+                listener::toString);
+        operator.create().creatingParentsIfNeeded().forPath(rule);
+        Await.until("a rule written afterwards", () -> !listener.lastIsEmpty("configurators"), listener::toString);
+        assertThat(listener.overlapped()).isFalse();
+    }
+
     private static boolean exists(String path) {
         try {
             return operator.checkExists().forPath(path) != null;
