@@ -69,7 +69,8 @@ import static com.google.common.base.Preconditions.checkArgument;
  * <p>It is its own {@link RegistryHealth}, so a {@code RegistryDirectory} over it reports the
  * connection state and the time since the last successful read.
  *
- * <p>Thread-safe. It owns a Curator client, one worker thread and a small notification pool;
+ * <p>Thread-safe. It owns a Curator client, one worker thread and a notification pool (a thread
+ * per subscription being notified at the moment, ended when idle, so a slow listener delays only itself);
  * {@link #close()} unregisters its dynamic URLs, stops every watch and releases all of them.
  */
 public final class ZookeeperRegistry implements Registry, RegistryHealth {
@@ -94,7 +95,6 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
     private static final int DEFAULT_ZK_PORT = 2181;
     private static final int ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER = 0xfffff;
-    private static final int NOTIFY_THREADS = 2;
 
     private final URL url;
     private final Ticker ticker;
@@ -148,7 +148,8 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
         this.failures = new RateLimitedLog(log, ticker, 30, TimeUnit.SECONDS);
         this.worker = Executors.newSingleThreadExecutor(threads("weft-zk-registry-%d"));
-        this.notifier = Executors.newFixedThreadPool(NOTIFY_THREADS, threads("weft-zk-notify-%d"));
+        // Threads as needed, ended when idle: a listener stuck in notify holds one thread, never the others' turn.
+        this.notifier = Executors.newCachedThreadPool(threads("weft-zk-notify-%d"));
 
         ZKClientConfig clientConfig = new ZKClientConfig();
         clientConfig.setProperty(ZKClientConfig.JUTE_MAXBUFFER, Integer.toString(juteMaxBuffer));

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -111,6 +112,36 @@ class ZookeeperConcurrencyTest {
             assertThat(listener.overlapped()).isFalse();
         }
         assertThat(watches(consumers)).hasSize(2 * SERVICES);
+    }
+
+    @Test
+    void listenersStuckInNotify_delayOnlyTheirOwnSubscriptions() throws Exception {
+        ZookeeperRegistry providers = registry();
+        ZookeeperRegistry consumers = registry();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch stuck = new CountDownLatch(SERVICES);
+        try {
+            for (int s = 0; s < SERVICES; s++) {
+                consumers.subscribe(consumer(s, "stuck"), urls -> {
+                    stuck.countDown();
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            assertThat(stuck.await(20, TimeUnit.SECONDS)).as("every stuck listener called").isTrue();
+            RecordingListener free = new RecordingListener();
+
+            consumers.subscribe(consumer(0, "free"), free);
+            providers.register(provider(0, 20880));
+
+            Await.until("the free listener sees the provider",
+                    () -> List.of("127.0.0.1:20880").equals(free.lastAddresses()), free::toString);
+        } finally {
+            release.countDown();
+        }
     }
 
     private static List<String> watches(ZookeeperRegistry registry) {
