@@ -200,6 +200,75 @@ class ZookeeperFaultsTest {
     }
 
     @Test
+    void unregisterAndUnsubscribeWhileZooKeeperIsDown_takeEffectWhenItIsBack_sameSession() throws Exception {
+        ZookeeperRegistry provider = registry(20_000);
+        ZookeeperRegistry consumer = registry(20_000);
+        ZookeeperRegistry watcher = registry(20_000);
+        provider.register(A);
+        provider.register(B);
+        RecordingListener leaving = new RecordingListener();
+        RecordingListener staying = new RecordingListener();
+        consumer.subscribe(CONSUMER, leaving);
+        watcher.subscribe(CONSUMER, staying);
+        Await.until("A and B", () -> leaving.lastAddresses() != null && leaving.lastAddresses().size() == 2
+                && staying.lastAddresses() != null && staying.lastAddresses().size() == 2);
+        long providerSession = provider.health().sessionId();
+        long consumerSession = consumer.health().sessionId();
+
+        server.stop();
+        Await.until("suspended", () -> !provider.isAvailable() && !consumer.isAvailable());
+        provider.unregister(A);
+        consumer.unsubscribe(CONSUMER, leaving);
+        int left = leaving.count();
+        server.restart();
+
+        Await.until("A gone for good, B kept", () -> {
+            try {
+                return owner(A) == -1 && owner(B) == providerSession;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, () -> staying);
+        Await.until("the staying subscriber sees only B",
+                () -> List.of("127.0.0.1:20881").equals(staying.lastAddresses()), staying::toString);
+        Await.until("the unsubscribed folder no longer watched", () -> org.apache.zookeeper.ClientWatches.persistent(
+                zooKeeper(consumer)).isEmpty(), () -> org.apache.zookeeper.ClientWatches.persistent(zooKeeper(consumer)));
+        provider.register(C);
+        Await.until("C", () -> staying.lastAddresses().size() == 2, staying::toString);
+        assertThat(leaving.count()).isEqualTo(left);
+        assertThat(provider.health().sessionId()).isEqualTo(providerSession);
+        assertThat(consumer.health().sessionId()).isEqualTo(consumerSession);
+    }
+
+    @Test
+    void registryStartedWhileZooKeeperIsDown_registersAndSubscribesOnceItIsUp() throws Exception {
+        server.stop();
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        provider.register(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        assertThat(listener.count()).isZero();
+
+        server.restart();
+
+        Await.until("A registered and seen", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()),
+                listener::toString);
+        assertThat(owner(A)).isEqualTo(provider.health().sessionId());
+        provider.register(B);
+        Await.until("B", () -> listener.lastAddresses().size() == 2, listener::toString);
+        assertThat(emptyLists(listener)).isZero();
+    }
+
+    private static org.apache.zookeeper.ZooKeeper zooKeeper(ZookeeperRegistry registry) {
+        try {
+            return registry.curator().getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void explicitlyEmptyFolder_isDeliveredAsTheEmptyMarker_notConfusedWithAnOutage() throws Exception {
         ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
