@@ -95,6 +95,8 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
     private static final int DEFAULT_ZK_PORT = 2181;
     private static final int ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER = 0xfffff;
+    /** Room left in a create request for what is not the path: header, ACL, flags. */
+    private static final int REQUEST_OVERHEAD = 1024;
 
     private final URL url;
     private final Ticker ticker;
@@ -230,6 +232,8 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
      * Registers {@code url} and waits up to the connection timeout for its node; if ZooKeeper is
      * unreachable the node is created once it is back.
      *
+     * @throws IllegalArgumentException if the node path would be larger than ZooKeeper accepts
+     *         ({@value #JUTE_MAXBUFFER_KEY}): a larger request would break the connection on every try
      * @throws IllegalStateException if ZooKeeper refuses the node because of an ACL (another
      *         identity's folder): a retry cannot cure that, so {@code url} is not kept
      */
@@ -238,6 +242,12 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         Objects.requireNonNull(url, "url");
         checkOpen();
         String path = layout.nodePath(url);
+        int maxPath = juteMaxBuffer - REQUEST_OVERHEAD;
+        // Form-encoded, so ASCII: one byte a character.
+        checkArgument(path.length() <= maxPath, "register %s://%s/%s: node path of %s bytes (expected: at most %s bytes,"
+                        + " %s %s less %s for the rest of the request; ZooKeeper drops the connection on a larger one)",
+                url.getProtocol(), url.getAddress(), url.getPath(), path.length(), maxPath, JUTE_MAXBUFFER_KEY,
+                juteMaxBuffer, REQUEST_OVERHEAD);
         Registration registration = new Registration(client, url, path, url.getParameter(DYNAMIC_KEY, true),
                 sessions, failures, worker);
         if (registrations.putIfAbsent(path, registration) == null) {

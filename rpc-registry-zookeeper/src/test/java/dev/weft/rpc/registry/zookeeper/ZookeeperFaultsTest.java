@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Session expiry and ZooKeeper restarts, each test on its own embedded server: subscribers keep
@@ -238,6 +239,47 @@ class ZookeeperFaultsTest {
         assertThat(leaving.count()).isEqualTo(left);
         assertThat(provider.health().sessionId()).isEqualTo(providerSession);
         assertThat(consumer.health().sessionId()).isEqualTo(consumerSession);
+    }
+
+    @Test
+    void nodeHeldByAnotherLiveSession_isLeftAlone_thenTakenOverWhenThatSessionEnds() throws Exception {
+        CuratorFramework squatter = EmbeddedZooKeeper.operator(server.getConnectString());
+        long squatterSession = squatter.getZookeeperClient().getZooKeeper().getSessionId();
+        squatter.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath(path(A));
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+
+        provider.register(A);
+        assertThat(owner(A)).isEqualTo(squatterSession);
+        squatter.close();
+
+        Await.until("A owned by the provider", () -> {
+            try {
+                return owner(A) == provider.health().sessionId();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, provider::health);
+    }
+
+    @Test
+    void urlTooLargeForANode_failsAtOnce_andTheRegistryStaysConnected() throws Exception {
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+        List<String> states = new java.util.concurrent.CopyOnWriteArrayList<>();
+        provider.curator().getConnectionStateListenable().addListener((c, state) -> states.add(state.toString()));
+        provider.register(B);
+        URL huge = A.addParameter("methods", "m".repeat(1_100_000));
+
+        assertThatIllegalArgumentException().isThrownBy(() -> provider.register(huge))
+                .withMessageStartingWith("register weft://127.0.0.1:20880/" + SERVICE + ": node path of 1100")
+                .withMessageContaining("(expected: at most 1047551 bytes")
+                .matches(e -> e.getMessage().length() < 1_000, "a short message");
+
+        provider.register(C);
+        assertThat(owner(C)).isEqualTo(provider.health().sessionId());
+        assertThat(owner(A)).isEqualTo(-1);
+        assertThat(states).doesNotContain("SUSPENDED");
+        assertThat(provider.isAvailable()).isTrue();
     }
 
     @Test
