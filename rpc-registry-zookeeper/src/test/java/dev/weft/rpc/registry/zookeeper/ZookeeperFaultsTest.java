@@ -4,6 +4,7 @@ import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ClientSideExpiry;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,6 +145,55 @@ class ZookeeperFaultsTest {
         assertThat(emptyLists(listener)).as("%s", listener).isZero();
         assertThat(listener.lists("providers")).as("%s", listener)
                 .allSatisfy(list -> assertThat(list).extracting(URL::getAddress).containsExactly("127.0.0.1:20880"));
+    }
+
+    @Test
+    void backToBackSessionExpiries_ofARegistryThatRegistersAndSubscribes_endOwnedByTheLastSession_withTheTrueList()
+            throws Exception {
+        // A long session: nodes of the expired sessions would stay 30 s unless the registry replaced them.
+        ZookeeperRegistry both = registry(30_000);
+        ZookeeperRegistry other = registry(EmbeddedZooKeeper.SESSION_MS);
+        both.register(A);
+        RecordingListener listener = new RecordingListener();
+        both.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+
+        List<URL> others = List.of(B, C);
+        for (int expiry = 0; expiry < 6; expiry++) {
+            long before = both.health().sessionId();
+            ClientSideExpiry.expire(both.curator().getZookeeperClient().getZooKeeper());
+            // B and C join, leave, join again: one change while each session is gone.
+            URL changed = others.get(expiry % 2);
+            if (expiry / 2 % 2 == 0) {
+                other.register(changed);
+            } else {
+                other.unregister(changed);
+            }
+            // Expire again as soon as a new session is connected, before the registry may have caught up.
+            Await.until("a new session", Duration.ofSeconds(15), () -> {
+                try {
+                    ZooKeeper zk = both.curator().getZookeeperClient().getZooKeeper();
+                    return zk.getState().isConnected() && zk.getSessionId() != before;
+                } catch (Exception e) {
+                    return false;
+                }
+            }, both::health);
+        }
+
+        Await.until("A owned by the last session, well before an expired one would be reaped",
+                Duration.ofSeconds(15), () -> {
+                    try {
+                        long now = both.curator().getZookeeperClient().getZooKeeper().getSessionId();
+                        return both.health().sessionId() == now && owner(A) == now;
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }, both::health);
+        List<String> expected = List.of("127.0.0.1:20880", "127.0.0.1:20881", "127.0.0.1:20882");
+        Await.until("the true list", () -> expected.equals(listener.lastAddresses()), listener::toString);
+        assertThat(emptyLists(listener)).isZero();
+        assertThat(listener.overlapped()).isFalse();
+        assertThat(operator.getChildren().forPath("/weft/" + SERVICE + "/providers")).hasSize(3);
     }
 
     @Test
