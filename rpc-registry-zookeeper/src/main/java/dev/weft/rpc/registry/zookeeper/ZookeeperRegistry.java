@@ -260,14 +260,24 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         }
     }
 
-    /** Deletes the node of {@code url} (waits up to the connection timeout); unknown URLs are ignored. */
+    /**
+     * Deletes the node of {@code url} (waits up to the connection timeout). A persistent node
+     * ({@code dynamic=false}, such as an override rule) belongs to no session, so it is deleted
+     * even when another registry wrote it; another registry's ephemeral node is left alone (its
+     * registry keeps it), and a URL with no node is ignored.
+     */
     @Override
     public void unregister(URL url) {
         Objects.requireNonNull(url, "url");
         checkOpen();
-        Registration registration = registrations.remove(layout.nodePath(url));
+        String path = layout.nodePath(url);
+        Registration registration = registrations.remove(path);
+        if (registration == null && !url.getParameter(DYNAMIC_KEY, true)) {
+            registration = new Registration(client, url, path, false, sessions, failures, worker);
+        }
         if (registration != null) {
-            await(worker.submit(() -> registration.close(true)), "unregister " + url);
+            Registration removed = registration;
+            await(worker.submit(() -> removed.close(true)), "unregister " + url);
         }
     }
 

@@ -384,6 +384,39 @@ class ZookeeperRegistryTest {
     }
 
     @Test
+    void persistentRuleWrittenByAnEarlierRegistry_isDeletedByUnregister_fromAnotherRegistry() throws Exception {
+        URL rule = URL.valueOf("override://0.0.0.0/" + service + "?category=configurators&dynamic=false&timeout=300");
+        String rulePath = "/weft/" + service + "/configurators/" + NodeNames.encode(rule);
+        ZookeeperRegistry monday = registry();
+        monday.register(rule);
+        monday.close();
+        ZookeeperRegistry tuesday = registry();
+        RecordingListener listener = new RecordingListener();
+        tuesday.subscribe(consumer("category=configurators"), listener);
+        Await.until("the rule", () -> !listener.lastIsEmpty("configurators") && listener.count() > 0,
+                listener::toString);
+
+        tuesday.unregister(rule);
+
+        assertThat(exists(rulePath)).isFalse();
+        Await.until("configurators empty", () -> listener.lastIsEmpty("configurators"), listener::toString);
+    }
+
+    @Test
+    void unregister_ofAnotherSessionsEphemeralNode_leavesItAlone() throws Exception {
+        ZookeeperRegistry owner = registry();
+        ZookeeperRegistry stranger = registry();
+        URL url = provider(20880, "");
+        owner.register(url);
+
+        stranger.unregister(url);
+
+        Stat stat = operator.checkExists().forPath("/weft/" + service + "/providers/" + NodeNames.encode(url));
+        assertThat(stat).isNotNull();
+        assertThat(stat.getEphemeralOwner()).isEqualTo(owner.health().sessionId());
+    }
+
+    @Test
     void unsubscribe_stopsNotifications_otherSubscriptionsOfTheFolderGoOn() {
         ZookeeperRegistry providers = registry();
         ZookeeperRegistry consumers = registry();
