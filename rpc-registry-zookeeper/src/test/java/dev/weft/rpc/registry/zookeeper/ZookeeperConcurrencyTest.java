@@ -2,7 +2,9 @@ package dev.weft.rpc.registry.zookeeper;
 
 import dev.weft.rpc.common.URL;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientSideExpiry;
 import org.apache.zookeeper.ClientWatches;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,9 +117,11 @@ class ZookeeperConcurrencyTest {
     }
 
     @Test
-    void listenersStuckInNotify_delayOnlyTheirOwnSubscriptions() throws Exception {
+    void listenersStuckInNotify_delayOnlyTheirOwnSubscriptions_andNeverTheRegistrySessionWork() throws Exception {
         ZookeeperRegistry providers = registry();
         ZookeeperRegistry consumers = registry();
+        URL own = URL.valueOf("consumer://127.0.0.1/" + service(0) + "?category=consumers");
+        consumers.register(own);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch stuck = new CountDownLatch(SERVICES);
         try {
@@ -139,6 +143,23 @@ class ZookeeperConcurrencyTest {
 
             Await.until("the free listener sees the provider",
                     () -> List.of("127.0.0.1:20880").equals(free.lastAddresses()), free::toString);
+
+            // Dubbo #10181: work blocked behind listeners delayed re-registration after a session loss.
+            long before = consumers.health().sessionId();
+            ClientSideExpiry.expire(consumers.curator().getZookeeperClient().getZooKeeper());
+            String ownPath = "/weft/" + service(0) + "/consumers/" + NodeNames.encode(own);
+            Await.until("its own node owned by the new session", () -> {
+                long now = consumers.health().sessionId();
+                try {
+                    Stat stat = consumers.curator().checkExists().forPath(ownPath);
+                    return now != before && stat != null && stat.getEphemeralOwner() == now;
+                } catch (Exception e) {
+                    return false;
+                }
+            }, consumers::health);
+            providers.register(provider(0, 20881));
+            Await.until("the free listener sees a later provider", () -> free.lastAddresses().size() == 2,
+                    free::toString);
         } finally {
             release.countDown();
         }

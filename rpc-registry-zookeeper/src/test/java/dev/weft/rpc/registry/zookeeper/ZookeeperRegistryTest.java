@@ -108,6 +108,9 @@ class ZookeeperRegistryTest {
         Stat stat = operator.checkExists().forPath(path);
         assertThat(stat).isNotNull();
         assertThat(stat.getEphemeralOwner()).isEqualTo(registry.health().sessionId()).isNotZero();
+        assertThat(operator.getData().forPath(path)).as("everything is in the name").isEmpty();
+        assertThat(operator.checkExists().forPath("/weft/" + service + "/providers").getEphemeralOwner())
+                .as("category folders are persistent (not containers the server would delete when empty)").isZero();
     }
 
     @Test
