@@ -34,6 +34,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
@@ -94,6 +96,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     public static final String DYNAMIC_KEY = "dynamic";
 
     private static final int DEFAULT_ZK_PORT = 2181;
+    private static final Pattern BACKUP_MEMBER = Pattern.compile("[A-Za-z0-9._\\-\\[\\]:]+:([0-9]{1,5})");
     private static final int ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER = 0xfffff;
     /** Room left in a create request for what is not the path: header, ACL, flags. */
     private static final int REQUEST_OVERHEAD = 1024;
@@ -132,9 +135,11 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         this.url = Objects.requireNonNull(url, "url");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         String root = url.getParameter(ROOT_KEY, DEFAULT_ROOT);
-        checkArgument(root.matches("[A-Za-z0-9._-]+") && !root.equals(".") && !root.equals(".."),
-                "%s: %s (expected: one node name of letters, digits, '.', '-' or '_', such as weft or dubbo) in %s",
-                ROOT_KEY, root, url);
+        // "/zookeeper" is reserved for the server (quotas, configuration); applications must not use it.
+        checkArgument(root.matches("[A-Za-z0-9._-]+") && !root.equals(".") && !root.equals("..")
+                        && !root.equals("zookeeper"),
+                "%s: %s (expected: one node name of letters, digits, '.', '-' or '_', other than zookeeper, such as"
+                        + " weft or dubbo) in %s", ROOT_KEY, root, url);
         this.layout = new NodeLayout(root);
         int sessionMs = url.getParameter(SESSION_KEY, DEFAULT_SESSION_MS);
         checkArgument(sessionMs > 0, "%s: %s (expected: > 0 ms) in %s", SESSION_KEY, sessionMs, url);
@@ -180,8 +185,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         StringBuilder sb = new StringBuilder(url.getPort() > 0 ? url.getAddress()
                 : new URL(null, host, DEFAULT_ZK_PORT, null).getAddress());
         for (String backup : Splitter.on(',').trimResults().omitEmptyStrings().split(url.getParameter(BACKUP_KEY, ""))) {
-            checkArgument(backup.matches("[A-Za-z0-9._\\-\\[\\]:]+:[0-9]{1,5}"),
-                    "%s: %s (expected: host:port, comma-separated) in %s", BACKUP_KEY, backup, url);
+            Matcher hostPort = BACKUP_MEMBER.matcher(backup);
+            checkArgument(hostPort.matches() && Integer.parseInt(hostPort.group(1)) >= 1
+                            && Integer.parseInt(hostPort.group(1)) <= 65535,
+                    "%s: %s (expected: host:port with a port 1-65535, comma-separated) in %s", BACKUP_KEY, backup, url);
             sb.append(',').append(backup);
         }
         return sb.toString();

@@ -546,6 +546,16 @@ class ZookeeperRegistryTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "backup=nohost")))
                 .withMessageStartingWith("backup: nohost (expected: host:port");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "backup=127.0.0.1:99999")))
+                .withMessageStartingWith("backup: 127.0.0.1:99999 (expected: host:port with a port 1-65535");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "backup=127.0.0.1:0")))
+                .withMessageStartingWith("backup: 127.0.0.1:0 (expected: host:port with a port 1-65535");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "root=zookeeper")))
+                .withMessageStartingWith("root: zookeeper (expected: one node name")
+                .withMessageContaining("other than zookeeper");
         ZookeeperRegistry registry = registry();
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> registry.subscribe(consumer("category=providers,routes"), new RecordingListener()))
