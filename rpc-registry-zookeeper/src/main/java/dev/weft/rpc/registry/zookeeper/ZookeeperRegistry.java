@@ -415,7 +415,18 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         registrations.clear();
         if (!registered.isEmpty()) {
             Future<?> unregistered = worker.submit(() -> registered.forEach(r -> r.close(r.isEphemeral())));
-            await(unregistered, "close: unregister " + registered.size() + " URLs");
+            try {
+                unregistered.get(timeoutMs, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // Closing the client below stops the deletes; the server deletes the ephemeral nodes when it ends the session.
+                log.warn("Registry {} closing: its {} nodes not deleted within {} ms (ZooKeeper unreachable?); its"
+                        + " ephemeral nodes go when ZooKeeper ends its session, after the session timeout", url,
+                        registered.size(), timeoutMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                log.warn("Registry {} closing: could not delete its nodes: {}", url, RateLimitedLog.describe(e.getCause()));
+            }
         }
         worker.shutdownNow();
         notifier.shutdown();
