@@ -156,20 +156,29 @@ final class Registration {
         return client.checkExists().usingWatcher(watcher).forPath(path) != null;
     }
 
-    /** Stops keeping the node and deletes it; errors are logged (an ephemeral node goes with the session). */
-    void close(boolean delete) {
+    /**
+     * Stops keeping the node and, when {@code delete}, deletes it. Returns why ZooKeeper refused
+     * the delete because of an ACL (which a retry cannot cure), else {@code null}; other errors
+     * are logged (an ephemeral node goes with the session).
+     */
+    String close(boolean delete) {
         closed = true;
         if (!delete) {
-            return;
+            return null;
         }
         try {
             client.delete().guaranteed().forPath(path);
         } catch (KeeperException.NoNodeException e) {
             log.debug("Node {} was already gone", path);
+        } catch (KeeperException.NoAuthException e) {
+            return "unregister " + url + ": NoAuth for " + path + " (expected: an identity allowed to delete nodes"
+                    + " of its folder: the user:password of the registry URL that created the folder,"
+                    + " zookeeper://user:password@host:port, or an ACL granting this registry's identity)";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             log.warn("Could not delete {} for {}: {}", path, url, RateLimitedLog.describe(e));
         }
+        return null;
     }
 }

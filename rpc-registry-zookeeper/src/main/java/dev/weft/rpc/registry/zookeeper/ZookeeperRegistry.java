@@ -272,6 +272,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
      * ({@code dynamic=false}, such as an override rule) belongs to no session, so it is deleted
      * even when another registry wrote it; another registry's ephemeral node is left alone (its
      * registry keeps it), and a URL with no node is ignored.
+     *
+     * @throws IllegalStateException if ZooKeeper refuses the delete because of an ACL (another
+     *         identity's folder); the URL is no longer kept by this registry either way
      */
     @Override
     public void unregister(URL url) {
@@ -284,7 +287,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         }
         if (registration != null) {
             Registration removed = registration;
-            await(worker.submit(() -> removed.close(true)), "unregister " + url);
+            String refusal = await(worker.submit(() -> removed.close(true)), "unregister " + url);
+            if (refusal != null) {
+                throw new IllegalStateException(refusal);
+            }
         }
     }
 
@@ -414,7 +420,12 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         List<Registration> registered = new ArrayList<>(registrations.values());
         registrations.clear();
         if (!registered.isEmpty()) {
-            Future<?> unregistered = worker.submit(() -> registered.forEach(r -> r.close(r.isEphemeral())));
+            Future<?> unregistered = worker.submit(() -> registered.forEach(r -> {
+                String refusal = r.close(r.isEphemeral());
+                if (refusal != null) {
+                    log.warn("Registry {} closing: {}", url, refusal);
+                }
+            }));
             try {
                 unregistered.get(timeoutMs, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {

@@ -88,6 +88,30 @@ class ZookeeperAclTest {
     }
 
     @Test
+    void unregisterOfARuleByAnotherIdentity_failsAtOnce_andTheRuleStays() throws Exception {
+        try (TestingServer server = EmbeddedZooKeeper.server()) {
+            String connect = server.getConnectString();
+            URL rule = URL.valueOf("override://0.0.0.0/" + SERVICE + "?category=configurators&dynamic=false&timeout=300");
+            String rulePath = "/weft/" + SERVICE + "/configurators/" + NodeNames.encode(rule);
+            try (ZookeeperRegistry alice = new ZookeeperRegistry(
+                    URL.valueOf("zookeeper://alice:s3cret@" + connect + "?session=3000&timeout=1000"));
+                    ZookeeperRegistry nobody = new ZookeeperRegistry(
+                            URL.valueOf("zookeeper://" + connect + "?session=3000&timeout=1000"));
+                    CuratorFramework reader = EmbeddedZooKeeper.operator(connect)) {
+                alice.register(rule);
+
+                assertThatIllegalStateException().isThrownBy(() -> nobody.unregister(rule))
+                        .withMessageContaining("unregister " + rule)
+                        .withMessageContaining("NoAuth for " + rulePath);
+
+                assertThat(reader.checkExists().forPath(rulePath)).isNotNull();
+                alice.unregister(rule);
+                assertThat(reader.checkExists().forPath(rulePath)).isNull();
+            }
+        }
+    }
+
+    @Test
     void userWithoutPassword_isRejectedAtOnce() {
         assertThatExceptionOfType(IllegalArgumentException.class)
                 .isThrownBy(() -> new ZookeeperRegistry(URL.valueOf("zookeeper://alice@127.0.0.1:2181")))
