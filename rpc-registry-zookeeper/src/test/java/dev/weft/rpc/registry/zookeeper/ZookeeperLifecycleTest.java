@@ -3,6 +3,8 @@ package dev.weft.rpc.registry.zookeeper;
 import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,17 +124,40 @@ class ZookeeperLifecycleTest {
     @Test
     void closedRegistries_leaveNoThreadAndNoSession() throws Exception {
         Set<Thread> before = liveThreads();
+        List<long[]> sessions = new ArrayList<>();
+        List<byte[]> passwords = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             ZookeeperRegistry registry = registry();
             registry.register(provider(20880 + i));
             RecordingListener listener = new RecordingListener();
             registry.subscribe(CONSUMER.addParameter("category", "providers,configurators"), listener);
             Await.until("first lists", () -> listener.last("configurators") != null, listener::toString);
+            ZooKeeper zooKeeper = registry.curator().getZookeeperClient().getZooKeeper();
+            sessions.add(new long[] {zooKeeper.getSessionId()});
+            passwords.add(zooKeeper.getSessionPasswd());
             registry.close();
         }
 
         Await.until("no thread left", () -> newThreads(before).isEmpty(), () -> newThreads(before));
         assertThat(operator.getChildren().forPath("/weft/" + SERVICE + "/providers")).isEmpty();
+        for (int i = 0; i < sessions.size(); i++) {
+            assertThat(sessionEnded(sessions.get(i)[0], passwords.get(i))).as("session %s ended", i).isTrue();
+        }
+    }
+
+    /** Whether the server says {@code sessionId} expired when a client tries to resume it. */
+    private boolean sessionEnded(long sessionId, byte[] password) throws Exception {
+        CountDownLatch expired = new CountDownLatch(1);
+        ZooKeeper resumed = new ZooKeeper(server.getConnectString(), EmbeddedZooKeeper.SESSION_MS, event -> {
+            if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                expired.countDown();
+            }
+        }, sessionId, password);
+        try {
+            return expired.await(10, TimeUnit.SECONDS);
+        } finally {
+            resumed.close();
+        }
     }
 
     @Test
