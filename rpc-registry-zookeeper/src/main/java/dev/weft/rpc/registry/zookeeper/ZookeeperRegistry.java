@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -119,6 +120,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     private volatile long lastReadNanos;
     private volatile boolean everRead;
     private volatile boolean closed;
+    private final CountDownLatch released = new CountDownLatch(1);
 
     /** A registry on {@code url} ({@code zookeeper://[user:password@]host:port?...}) with the system clock. */
     public ZookeeperRegistry(URL url) {
@@ -401,21 +403,42 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
     /**
      * Unregisters every dynamic URL (persistent ones, {@code dynamic=false}, stay), stops every
-     * watch and closes the Curator client and the threads. Idempotent.
+     * watch and closes the Curator client and the threads. Idempotent: a call while another is
+     * under way returns once that one has finished.
      */
     @Override
     public void close() {
-        List<CategoryWatcher> stopped;
+        List<CategoryWatcher> stopped = null;
         synchronized (this) {
-            if (closed) {
-                return;
+            if (!closed) {
+                closed = true;
+                subscriptions.values().forEach(Subscription::close);
+                subscriptions.clear();
+                stopped = new ArrayList<>(watchers.values());
+                watchers.clear();
             }
-            closed = true;
-            subscriptions.values().forEach(Subscription::close);
-            subscriptions.clear();
-            stopped = new ArrayList<>(watchers.values());
-            watchers.clear();
         }
+        if (stopped == null) {
+            awaitReleased();
+            return;
+        }
+        try {
+            release(stopped);
+        } finally {
+            released.countDown();
+        }
+    }
+
+    /** A later close() returns once the first has released everything (each step of it is bounded). */
+    private void awaitReleased() {
+        try {
+            released.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void release(List<CategoryWatcher> stopped) {
         stopped.forEach(CategoryWatcher::close);
         List<Registration> registered = new ArrayList<>(registrations.values());
         registrations.clear();

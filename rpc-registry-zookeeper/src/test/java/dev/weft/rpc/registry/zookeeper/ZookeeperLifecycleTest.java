@@ -2,6 +2,7 @@ package dev.weft.rpc.registry.zookeeper;
 
 import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -158,6 +159,23 @@ class ZookeeperLifecycleTest {
         } finally {
             resumed.close();
         }
+    }
+
+    @Test
+    void secondCloseWhileTheFirstIsUnderWay_returnsOnlyOnceTheRegistryIsClosed() throws Exception {
+        ZookeeperRegistry registry = registry();
+        registry.register(provider(20880));
+        server.stop();
+        Await.until("suspended", () -> !registry.isAvailable(), registry::health);
+        // With ZooKeeper down the first close waits up to the 1 s timeout for its deletes.
+        Thread first = new Thread(registry::close);
+        first.start();
+        Await.until("the first close under way", () -> registry.health().state() == ZookeeperHealth.State.CLOSED);
+
+        registry.close();
+
+        assertThat(registry.curator().getState()).isEqualTo(CuratorFrameworkState.STOPPED);
+        first.join(TimeUnit.SECONDS.toMillis(10));
     }
 
     @Test
