@@ -62,6 +62,22 @@ class ZookeeperFaultsTest {
         return stat == null ? -1 : stat.getEphemeralOwner();
     }
 
+    /**
+     * Waits until {@code url}'s node is {@code registry}'s: on a busy machine the first connection
+     * may outlast the 1 s that {@code register} waits, and a consumer subscribing before the node
+     * exists rightly gets an empty first list.
+     */
+    private void awaitRegistered(ZookeeperRegistry registry, URL url) {
+        Await.until(url + " registered", () -> {
+            try {
+                long session = registry.health().sessionId();
+                return session != 0 && owner(url) == session;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, registry::health);
+    }
+
     private static long emptyLists(RecordingListener listener) {
         return listener.lists("providers").stream().filter(l -> l.get(0).getProtocol().equals("empty")).count();
     }
@@ -71,6 +87,7 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
@@ -96,6 +113,8 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
         other.register(B);
+        awaitRegistered(provider, A);
+        awaitRegistered(other, B);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A and B", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2);
@@ -125,6 +144,7 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry provider = registry(30_000);
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
@@ -154,6 +174,7 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry both = registry(30_000);
         ZookeeperRegistry other = registry(EmbeddedZooKeeper.SESSION_MS);
         both.register(A);
+        awaitRegistered(both, A);
         RecordingListener listener = new RecordingListener();
         both.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
@@ -201,6 +222,7 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry provider = registry(20_000);
         ZookeeperRegistry consumer = registry(20_000);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
@@ -223,6 +245,8 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
         provider.register(B);
+        awaitRegistered(provider, A);
+        awaitRegistered(provider, B);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A and B", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2);
@@ -257,6 +281,8 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry watcher = registry(20_000);
         provider.register(A);
         provider.register(B);
+        awaitRegistered(provider, A);
+        awaitRegistered(provider, B);
         RecordingListener leaving = new RecordingListener();
         RecordingListener staying = new RecordingListener();
         consumer.subscribe(CONSUMER, leaving);
@@ -368,6 +394,7 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
