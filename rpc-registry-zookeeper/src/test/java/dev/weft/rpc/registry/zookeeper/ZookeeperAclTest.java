@@ -71,6 +71,7 @@ class ZookeeperAclTest {
                     ZookeeperRegistry nobody = new ZookeeperRegistry(anonymous);
                     CuratorFramework reader = EmbeddedZooKeeper.operator(connect)) {
                 alice.register(provider);
+                Await.until("alice's folders", () -> exists(reader, providers + "/" + NodeNames.encode(provider)));
                 URL second = URL.valueOf("weft://127.0.0.1:20881/" + SERVICE);
 
                 for (ZookeeperRegistry other : List.of(bob, nobody)) {
@@ -99,6 +100,7 @@ class ZookeeperAclTest {
                             URL.valueOf("zookeeper://" + connect + "?session=3000&timeout=1000"));
                     CuratorFramework reader = EmbeddedZooKeeper.operator(connect)) {
                 alice.register(rule);
+                Await.until("the rule written", () -> exists(reader, rulePath));
 
                 assertThatIllegalStateException().isThrownBy(() -> nobody.unregister(rule))
                         .withMessageContaining("unregister " + rule)
@@ -116,6 +118,14 @@ class ZookeeperAclTest {
         assertThatExceptionOfType(IllegalArgumentException.class)
                 .isThrownBy(() -> new ZookeeperRegistry(URL.valueOf("zookeeper://alice@127.0.0.1:2181")))
                 .withMessageStartingWith("registry password: (none) (expected: zookeeper://user:password@host:port");
+    }
+
+    private static boolean exists(CuratorFramework reader, String path) {
+        try {
+            return reader.checkExists().forPath(path) != null;
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static CuratorFramework authenticated(String connect, String userAndPassword) throws InterruptedException {

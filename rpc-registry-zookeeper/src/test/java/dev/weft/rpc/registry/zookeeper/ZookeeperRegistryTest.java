@@ -392,6 +392,7 @@ class ZookeeperRegistryTest {
         String rulePath = "/weft/" + service + "/configurators/" + NodeNames.encode(rule);
         ZookeeperRegistry monday = registry();
         monday.register(rule);
+        Await.until("the rule written", () -> exists(rulePath));
         monday.close();
         ZookeeperRegistry tuesday = registry();
         RecordingListener listener = new RecordingListener();
@@ -411,6 +412,7 @@ class ZookeeperRegistryTest {
         ZookeeperRegistry stranger = registry();
         URL url = provider(20880, "");
         owner.register(url);
+        Await.until("registered", () -> exists("/weft/" + service + "/providers/" + NodeNames.encode(url)));
 
         stranger.unregister(url);
 
