@@ -75,6 +75,8 @@ class ZookeeperAclTest {
                 URL second = URL.valueOf("weft://127.0.0.1:20881/" + SERVICE);
 
                 for (ZookeeperRegistry other : List.of(bob, nobody)) {
+                    // Connected first: register waits only 1 s, which a first connection may outlast on a busy machine.
+                    Await.until("connected", other::isAvailable, other::health);
                     assertThatIllegalStateException().isThrownBy(() -> other.register(second))
                             .withMessageContaining("register " + second)
                             .withMessageContaining(providers)
@@ -101,6 +103,7 @@ class ZookeeperAclTest {
                     CuratorFramework reader = EmbeddedZooKeeper.operator(connect)) {
                 alice.register(rule);
                 Await.until("the rule written", () -> exists(reader, rulePath));
+                Await.until("connected", nobody::isAvailable, nobody::health);
 
                 assertThatIllegalStateException().isThrownBy(() -> nobody.unregister(rule))
                         .withMessageContaining("unregister " + rule)
