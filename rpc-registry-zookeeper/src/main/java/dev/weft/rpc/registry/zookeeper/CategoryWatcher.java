@@ -5,8 +5,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,11 +28,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * instances, which makes the directory's own comparison of the lists cheap. A read that finds the
  * same names as the last one delivers nothing new.
  *
- * <p>Node names that do not parse are logged once per node path and skipped.
+ * <p>Node names that do not parse are skipped; each read reports the new ones in one line
+ * ({@link SkippedNodes}).
  */
 final class CategoryWatcher implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(CategoryWatcher.class);
 
     private final CuratorFramework client;
     private final String path;
@@ -140,6 +137,7 @@ final class CategoryWatcher implements AutoCloseable {
         sorted.sort(null);
         List<Node> previous = nodes;
         List<Node> next = new ArrayList<>(sorted.size());
+        SkippedNodes skipped = new SkippedNodes(path, reportedBadNames);
         long bytes = 0;
         int kept = 0;
         int p = 0;
@@ -160,8 +158,9 @@ final class CategoryWatcher implements AutoCloseable {
                     break;
                 }
             }
-            next.add(node != null ? node : new Node(name, decodeOrReport(name)));
+            next.add(node != null ? node : new Node(name, decodeOrSkip(name, skipped)));
         }
+        skipped.report(failures);
         if (bytes > juteMaxBuffer / 4 * 3) {
             failures.warn("size " + path, "The children of " + path + " (" + sorted.size() + " nodes, about "
                     + bytes + " bytes) are over 3/4 of the " + juteMaxBuffer + " bytes a response may have; a folder"
@@ -187,15 +186,12 @@ final class CategoryWatcher implements AutoCloseable {
         }
     }
 
-    /** The URL node {@code name} stands for, or null (logged once per node path) when it does not parse. */
-    private URL decodeOrReport(String name) {
+    /** The URL node {@code name} stands for, or null (noted in {@code skipped}) when it does not parse. */
+    private static URL decodeOrSkip(String name, SkippedNodes skipped) {
         try {
             return NodeNames.decode(name);
         } catch (IllegalArgumentException e) {
-            String nodePath = path + "/" + name;
-            if (reportedBadNames.add(nodePath)) {
-                log.warn("Skipping node {}: {}", nodePath, e.getMessage());
-            }
+            skipped.add(name, e);
             return null;
         }
     }

@@ -24,7 +24,8 @@ import java.util.concurrent.Executor;
  * missing). A node owned by another live session is left alone and
  * watched: it is created again when that session lets it go.
  *
- * <p>{@link #ensure()} runs on the registry's single worker thread only; {@link #close()} from any.
+ * <p>{@link #ensure()} and {@link #tryEnsure()} run on the registry's single worker thread only;
+ * {@link #close(boolean)} from any.
  */
 final class Registration {
 
@@ -64,25 +65,46 @@ final class Registration {
         return ephemeral;
     }
 
-    /** Makes sure the node exists and is watched; failures are logged and retried on the next connection. */
+    /**
+     * Makes sure the node exists and is watched; failures are logged and retried on the next
+     * connection or change.
+     */
     void ensure() {
+        String refusal = tryEnsure();
+        if (refusal != null) {
+            failures.warn(path, refusal + "; retrying when connected again", null);
+        }
+    }
+
+    /**
+     * Like {@link #ensure()}, but returns (does not log) why ZooKeeper refused the node because of
+     * an ACL, which a retry cannot cure; {@code null} when the node is in place or a failure
+     * that a reconnection cures was logged.
+     */
+    String tryEnsure() {
         if (closed) {
-            return;
+            return null;
         }
         try {
             for (int attempt = 0; attempt < ATTEMPTS && !closed; attempt++) {
                 if (createOrAdopt() && watch()) {
                     failures.reset(path);
-                    return;
+                    return null;
                 }
             }
             failures.warn(path, "Could not keep the registration of " + url + " at " + path
                     + " (the node kept changing); retrying on the next change", null);
+        } catch (KeeperException.NoAuthException | KeeperException.InvalidACLException e) {
+            String refused = e instanceof KeeperException.NoAuthException ? "NoAuth" : "InvalidACL";
+            return "register " + url + ": " + refused + " for " + e.getPath() + " (expected: an identity allowed to"
+                    + " create nodes there: the user:password of the registry URL that created its folders,"
+                    + " zookeeper://user:password@host:port, or an ACL granting this registry's identity)";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             failures.warn(path, "Could not register " + url + " at " + path + "; retrying when connected", e);
         }
+        return null;
     }
 
     /** Whether the node is in place as ours (or another live session's, which we wait for). */
@@ -134,20 +156,29 @@ final class Registration {
         return client.checkExists().usingWatcher(watcher).forPath(path) != null;
     }
 
-    /** Stops keeping the node and deletes it; errors are logged (an ephemeral node goes with the session). */
-    void close(boolean delete) {
+    /**
+     * Stops keeping the node and, when {@code delete}, deletes it. Returns why ZooKeeper refused
+     * the delete because of an ACL (which a retry cannot cure), else {@code null}; other errors
+     * are logged (an ephemeral node goes with the session).
+     */
+    String close(boolean delete) {
         closed = true;
         if (!delete) {
-            return;
+            return null;
         }
         try {
             client.delete().guaranteed().forPath(path);
         } catch (KeeperException.NoNodeException e) {
             log.debug("Node {} was already gone", path);
+        } catch (KeeperException.NoAuthException e) {
+            return "unregister " + url + ": NoAuth for " + path + " (expected: an identity allowed to delete nodes"
+                    + " of its folder: the user:password of the registry URL that created the folder,"
+                    + " zookeeper://user:password@host:port, or an ACL granting this registry's identity)";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             log.warn("Could not delete {} for {}: {}", path, url, RateLimitedLog.describe(e));
         }
+        return null;
     }
 }

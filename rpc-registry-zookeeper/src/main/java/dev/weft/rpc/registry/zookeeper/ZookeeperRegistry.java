@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +35,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
@@ -69,7 +72,8 @@ import static com.google.common.base.Preconditions.checkArgument;
  * <p>It is its own {@link RegistryHealth}, so a {@code RegistryDirectory} over it reports the
  * connection state and the time since the last successful read.
  *
- * <p>Thread-safe. It owns a Curator client, one worker thread and a small notification pool;
+ * <p>Thread-safe. It owns a Curator client, one worker thread and a notification pool (a thread
+ * per subscription being notified at the moment, ended when idle, so a slow listener delays only itself);
  * {@link #close()} unregisters its dynamic URLs, stops every watch and releases all of them.
  */
 public final class ZookeeperRegistry implements Registry, RegistryHealth {
@@ -93,8 +97,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     public static final String DYNAMIC_KEY = "dynamic";
 
     private static final int DEFAULT_ZK_PORT = 2181;
+    private static final Pattern BACKUP_MEMBER = Pattern.compile("[A-Za-z0-9._\\-\\[\\]:]+:([0-9]{1,5})");
     private static final int ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER = 0xfffff;
-    private static final int NOTIFY_THREADS = 2;
+    /** Room left in a create request for what is not the path: header, ACL, flags. */
+    private static final int REQUEST_OVERHEAD = 1024;
 
     private final URL url;
     private final Ticker ticker;
@@ -114,6 +120,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     private volatile long lastReadNanos;
     private volatile boolean everRead;
     private volatile boolean closed;
+    private final CountDownLatch released = new CountDownLatch(1);
 
     /** A registry on {@code url} ({@code zookeeper://[user:password@]host:port?...}) with the system clock. */
     public ZookeeperRegistry(URL url) {
@@ -130,9 +137,11 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         this.url = Objects.requireNonNull(url, "url");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         String root = url.getParameter(ROOT_KEY, DEFAULT_ROOT);
-        checkArgument(root.matches("[A-Za-z0-9._-]+") && !root.equals(".") && !root.equals(".."),
-                "%s: %s (expected: one node name of letters, digits, '.', '-' or '_', such as weft or dubbo) in %s",
-                ROOT_KEY, root, url);
+        // "/zookeeper" is reserved for the server (quotas, configuration); applications must not use it.
+        checkArgument(root.matches("[A-Za-z0-9._-]+") && !root.equals(".") && !root.equals("..")
+                        && !root.equals("zookeeper"),
+                "%s: %s (expected: one node name of letters, digits, '.', '-' or '_', other than zookeeper, such as"
+                        + " weft or dubbo) in %s", ROOT_KEY, root, url);
         this.layout = new NodeLayout(root);
         int sessionMs = url.getParameter(SESSION_KEY, DEFAULT_SESSION_MS);
         checkArgument(sessionMs > 0, "%s: %s (expected: > 0 ms) in %s", SESSION_KEY, sessionMs, url);
@@ -148,7 +157,8 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
         this.failures = new RateLimitedLog(log, ticker, 30, TimeUnit.SECONDS);
         this.worker = Executors.newSingleThreadExecutor(threads("weft-zk-registry-%d"));
-        this.notifier = Executors.newFixedThreadPool(NOTIFY_THREADS, threads("weft-zk-notify-%d"));
+        // Threads as needed, ended when idle: a listener stuck in notify holds one thread, never the others' turn.
+        this.notifier = Executors.newCachedThreadPool(threads("weft-zk-notify-%d"));
 
         ZKClientConfig clientConfig = new ZKClientConfig();
         clientConfig.setProperty(ZKClientConfig.JUTE_MAXBUFFER, Integer.toString(juteMaxBuffer));
@@ -177,8 +187,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         StringBuilder sb = new StringBuilder(url.getPort() > 0 ? url.getAddress()
                 : new URL(null, host, DEFAULT_ZK_PORT, null).getAddress());
         for (String backup : Splitter.on(',').trimResults().omitEmptyStrings().split(url.getParameter(BACKUP_KEY, ""))) {
-            checkArgument(backup.matches("[A-Za-z0-9._\\-\\[\\]:]+:[0-9]{1,5}"),
-                    "%s: %s (expected: host:port, comma-separated) in %s", BACKUP_KEY, backup, url);
+            Matcher hostPort = BACKUP_MEMBER.matcher(backup);
+            checkArgument(hostPort.matches() && Integer.parseInt(hostPort.group(1)) >= 1
+                            && Integer.parseInt(hostPort.group(1)) <= 65535,
+                    "%s: %s (expected: host:port with a port 1-65535, comma-separated) in %s", BACKUP_KEY, backup, url);
             sb.append(',').append(backup);
         }
         return sb.toString();
@@ -228,27 +240,59 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     /**
      * Registers {@code url} and waits up to the connection timeout for its node; if ZooKeeper is
      * unreachable the node is created once it is back.
+     *
+     * @throws IllegalArgumentException if the node path would be larger than ZooKeeper accepts
+     *         ({@value #JUTE_MAXBUFFER_KEY}): a larger request would break the connection on every try
+     * @throws IllegalStateException if ZooKeeper refuses the node because of an ACL (another
+     *         identity's folder): a retry cannot cure that, so {@code url} is not kept
      */
     @Override
     public void register(URL url) {
         Objects.requireNonNull(url, "url");
         checkOpen();
         String path = layout.nodePath(url);
+        int maxPath = juteMaxBuffer - REQUEST_OVERHEAD;
+        // Form-encoded, so ASCII: one byte a character.
+        checkArgument(path.length() <= maxPath, "register %s://%s/%s: node path of %s bytes (expected: at most %s bytes,"
+                        + " %s %s less %s for the rest of the request; ZooKeeper drops the connection on a larger one)",
+                url.getProtocol(), url.getAddress(), url.getPath(), path.length(), maxPath, JUTE_MAXBUFFER_KEY,
+                juteMaxBuffer, REQUEST_OVERHEAD);
         Registration registration = new Registration(client, url, path, url.getParameter(DYNAMIC_KEY, true),
                 sessions, failures, worker);
         if (registrations.putIfAbsent(path, registration) == null) {
-            await(worker.submit(registration::ensure), "register " + url);
+            String refusal = await(worker.submit(registration::tryEnsure), "register " + url);
+            if (refusal != null) {
+                registrations.remove(path, registration);
+                registration.close(false);
+                throw new IllegalStateException(refusal);
+            }
         }
     }
 
-    /** Deletes the node of {@code url} (waits up to the connection timeout); unknown URLs are ignored. */
+    /**
+     * Deletes the node of {@code url} (waits up to the connection timeout). A persistent node
+     * ({@code dynamic=false}, such as an override rule) belongs to no session, so it is deleted
+     * even when another registry wrote it; another registry's ephemeral node is left alone (its
+     * registry keeps it), and a URL with no node is ignored.
+     *
+     * @throws IllegalStateException if ZooKeeper refuses the delete because of an ACL (another
+     *         identity's folder); the URL is no longer kept by this registry either way
+     */
     @Override
     public void unregister(URL url) {
         Objects.requireNonNull(url, "url");
         checkOpen();
-        Registration registration = registrations.remove(layout.nodePath(url));
+        String path = layout.nodePath(url);
+        Registration registration = registrations.remove(path);
+        if (registration == null && !url.getParameter(DYNAMIC_KEY, true)) {
+            registration = new Registration(client, url, path, false, sessions, failures, worker);
+        }
         if (registration != null) {
-            await(worker.submit(() -> registration.close(true)), "unregister " + url);
+            Registration removed = registration;
+            String refusal = await(worker.submit(() -> removed.close(true)), "unregister " + url);
+            if (refusal != null) {
+                throw new IllegalStateException(refusal);
+            }
         }
     }
 
@@ -343,15 +387,15 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
                         + " (" + RateLimitedLog.describe(e) + ")", e);
             }
             List<URL> urls = new ArrayList<>(names.size());
+            SkippedNodes skipped = new SkippedNodes(path, reportedBadNames);
             for (String name : names.stream().sorted().toList()) {
                 try {
                     urls.add(NodeNames.decode(name));
                 } catch (IllegalArgumentException e) {
-                    if (reportedBadNames.add(path + "/" + name)) {
-                        log.warn("Skipping node {}/{}: {}", path, name, e.getMessage());
-                    }
+                    skipped.add(name, e);
                 }
             }
+            skipped.report(failures);
             result.addAll(filter.keep(category, urls));
         }
         return List.copyOf(result);
@@ -359,27 +403,64 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
     /**
      * Unregisters every dynamic URL (persistent ones, {@code dynamic=false}, stay), stops every
-     * watch and closes the Curator client and the threads. Idempotent.
+     * watch and closes the Curator client and the threads. Idempotent: a call while another is
+     * under way returns once that one has finished.
      */
     @Override
     public void close() {
-        List<CategoryWatcher> stopped;
+        List<CategoryWatcher> stopped = null;
         synchronized (this) {
-            if (closed) {
-                return;
+            if (!closed) {
+                closed = true;
+                subscriptions.values().forEach(Subscription::close);
+                subscriptions.clear();
+                stopped = new ArrayList<>(watchers.values());
+                watchers.clear();
             }
-            closed = true;
-            subscriptions.values().forEach(Subscription::close);
-            subscriptions.clear();
-            stopped = new ArrayList<>(watchers.values());
-            watchers.clear();
         }
+        if (stopped == null) {
+            awaitReleased();
+            return;
+        }
+        try {
+            release(stopped);
+        } finally {
+            released.countDown();
+        }
+    }
+
+    /** A later close() returns once the first has released everything (each step of it is bounded). */
+    private void awaitReleased() {
+        try {
+            released.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void release(List<CategoryWatcher> stopped) {
         stopped.forEach(CategoryWatcher::close);
         List<Registration> registered = new ArrayList<>(registrations.values());
         registrations.clear();
         if (!registered.isEmpty()) {
-            Future<?> unregistered = worker.submit(() -> registered.forEach(r -> r.close(r.isEphemeral())));
-            await(unregistered, "close: unregister " + registered.size() + " URLs");
+            Future<?> unregistered = worker.submit(() -> registered.forEach(r -> {
+                String refusal = r.close(r.isEphemeral());
+                if (refusal != null) {
+                    log.warn("Registry {} closing: {}", url, refusal);
+                }
+            }));
+            try {
+                unregistered.get(timeoutMs, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // Closing the client below stops the deletes; the server deletes the ephemeral nodes when it ends the session.
+                log.warn("Registry {} closing: its {} nodes not deleted within {} ms (ZooKeeper unreachable?); its"
+                        + " ephemeral nodes go when ZooKeeper ends its session, after the session timeout", url,
+                        registered.size(), timeoutMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                log.warn("Registry {} closing: could not delete its nodes: {}", url, RateLimitedLog.describe(e.getCause()));
+            }
         }
         worker.shutdownNow();
         notifier.shutdown();
@@ -450,9 +531,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         everRead = true;
     }
 
-    private void await(Future<?> future, String what) {
+    /** {@code future}'s result, or {@code null} (logged) when it fails or takes longer than the connection timeout. */
+    private <T> T await(Future<T> future, String what) {
         try {
-            future.get(timeoutMs, TimeUnit.MILLISECONDS);
+            return future.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             log.warn("{} on {}: not done within {} ms; it continues in the background", what, url, timeoutMs);
         } catch (InterruptedException e) {
@@ -460,6 +542,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         } catch (ExecutionException e) {
             log.warn("{} on {} failed: {}", what, url, RateLimitedLog.describe(e.getCause()));
         }
+        return null;
     }
 
     private void checkOpen() {

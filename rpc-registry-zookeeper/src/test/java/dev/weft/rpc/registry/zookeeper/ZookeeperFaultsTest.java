@@ -4,6 +4,7 @@ import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ClientSideExpiry;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Session expiry and ZooKeeper restarts, each test on its own embedded server: subscribers keep
@@ -60,6 +62,22 @@ class ZookeeperFaultsTest {
         return stat == null ? -1 : stat.getEphemeralOwner();
     }
 
+    /**
+     * Waits until {@code url}'s node is {@code registry}'s: on a busy machine the first connection
+     * may outlast the 1 s that {@code register} waits, and a consumer subscribing before the node
+     * exists rightly gets an empty first list.
+     */
+    private void awaitRegistered(ZookeeperRegistry registry, URL url) {
+        Await.until(url + " registered", () -> {
+            try {
+                long session = registry.health().sessionId();
+                return session != 0 && owner(url) == session;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, registry::health);
+    }
+
     private static long emptyLists(RecordingListener listener) {
         return listener.lists("providers").stream().filter(l -> l.get(0).getProtocol().equals("empty")).count();
     }
@@ -69,6 +87,7 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
@@ -94,6 +113,8 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
         other.register(B);
+        awaitRegistered(provider, A);
+        awaitRegistered(other, B);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A and B", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2);
@@ -123,6 +144,7 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry provider = registry(30_000);
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
@@ -146,10 +168,61 @@ class ZookeeperFaultsTest {
     }
 
     @Test
+    void backToBackSessionExpiries_ofARegistryThatRegistersAndSubscribes_endOwnedByTheLastSession_withTheTrueList()
+            throws Exception {
+        // A long session: nodes of the expired sessions would stay 30 s unless the registry replaced them.
+        ZookeeperRegistry both = registry(30_000);
+        ZookeeperRegistry other = registry(EmbeddedZooKeeper.SESSION_MS);
+        both.register(A);
+        awaitRegistered(both, A);
+        RecordingListener listener = new RecordingListener();
+        both.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+
+        List<URL> others = List.of(B, C);
+        for (int expiry = 0; expiry < 6; expiry++) {
+            long before = both.health().sessionId();
+            ClientSideExpiry.expire(both.curator().getZookeeperClient().getZooKeeper());
+            // B and C join, leave, join again: one change while each session is gone.
+            URL changed = others.get(expiry % 2);
+            if (expiry / 2 % 2 == 0) {
+                other.register(changed);
+            } else {
+                other.unregister(changed);
+            }
+            // Expire again as soon as a new session is connected, before the registry may have caught up.
+            Await.until("a new session", Duration.ofSeconds(15), () -> {
+                try {
+                    ZooKeeper zk = both.curator().getZookeeperClient().getZooKeeper();
+                    return zk.getState().isConnected() && zk.getSessionId() != before;
+                } catch (Exception e) {
+                    return false;
+                }
+            }, both::health);
+        }
+
+        Await.until("A owned by the last session, well before an expired one would be reaped",
+                Duration.ofSeconds(15), () -> {
+                    try {
+                        long now = both.curator().getZookeeperClient().getZooKeeper().getSessionId();
+                        return both.health().sessionId() == now && owner(A) == now;
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }, both::health);
+        List<String> expected = List.of("127.0.0.1:20880", "127.0.0.1:20881", "127.0.0.1:20882");
+        Await.until("the true list", () -> expected.equals(listener.lastAddresses()), listener::toString);
+        assertThat(emptyLists(listener)).isZero();
+        assertThat(listener.overlapped()).isFalse();
+        assertThat(operator.getChildren().forPath("/weft/" + SERVICE + "/providers")).hasSize(3);
+    }
+
+    @Test
     void zooKeeperRestartWithinTheSession_sameSession_noNotification_thenFreshLists() throws Exception {
         ZookeeperRegistry provider = registry(20_000);
         ZookeeperRegistry consumer = registry(20_000);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
@@ -172,6 +245,8 @@ class ZookeeperFaultsTest {
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
         provider.register(B);
+        awaitRegistered(provider, A);
+        awaitRegistered(provider, B);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A and B", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2);
@@ -200,10 +275,126 @@ class ZookeeperFaultsTest {
     }
 
     @Test
+    void unregisterAndUnsubscribeWhileZooKeeperIsDown_takeEffectWhenItIsBack_sameSession() throws Exception {
+        ZookeeperRegistry provider = registry(20_000);
+        ZookeeperRegistry consumer = registry(20_000);
+        ZookeeperRegistry watcher = registry(20_000);
+        provider.register(A);
+        provider.register(B);
+        awaitRegistered(provider, A);
+        awaitRegistered(provider, B);
+        RecordingListener leaving = new RecordingListener();
+        RecordingListener staying = new RecordingListener();
+        consumer.subscribe(CONSUMER, leaving);
+        watcher.subscribe(CONSUMER, staying);
+        Await.until("A and B", () -> leaving.lastAddresses() != null && leaving.lastAddresses().size() == 2
+                && staying.lastAddresses() != null && staying.lastAddresses().size() == 2);
+        long providerSession = provider.health().sessionId();
+        long consumerSession = consumer.health().sessionId();
+
+        server.stop();
+        Await.until("suspended", () -> !provider.isAvailable() && !consumer.isAvailable());
+        provider.unregister(A);
+        consumer.unsubscribe(CONSUMER, leaving);
+        int left = leaving.count();
+        server.restart();
+
+        Await.until("A gone for good, B kept", () -> {
+            try {
+                return owner(A) == -1 && owner(B) == providerSession;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, () -> staying);
+        Await.until("the staying subscriber sees only B",
+                () -> List.of("127.0.0.1:20881").equals(staying.lastAddresses()), staying::toString);
+        Await.until("the unsubscribed folder no longer watched", () -> org.apache.zookeeper.ClientWatches.persistent(
+                zooKeeper(consumer)).isEmpty(), () -> org.apache.zookeeper.ClientWatches.persistent(zooKeeper(consumer)));
+        provider.register(C);
+        Await.until("C", () -> staying.lastAddresses().size() == 2, staying::toString);
+        assertThat(leaving.count()).isEqualTo(left);
+        assertThat(provider.health().sessionId()).isEqualTo(providerSession);
+        assertThat(consumer.health().sessionId()).isEqualTo(consumerSession);
+    }
+
+    @Test
+    void nodeHeldByAnotherLiveSession_isLeftAlone_thenTakenOverWhenThatSessionEnds() throws Exception {
+        CuratorFramework squatter = EmbeddedZooKeeper.operator(server.getConnectString());
+        long squatterSession = squatter.getZookeeperClient().getZooKeeper().getSessionId();
+        squatter.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath(path(A));
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+
+        provider.register(A);
+        assertThat(owner(A)).isEqualTo(squatterSession);
+        squatter.close();
+
+        Await.until("A owned by the provider", () -> {
+            try {
+                return owner(A) == provider.health().sessionId();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, provider::health);
+    }
+
+    @Test
+    void urlTooLargeForANode_failsAtOnce_andTheRegistryStaysConnected() throws Exception {
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+        List<String> states = new java.util.concurrent.CopyOnWriteArrayList<>();
+        provider.curator().getConnectionStateListenable().addListener((c, state) -> states.add(state.toString()));
+        provider.register(B);
+        URL huge = A.addParameter("methods", "m".repeat(1_100_000));
+
+        assertThatIllegalArgumentException().isThrownBy(() -> provider.register(huge))
+                .withMessageStartingWith("register weft://127.0.0.1:20880/" + SERVICE + ": node path of 1100")
+                .withMessageContaining("(expected: at most 1047551 bytes")
+                .matches(e -> e.getMessage().length() < 1_000, "a short message");
+
+        provider.register(C);
+        assertThat(owner(C)).isEqualTo(provider.health().sessionId());
+        assertThat(owner(A)).isEqualTo(-1);
+        assertThat(states).doesNotContain("SUSPENDED");
+        assertThat(provider.isAvailable()).isTrue();
+    }
+
+    @Test
+    void registryStartedWhileZooKeeperIsDown_registersAndSubscribesOnceItIsUp() throws Exception {
+        server.stop();
+        ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        provider.register(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        assertThat(listener.count()).isZero();
+
+        server.restart();
+
+        Await.until("A registered and seen", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()),
+                listener::toString);
+        assertThat(owner(A)).isEqualTo(provider.health().sessionId());
+        provider.register(B);
+        Await.until("B", () -> listener.lastAddresses().size() == 2, listener::toString);
+        // The consumer may read before the provider has registered (a true empty list), never after.
+        List<List<URL>> lists = listener.lists("providers");
+        assertThat(lists.subList(lists.size() - 2, lists.size()))
+                .noneMatch(l -> l.get(0).getProtocol().equals("empty"));
+    }
+
+    private static org.apache.zookeeper.ZooKeeper zooKeeper(ZookeeperRegistry registry) {
+        try {
+            return registry.curator().getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void explicitlyEmptyFolder_isDeliveredAsTheEmptyMarker_notConfusedWithAnOutage() throws Exception {
         ZookeeperRegistry provider = registry(EmbeddedZooKeeper.SESSION_MS);
         ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
         provider.register(A);
+        awaitRegistered(provider, A);
         RecordingListener listener = new RecordingListener();
         consumer.subscribe(CONSUMER, listener);
         Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);

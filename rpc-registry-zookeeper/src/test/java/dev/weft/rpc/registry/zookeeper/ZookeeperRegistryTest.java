@@ -13,6 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -105,6 +108,9 @@ class ZookeeperRegistryTest {
         Stat stat = operator.checkExists().forPath(path);
         assertThat(stat).isNotNull();
         assertThat(stat.getEphemeralOwner()).isEqualTo(registry.health().sessionId()).isNotZero();
+        assertThat(operator.getData().forPath(path)).as("everything is in the name").isEmpty();
+        assertThat(operator.checkExists().forPath("/weft/" + service + "/providers").getEphemeralOwner())
+                .as("category folders are persistent (not containers the server would delete when empty)").isZero();
     }
 
     @Test
@@ -292,6 +298,35 @@ class ZookeeperRegistryTest {
     }
 
     @Test
+    void hundredsOfBadNodeNames_giveOneLineNamingANodeAndTheCount_notOneLineEach() throws Exception {
+        ZookeeperRegistry providers = registry();
+        ZookeeperRegistry consumers = registry();
+        providers.register(provider(20880, ""));
+        String folder = "/weft/" + service + "/providers/";
+        for (int i = 0; i < 300; i++) {
+            operator.create().forPath(folder + "lock-" + i);
+        }
+        RecordingListener listener = new RecordingListener();
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            consumers.subscribe(consumer(""), listener);
+            Await.until("the good provider", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()),
+                    listener::toString);
+            consumers.lookup(consumer(""));
+        } finally {
+            System.setErr(stderr);
+        }
+
+        List<String> lines = captured.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.contains("Skipping")).toList();
+        assertThat(lines).as("%s", lines).hasSizeBetween(1, 2)
+                .allSatisfy(line -> assertThat(line).contains("300").contains(folder + "lock-"));
+        assertThat(consumers.health().skippedNodeNames()).isEqualTo(300);
+    }
+
+    @Test
     void groupAndVersion_consumerKeepsOnlyMatchingProviders_rulesWithoutAGroupApplyToAll() throws Exception {
         ZookeeperRegistry providers = registry();
         ZookeeperRegistry consumers = registry();
@@ -352,6 +387,41 @@ class ZookeeperRegistryTest {
     }
 
     @Test
+    void persistentRuleWrittenByAnEarlierRegistry_isDeletedByUnregister_fromAnotherRegistry() throws Exception {
+        URL rule = URL.valueOf("override://0.0.0.0/" + service + "?category=configurators&dynamic=false&timeout=300");
+        String rulePath = "/weft/" + service + "/configurators/" + NodeNames.encode(rule);
+        ZookeeperRegistry monday = registry();
+        monday.register(rule);
+        Await.until("the rule written", () -> exists(rulePath));
+        monday.close();
+        ZookeeperRegistry tuesday = registry();
+        RecordingListener listener = new RecordingListener();
+        tuesday.subscribe(consumer("category=configurators"), listener);
+        Await.until("the rule", () -> !listener.lastIsEmpty("configurators") && listener.count() > 0,
+                listener::toString);
+
+        tuesday.unregister(rule);
+
+        assertThat(exists(rulePath)).isFalse();
+        Await.until("configurators empty", () -> listener.lastIsEmpty("configurators"), listener::toString);
+    }
+
+    @Test
+    void unregister_ofAnotherSessionsEphemeralNode_leavesItAlone() throws Exception {
+        ZookeeperRegistry owner = registry();
+        ZookeeperRegistry stranger = registry();
+        URL url = provider(20880, "");
+        owner.register(url);
+        Await.until("registered", () -> exists("/weft/" + service + "/providers/" + NodeNames.encode(url)));
+
+        stranger.unregister(url);
+
+        Stat stat = operator.checkExists().forPath("/weft/" + service + "/providers/" + NodeNames.encode(url));
+        assertThat(stat).isNotNull();
+        assertThat(stat.getEphemeralOwner()).isEqualTo(owner.health().sessionId());
+    }
+
+    @Test
     void unsubscribe_stopsNotifications_otherSubscriptionsOfTheFolderGoOn() {
         ZookeeperRegistry providers = registry();
         ZookeeperRegistry consumers = registry();
@@ -390,6 +460,34 @@ class ZookeeperRegistryTest {
         operator.delete().forPath(path);
 
         Await.until("the node re-created", () -> exists(path));
+    }
+
+    @Test
+    void serviceFolderDeletedByHand_registrationsComeBack_andSubscribersSeeThemAgain() throws Exception {
+        ZookeeperRegistry providers = registry();
+        ZookeeperRegistry consumers = registry();
+        providers.register(provider(20880, ""));
+        providers.register(provider(20881, ""));
+        RecordingListener listener = new RecordingListener();
+        consumers.subscribe(consumer("category=providers,configurators"), listener);
+        Await.until("both", () -> listener.lastAddresses() != null && listener.lastAddresses().size() == 2,
+                listener::toString);
+        String rule = "/weft/" + service + "/configurators/" + NodeNames.encode(URL.valueOf(
+                "override://0.0.0.0/" + service + "?category=configurators&dynamic=false&weight=5"));
+        operator.create().forPath(rule);
+        Await.until("the rule", () -> !listener.lastIsEmpty("configurators"), listener::toString);
+
+        operator.delete().deletingChildrenIfNeeded().forPath("/weft/" + service);
+
+        Await.until("both registered again", () -> exists("/weft/" + service + "/providers/"
+                + NodeNames.encode(provider(20880, ""))) && exists("/weft/" + service + "/providers/"
+                + NodeNames.encode(provider(20881, ""))));
+        Await.until("the subscriber sees both and no rule",
+                () -> listener.lastAddresses().size() == 2 && listener.lastIsEmpty("configurators"),
+                listener::toString);
+        operator.create().creatingParentsIfNeeded().forPath(rule);
+        Await.until("a rule written afterwards", () -> !listener.lastIsEmpty("configurators"), listener::toString);
+        assertThat(listener.overlapped()).isFalse();
     }
 
     private static boolean exists(String path) {
@@ -450,6 +548,16 @@ class ZookeeperRegistryTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "backup=nohost")))
                 .withMessageStartingWith("backup: nohost (expected: host:port");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "backup=127.0.0.1:99999")))
+                .withMessageStartingWith("backup: 127.0.0.1:99999 (expected: host:port with a port 1-65535");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "backup=127.0.0.1:0")))
+                .withMessageStartingWith("backup: 127.0.0.1:0 (expected: host:port with a port 1-65535");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(connect, "root=zookeeper")))
+                .withMessageStartingWith("root: zookeeper (expected: one node name")
+                .withMessageContaining("other than zookeeper");
         ZookeeperRegistry registry = registry();
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> registry.subscribe(consumer("category=providers,routes"), new RecordingListener()))
