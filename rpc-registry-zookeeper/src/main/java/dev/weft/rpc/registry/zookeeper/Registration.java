@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry.zookeeper;
 
+import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
@@ -177,7 +178,7 @@ final class Registration {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            log.warn("Could not delete {} for {}: {}", path, url, RateLimitedLog.describe(e));
+            log.warn("Could not delete {} for {}: {}", path, url, ThrottledLog.describe(e));
         }
         return null;
     }

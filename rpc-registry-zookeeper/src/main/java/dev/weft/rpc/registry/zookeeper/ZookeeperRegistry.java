@@ -3,6 +3,7 @@ package dev.weft.rpc.registry.zookeeper;
 import com.google.common.base.Splitter;
 import com.google.common.base.Ticker;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.registry.NotifyListener;
 import dev.weft.rpc.registry.Registry;
@@ -384,7 +385,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
                 throw new IllegalStateException("lookup " + url + ": interrupted", e);
             } catch (Exception e) {
                 throw new IllegalStateException("lookup " + url + ": could not read " + path + " from " + this.url
-                        + " (" + RateLimitedLog.describe(e) + ")", e);
+                        + " (" + ThrottledLog.describe(e) + ")", e);
             }
             List<URL> urls = new ArrayList<>(names.size());
             SkippedNodes skipped = new SkippedNodes(path, reportedBadNames);
@@ -459,7 +460,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException e) {
-                log.warn("Registry {} closing: could not delete its nodes: {}", url, RateLimitedLog.describe(e.getCause()));
+                log.warn("Registry {} closing: could not delete its nodes: {}", url, ThrottledLog.describe(e.getCause()));
             }
         }
         worker.shutdownNow();
@@ -540,7 +541,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
-            log.warn("{} on {} failed: {}", what, url, RateLimitedLog.describe(e.getCause()));
+            log.warn("{} on {} failed: {}", what, url, ThrottledLog.describe(e.getCause()));
         }
         return null;
     }
