@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Providers named directly with the consumer key {@code url}, over real weft sockets on 127.0.0.1. */
 class WeftDirectUrlTest {
@@ -52,6 +53,21 @@ class WeftDirectUrlTest {
 
         for (int i = 0; i < 20; i++) {
             assertThat(greeter.greet("ada")).isEqualTo("live:ada");
+        }
+    }
+
+    /**
+     * {@code check=true} waits for a connected provider: a refused address fails the refer every
+     * time, never only when the check happens to look after the refusal arrived.
+     */
+    @Test
+    void checkTrue_withTheOnlyProviderRefusingConnections_failsTheReferEveryTime() throws IOException {
+        for (int round = 0; round < 10; round++) {
+            int dead = freePort();
+            assertThatThrownBy(() -> weft.refer(Greeter.class, "url=weft://127.0.0.1:" + dead + "&timeout=300"))
+                    .as("round %d", round)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("127.0.0.1:" + dead);
         }
     }
 

@@ -92,19 +92,21 @@ final class ClientConnection {
     }
 
     /**
-     * Usable for the service {@code service} (its key). Before the first connection is made (a lazy
-     * connection not yet tried, or the first attempt still in progress) it counts as usable: a call
-     * waits for that connection within its deadline. Once an attempt failed or the connection was
-     * lost, it is unusable until a reconnect succeeds.
+     * Usable for the service {@code service} (its key): a connection is open and the provider has not
+     * announced it is going away. Before the first connection is made only a {@code lazy} one counts
+     * as usable (not yet tried, or its first attempt, which a call started, still in progress): a
+     * call waits for it. An eager connection is unusable until it is made, so a cluster routes
+     * around a provider that cannot be reached and a {@code check} sees only connected providers.
+     * Once an attempt failed or the connection was lost, it is unusable until a reconnect succeeds.
      */
     boolean isAvailable(String service) {
         ChannelState state = current;
         if (state == null) {
             synchronized (this) {
-                if (closed || everConnected || failedAttempts > 0) {
+                if (closed || everConnected || failedAttempts > 0 || !settings.lazy()) {
                     return false;
                 }
-                return connecting == null ? settings.lazy() : !connecting.isDone();
+                return connecting == null || !connecting.isDone();
             }
         }
         return state.isUsableFor(service);

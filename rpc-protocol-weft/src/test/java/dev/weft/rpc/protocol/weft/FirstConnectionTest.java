@@ -17,14 +17,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Availability before the first connection exists: a call made right after {@code refer} waits
- * for the connection being made, so the invoker must not look down to a cluster in the meantime
- * (which would answer "no provider available" although the provider is up).
+ * Availability before the first connection exists: an eager invoker is available only once
+ * connected (a cluster routes around a provider it cannot reach yet, and a {@code check} waits for
+ * a real connection); a lazy one is available before its first call and while that call's
+ * connection is being made, since the call waits for it.
  */
 class FirstConnectionTest {
 
     @Test
-    void whileTheFirstConnectionIsBeingMade_theInvokerCountsAsAvailable() throws Exception {
+    void whileTheFirstConnectionIsBeingMade_onlyALazyInvokerCountsAsAvailable() throws Exception {
         InetAddress loopback = InetAddress.getByName("127.0.0.1");
         // A listener that never accepts, with its accept queue filled: the kernel drops further
         // connection requests, so the invoker's first attempt stays in progress.
@@ -39,11 +40,26 @@ class FirstConnectionTest {
             } catch (IOException full) {
                 // the queue was full before the third filler: what the test needs
             }
-            Invoker<Shapes> invoker = consumer.refer(Shapes.class, stalled.getLocalPort(), "connect-timeout=60000");
+            Invoker<Shapes> eager = consumer.refer(Shapes.class, stalled.getLocalPort(), "connect-timeout=60000");
+            Invoker<Shapes> lazy = consumer.refer(Shapes.class, stalled.getLocalPort(),
+                    "connect-timeout=60000&lazy=true&timeout=60000");
+            assertThat(lazy.isAvailable()).as("lazy, not yet called").isTrue();
+            Thread firstCall = new Thread(() -> {
+                try {
+                    Loopback.proxy(Shapes.class, lazy).echo("x");
+                } catch (RuntimeException expected) {
+                    // fails once the invoker is destroyed below
+                }
+            });
+            firstCall.start();
+            Thread.sleep(200);
 
-            assertThat(invoker.isAvailable()).as("first connection still being made").isTrue();
+            assertThat(eager.isAvailable()).as("eager, first connection still being made").isFalse();
+            assertThat(lazy.isAvailable()).as("lazy, its first call's connection still being made").isTrue();
 
-            invoker.destroy();
+            eager.destroy();
+            lazy.destroy();
+            firstCall.join(10_000);
             for (Socket filler : fillers) {
                 filler.close();
             }
