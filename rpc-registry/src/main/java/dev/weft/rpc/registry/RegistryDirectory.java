@@ -239,7 +239,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 return;
             }
             OverrideRules parsed = OverrideRules.parse(configurators, this::reportForService);
-            OverrideRules rules = parsed.without(rulesWithBadFilterValues(parsed));
+            OverrideRules rules = parsed.without(rulesWithBadPerCallValues(parsed));
             DirectoryState state = DirectoryState.compute(consumerUrl, providers, rules,
                     url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
             if (apply(state)) {
@@ -255,12 +255,14 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     }
 
     /**
-     * The rules with a value that a consumer filter would reject ({@code actives=-1}), each
-     * reported. Filters read such keys per call from the view URL (see {@link ProviderView}), after
-     * their chain was built and checked, so the values are checked here instead; like a rule that
-     * cannot be read, a rule with a bad value is left out whole and the last good value keeps serving.
+     * The rules with a value that a consumer filter would reject ({@code actives=-1}) or a
+     * {@code timeout} that is not milliseconds above zero, each reported. Filters and the protocol
+     * read such keys per call from the view (see {@link ProviderView}), after their chain was
+     * built and checked, so the values are checked here instead (whether or not a target had the
+     * key before); like a rule that cannot be read, a rule with a bad value is left out whole and
+     * the last good value keeps serving.
      */
-    private Set<Configurator> rulesWithBadFilterValues(OverrideRules rules) {
+    private Set<Configurator> rulesWithBadPerCallValues(OverrideRules rules) {
         Set<Configurator> bad = new LinkedHashSet<>();
         for (Configurator rule : rules.getRules()) {
             try {
@@ -268,6 +270,12 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             } catch (IllegalArgumentException e) {
                 bad.add(rule);
                 reportForService("Override rule left out: " + e.getMessage());
+                continue;
+            }
+            String badTimeout = ProviderView.badTimeout(rule.getParameters());
+            if (badTimeout != null) {
+                bad.add(rule);
+                reportForService("Override rule left out: " + badTimeout + " in " + rule.getUrl());
             }
         }
         return bad;
