@@ -297,7 +297,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 ReferredProvider<T> referredProvider;
                 try {
                     referredProvider = new ReferredProvider<>(protocol.refer(type, provider.referUrl()));
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | LinkageError e) {
+                    // LinkageError: a protocol extension whose classes cannot load fails this provider only
                     reportForService("Provider left out: refer " + provider.referUrl() + " failed: " + e);
                     continue;
                 }
