@@ -109,6 +109,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     // (one protocol invoker per refer URL, shared by the views of successive states).
     private Map<URL, ProviderView<T>> views = Map.of();
     private DirectoryState lastState;
+    // Guarded by lock: the rules of the last published state, and the rules a published state
+    // was refused with, while the registry still holds them.
+    private OverrideRules publishedRules = OverrideRules.none();
+    private final Set<Configurator> vetoedRules = new LinkedHashSet<>();
 
     private RegistryDirectory(Builder<T> builder) {
         super(builder.type, builder.consumerUrl);
@@ -239,15 +243,18 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 return;
             }
             OverrideRules parsed = OverrideRules.parse(configurators, this::reportForService);
-            OverrideRules rules = parsed.without(rulesWithBadPerCallValues(parsed));
-            DirectoryState state = DirectoryState.compute(consumerUrl, providers, rules,
-                    url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
-            if (apply(state)) {
-                lastState = state;
-                if (cacheFile != null) {
-                    cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
-                    cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
-                }
+            vetoedRules.retainAll(parsed.getRules());
+            for (Configurator rule : vetoedRules) {
+                reportForService("Override rule left out: the consumer refused it before, in " + rule.getUrl());
+            }
+            OverrideRules rules = parsed.without(rulesWithBadPerCallValues(parsed)).without(vetoedRules);
+            String veto = apply(compute(providers, rules), rules);
+            if (veto != null) {
+                leaveOutVetoedRules(providers, rules, veto);
+            }
+            if (cacheFile != null && lastState != null) {
+                cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
+                cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
             }
             refreshes.incrementAndGet();
             lastRefreshNanos = ticker.read();
@@ -281,13 +288,56 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         return bad;
     }
 
+    private DirectoryState compute(List<URL> providers, OverrideRules rules) {
+        return DirectoryState.compute(consumerUrl, providers, rules,
+                url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
+    }
+
     /**
-     * Refers the new providers, makes the views, publishes, then retires what left; false when the
-     * state was vetoed. Holds the lock. A provider whose refer URL was listed before keeps its
-     * invoker, and its view too when the view URL is the same, so unchanged providers cost a
-     * lookup each.
+     * After a state with {@code rules} was vetoed (a cluster invoker or the mock wrapper refused a
+     * setting): when rules that the last published state did not have are among them, publishes
+     * the state without them, then adds them back one at a time, in order, leaving out (and
+     * remembering, while they stay in the registry) each one that is vetoed. So a refused rule
+     * never keeps providers that join or leave, or the other rules, from being followed. A veto
+     * that no new rule explains keeps the last state serving. Holds the lock.
      */
-    private boolean apply(DirectoryState state) {
+    private void leaveOutVetoedRules(List<URL> providers, OverrideRules rules, String veto) {
+        List<Configurator> fresh = new ArrayList<>(rules.getRules());
+        fresh.removeAll(publishedRules.getRules());
+        if (fresh.isEmpty()) {
+            reportForService("Registry state vetoed; the last state keeps serving: " + veto);
+            return;
+        }
+        OverrideRules accepted = rules.without(Set.copyOf(fresh));
+        String baseVeto = apply(compute(providers, accepted), accepted);
+        if (baseVeto != null) {
+            reportForService("Registry state vetoed; the last state keeps serving: " + baseVeto);
+            return;
+        }
+        for (Configurator rule : fresh) {
+            Set<Configurator> others = new LinkedHashSet<>(fresh);
+            others.remove(rule);
+            others.removeAll(accepted.getRules());
+            others.addAll(vetoedRules);
+            OverrideRules candidate = rules.without(others);
+            String ruleVeto = apply(compute(providers, candidate), candidate);
+            if (ruleVeto == null) {
+                accepted = candidate;
+            } else {
+                vetoedRules.add(rule);
+                reportForService("Override rule left out: the consumer refused it (" + ruleVeto + ") in " + rule.getUrl());
+            }
+        }
+    }
+
+    /**
+     * Refers the new providers, makes the views, publishes, then retires what left; returns why
+     * the state was vetoed (then the last state keeps serving and what was referred for it is
+     * retired), or null when published. Holds the lock. A provider whose refer URL was listed
+     * before keeps its invoker, and its view too when the view URL is the same, so unchanged
+     * providers cost a lookup each.
+     */
+    private String apply(DirectoryState state, OverrideRules rules) {
         int size = state.providers().size();
         Map<URL, ProviderView<T>> nextViews = Maps.newHashMapWithExpectedSize(size);
         List<Invoker<T>> invokers = new ArrayList<>(size);
@@ -316,13 +366,14 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         try {
             publish(state.consumerUrl(), invokers);
         } catch (RuntimeException e) {
-            reportForService("Registry state vetoed; the last state keeps serving: " + e.getMessage());
             retireAllBut(nextViews, views);
-            return false;
+            return String.valueOf(e.getMessage());
         }
         retireAllBut(views, nextViews);
         views = nextViews;
-        return true;
+        lastState = state;
+        publishedRules = rules;
+        return null;
     }
 
     /** Retires the invoker of each provider of {@code from} whose refer URL {@code keep} does not hold. */
