@@ -59,8 +59,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Rules that disable every provider are honoured (the list becomes empty, with a warning).
  *
  * <p><b>Cache file.</b> With {@link Builder#cacheFile} the raw lists are saved after each refresh,
- * and a directory whose registry has delivered no providers by the end of {@link Builder#build()}
- * starts from the saved lists until the registry delivers.
+ * and a directory whose registry is unavailable and has delivered no providers by the end of
+ * {@link Builder#build()} starts from the saved lists until the registry delivers.
  *
  * <p><b>Bad input</b> (a rule or provider URL that cannot be used, a rule value that a consumer
  * filter rejects, such as {@code actives=-1}) is logged once with the URL
@@ -160,14 +160,16 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
 
     private void subscribe() {
         registry.subscribe(subscribeUrl, listener);
-        if (cacheFile != null) {
+        if (cacheFile != null && !registry.isAvailable()) {
             seedFromCacheFile();
         }
     }
 
     /**
-     * Fills the lists the subscription has not delivered yet (registry unreachable) from the
-     * cache file. A notification that arrives later replaces them.
+     * Fills the lists the subscription has not delivered yet from the cache file; called only
+     * when the registry is unavailable, since a connected registry's first read is on its way
+     * and the file may hold providers and rules deleted since. A notification that arrives later
+     * replaces them.
      */
     private void seedFromCacheFile() {
         boolean seeded = false;
@@ -498,8 +500,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
 
         /**
          * Where the last lists are kept (shared by the directories of one registry; the caller
-         * closes it). When the subscription has delivered no providers by the end of
-         * {@link #build()} (the registry is unreachable), the directory starts from the file.
+         * closes it). When the registry is unavailable ({@link Registry#isAvailable()} false) and
+         * has delivered no providers by the end of {@link #build()}, the directory starts from the file.
          */
         public Builder<T> cacheFile(RegistryCacheFile cacheFile) {
             this.cacheFile = Objects.requireNonNull(cacheFile, "cacheFile");
