@@ -11,6 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -84,6 +87,45 @@ class RegistryCacheFileFormatTest {
             assertThat(cache.getPath()).isEqualTo(file.toAbsolutePath());
             assertThat(cache).hasToString("RegistryCacheFile[" + file.toAbsolutePath() + "]");
         }
+    }
+
+    @Test
+    void instancesSharingAFile_keepEachOthersServices_underConcurrentSaves() throws Exception {
+        Path file = dir.resolve("shared.cache");
+        int writers = 4;
+        int saves = 200;
+        List<RegistryCacheFile> caches = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                RegistryCacheFile cache = new RegistryCacheFile(file);
+                caches.add(cache);
+                ServiceKey service = serviceOfWriter(w);
+                done.add(pool.submit(() -> {
+                    for (int i = 1; i <= saves; i++) {
+                        cache.save(service, Categories.PROVIDERS,
+                                List.of(URL.valueOf("weft://10.0.0.1:" + i + "/" + SERVICE)));
+                    }
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+            caches.forEach(RegistryCacheFile::close);
+        }
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            for (int w = 0; w < writers; w++) {
+                assertThat(cache.load(serviceOfWriter(w), Categories.PROVIDERS)).as("writer " + w)
+                        .contains(List.of(URL.valueOf("weft://10.0.0.1:" + saves + "/" + SERVICE)));
+            }
+        }
+    }
+
+    private static ServiceKey serviceOfWriter(int writer) {
+        return ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=writer" + writer));
     }
 
     @Test
