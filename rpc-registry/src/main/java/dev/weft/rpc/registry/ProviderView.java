@@ -1,6 +1,5 @@
 package dev.weft.rpc.registry;
 
-import com.google.common.primitives.Longs;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.InvokerView;
@@ -10,7 +9,6 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.protocol.filter.CallContext;
 
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -51,24 +49,6 @@ final class ProviderView<T> implements InvokerView<T> {
         this.url = url;
         this.callContext = callContext;
         this.ruled = !url.equals(provider.invoker().getUrl());
-    }
-
-    /**
-     * Why a rule's {@code parameters} cannot be handed to a protocol per call, or {@code null}: each
-     * {@value #TIMEOUT_KEY} it sets, service-wide or for a method ({@code sayHello.timeout}), must
-     * be milliseconds above zero, whatever the target had before.
-     */
-    static String badTimeout(Map<String, String> parameters) {
-        for (Map.Entry<String, String> entry : parameters.entrySet()) {
-            String key = entry.getKey();
-            if (key.equals(TIMEOUT_KEY) || key.endsWith("." + TIMEOUT_KEY)) {
-                Long millis = Longs.tryParse(entry.getValue().trim());
-                if (millis == null || millis <= 0) {
-                    return key + ": " + entry.getValue() + " (expected: milliseconds > 0)";
-                }
-            }
-        }
-        return null;
     }
 
     /** The protocol invoker behind this view (what statistics are kept for). */

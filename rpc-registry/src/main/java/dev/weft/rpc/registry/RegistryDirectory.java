@@ -249,7 +249,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             for (Configurator rule : vetoedRules) {
                 reportForService("Override rule left out: the consumer refused it before, in " + rule.getUrl());
             }
-            OverrideRules rules = parsed.without(rulesWithBadPerCallValues(parsed)).without(vetoedRules);
+            OverrideRules rules = parsed.without(rulesWithBadValues(parsed)).without(vetoedRules);
             String veto = apply(compute(providers, rules), rules);
             if (veto != null) {
                 leaveOutVetoedRules(providers, rules, veto);
@@ -264,14 +264,14 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     }
 
     /**
-     * The rules with a value that a consumer filter would reject ({@code actives=-1}) or a
-     * {@code timeout} that is not milliseconds above zero, each reported. Filters and the protocol
-     * read such keys per call from the view (see {@link ProviderView}), after their chain was
-     * built and checked, so the values are checked here instead (whether or not a target had the
-     * key before); like a rule that cannot be read, a rule with a bad value is left out whole and
-     * the last good value keeps serving.
+     * The rules with a value that a consumer filter would reject ({@code actives=-1}), or a
+     * {@code timeout} or {@code weight} that {@link RuleValues} refuses, each reported. Filters,
+     * the protocol and the balancers read such keys from the view (see {@link ProviderView}), after
+     * their chain was built and checked, so the values are checked here instead (whether or not a
+     * target had the key before); like a rule that cannot be read, a rule with a bad value is left
+     * out whole and the last good value keeps serving.
      */
-    private Set<Configurator> rulesWithBadPerCallValues(OverrideRules rules) {
+    private Set<Configurator> rulesWithBadValues(OverrideRules rules) {
         Set<Configurator> bad = new LinkedHashSet<>();
         for (Configurator rule : rules.getRules()) {
             try {
@@ -281,10 +281,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 reportForService("Override rule left out: " + e.getMessage());
                 continue;
             }
-            String badTimeout = ProviderView.badTimeout(rule.getParameters());
-            if (badTimeout != null) {
+            String badValue = RuleValues.problem(rule.getParameters());
+            if (badValue != null) {
                 bad.add(rule);
-                reportForService("Override rule left out: " + badTimeout + " in " + rule.getUrl());
+                reportForService("Override rule left out: " + badValue + " in " + rule.getUrl());
             }
         }
         return bad;

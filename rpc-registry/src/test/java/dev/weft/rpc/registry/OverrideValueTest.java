@@ -1,18 +1,23 @@
 package dev.weft.rpc.registry;
 
+import dev.weft.rpc.cluster.Cluster;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.proxy.ProxyFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Rule values that no target had yet: a per-call key the directory hands to the protocol
- * ({@code timeout}) must be usable, else the rule is left out and the calls keep their deadline.
+ * Rule values that no target had yet: a key the directory hands on unchecked ({@code timeout} to
+ * the protocol, {@code weight} to the balancers) must be usable, else the rule is left out and the
+ * providers keep what they had.
  */
 class OverrideValueTest {
 
@@ -44,6 +49,34 @@ class OverrideValueTest {
         fixture.registry.unregister(good);
         sayHelloOnTheOnlyProvider(directory);
         assertThat(fixture.protocol.invokers.get(0).lastInvocation().getAttachment("timeout")).isNull();
+    }
+
+    @Test
+    void weightRuleThatIsNotANonNegativeInteger_onProvidersWithoutWeight_leavesEveryProviderServing() {
+        fixture.provider("10.0.0.1:1", "");
+        fixture.provider("10.0.0.2:2", "");
+        RegistryDirectory<DemoService> directory = fixture.directory(Fixture.CONSUMER + "&loadbalance=roundrobin");
+        DemoService service = proxy(directory);
+        fixture.override("0.0.0.0", "weight=heavy");
+        fixture.override("0.0.0.0:2", "weight=-5");
+
+        assertThat(callers(service)).containsExactlyInAnyOrder("10.0.0.1:1", "10.0.0.2:2");
+        assertThat(directory.getProblemCount()).isPositive();
+        fixture.provider("10.0.0.3:3", "");
+        assertThat(callers(service)).containsExactlyInAnyOrder("10.0.0.1:1", "10.0.0.2:2", "10.0.0.3:3");
+    }
+
+    private DemoService proxy(RegistryDirectory<DemoService> directory) {
+        Invoker<DemoService> invoker = fixture.director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
+        return fixture.director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(invoker);
+    }
+
+    private static Set<String> callers(DemoService service) {
+        Set<String> answers = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            answers.add(service.sayHello("x"));
+        }
+        return answers;
     }
 
     private static void sayHelloOnTheOnlyProvider(RegistryDirectory<DemoService> directory) {
