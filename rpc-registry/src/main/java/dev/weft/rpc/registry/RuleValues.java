@@ -8,15 +8,19 @@ import java.util.Map;
 /**
  * The checks a {@link RegistryDirectory} makes on the values a rule sets for keys that reach their
  * readers unchecked, whether or not a target had the key before: {@value ProviderView#TIMEOUT_KEY}
- * (handed to the protocol with each call, which would fail every call with a bad one) and
- * {@value #WEIGHT_KEY} (read by the balancers, which leave a provider with a bad one out, so a
- * bad rule for every provider would leave none). Service-wide and method-level forms
+ * (handed to the protocol with each call, which would fail every call with a bad one), and
+ * {@value #WEIGHT_KEY}, {@value #WARMUP_KEY} and {@value #TIMESTAMP_KEY} (read by the balancers,
+ * which leave a provider with a bad one out, so a bad rule for every provider would leave none). Service-wide and method-level forms
  * ({@code sayHello.timeout}) alike. Stateless.
  */
 final class RuleValues {
 
     /** Provider and method key, read by rpc-loadbalance's balancers: an integer from 0. */
     static final String WEIGHT_KEY = "weight";
+    /** Provider key, read by the balancers with {@value #TIMESTAMP_KEY}: the warm-up period in ms. */
+    static final String WARMUP_KEY = "warmup";
+    /** Provider key, read by the balancers: the provider's start time, epoch ms. */
+    static final String TIMESTAMP_KEY = "timestamp";
 
     private RuleValues() {
     }
@@ -30,6 +34,10 @@ final class RuleValues {
                 Long millis = Longs.tryParse(value);
                 if (millis == null || millis <= 0) {
                     return key + ": " + entry.getValue() + " (expected: milliseconds > 0)";
+                }
+            } else if (is(key, WARMUP_KEY) || is(key, TIMESTAMP_KEY)) {
+                if (Longs.tryParse(value) == null) {
+                    return key + ": " + entry.getValue() + " (expected: an integer, milliseconds)";
                 }
             } else if (is(key, WEIGHT_KEY)) {
                 Integer weight = Ints.tryParse(value);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,6 +65,21 @@ class OverrideValueTest {
         assertThat(directory.getProblemCount()).isPositive();
         fixture.provider("10.0.0.3:3", "");
         assertThat(callers(service)).containsExactlyInAnyOrder("10.0.0.1:1", "10.0.0.2:2", "10.0.0.3:3");
+    }
+
+    @Test
+    void warmupOrTimestampRuleThatIsNotAnInteger_onProvidersThatRegisteredAStartTime_leavesEveryProviderServing() {
+        fixture.provider("10.0.0.1:1", "timestamp=1000");
+        fixture.provider("10.0.0.2:2", "timestamp=1000");
+        RegistryDirectory<DemoService> directory = fixture.directory(Fixture.CONSUMER + "&loadbalance=roundrobin");
+        DemoService service = proxy(directory);
+        fixture.override("0.0.0.0", "warmup=10m");
+        fixture.override("0.0.0.0:2", "timestamp=yesterday");
+
+        assertThat(callers(service)).containsExactlyInAnyOrder("10.0.0.1:1", "10.0.0.2:2");
+        assertThat(Fixture.providerValues(directory, "warmup"))
+                .isEqualTo(Map.of("10.0.0.1:1", "null", "10.0.0.2:2", "null"));
+        assertThat(directory.getProblemCount()).isPositive();
     }
 
     private DemoService proxy(RegistryDirectory<DemoService> directory) {
