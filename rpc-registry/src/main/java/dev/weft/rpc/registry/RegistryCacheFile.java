@@ -8,6 +8,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -37,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * burst of changes is one write), atomically (a temporary file then a move, so a reader never
  * sees half a file). Format, UTF-8, one line per URL: {@code <category> <service key> <URL>}, and
  * {@code <category> <service key>} alone for an empty list; {@code #} starts a comment. Lines
- * that do not parse are logged with the file and line number and skipped.
+ * that do not parse (or are not UTF-8) are logged with the file and line number and skipped.
  *
  * <p><b>Shared files.</b> Several instances (in one process or several) may name the same file:
  * each write first reads the file and keeps the lists of the services this instance has not
@@ -123,19 +125,44 @@ public final class RegistryCacheFile implements AutoCloseable {
         }
     }
 
-    /** The file's lines; none when it does not exist. */
+    /**
+     * The file's lines, each decoded alone so that one that is not UTF-8 (a corrupt byte) is a
+     * {@code null} entry rather than a file that cannot be read; none when the file does not exist.
+     */
     private List<String> readLines() throws IOException {
+        byte[] bytes;
         try {
-            return Files.readAllLines(path, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(path);
         } catch (NoSuchFileException e) {
             return List.of();
         }
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                try {
+                    lines.add(StandardCharsets.UTF_8.newDecoder()
+                            .decode(ByteBuffer.wrap(bytes, start, i - start)).toString());
+                } catch (CharacterCodingException e) {
+                    lines.add(null);
+                }
+                start = i + 1;
+            }
+        }
+        return lines;
     }
 
     /** The lists in {@code lines}, by key; each line that does not parse is skipped (and logged when {@code report}). */
     private Map<String, List<URL>> parse(List<String> lines, boolean report) {
         Map<String, List<URL>> read = new TreeMap<>();
         for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i) == null) {
+                if (report) {
+                    log.warn("Registry cache file {} line {}: not UTF-8 text (expected: <category> <service key> [<URL>]);"
+                            + " skipped", path, i + 1);
+                }
+                continue;
+            }
             String line = lines.get(i).trim();
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;

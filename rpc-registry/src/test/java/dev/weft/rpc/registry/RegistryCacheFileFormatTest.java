@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import com.google.common.primitives.Bytes;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.ServiceKey;
 import org.junit.jupiter.api.Test;
@@ -145,6 +146,19 @@ class RegistryCacheFileFormatTest {
                 StandardCharsets.UTF_8);
         try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
             assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P2));
+        }
+    }
+
+    @Test
+    void lineThatIsNotUtf8_isSkipped_theOthersLoaded() throws Exception {
+        Path file = dir.resolve("corrupt.cache");
+        byte[] good1 = ("providers " + KEY + " " + P1.toFullString() + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] corrupt = {'p', 'r', 'o', (byte) 0xFF, (byte) 0xFE, 0, (byte) 0xC3, '\n'};
+        byte[] good2 = ("providers " + BLUE + " " + P2.toFullString()).getBytes(StandardCharsets.UTF_8);
+        Files.write(file, Bytes.concat(good1, corrupt, good2));
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P1));
+            assertThat(cache.load(BLUE, Categories.PROVIDERS)).contains(List.of(P2));
         }
     }
 
