@@ -5,6 +5,7 @@ import com.google.common.base.Ticker;
 import com.google.common.collect.Maps;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.weft.rpc.cluster.AbstractDirectory;
+import dev.weft.rpc.cluster.DirectoryListener;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.FilterChain;
@@ -250,9 +251,15 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 reportForService("Override rule left out: the consumer refused it before, in " + rule.getUrl());
             }
             OverrideRules rules = parsed.without(rulesWithBadValues(parsed)).without(vetoedRules);
-            String veto = apply(compute(providers, rules), rules);
+            String veto = apply(compute(providers, rules), rules, null);
             if (veto != null) {
-                leaveOutVetoedRules(providers, rules, veto);
+                List<Configurator> fresh = new ArrayList<>(rules.getRules());
+                fresh.removeAll(publishedRules.getRules());
+                if (fresh.isEmpty()) {
+                    reportForService("Registry state vetoed; the last state keeps serving: " + veto);
+                } else {
+                    leaveOutRefusedRules(providers, rules, fresh, null);
+                }
             }
             if (cacheFile != null && lastState != null) {
                 cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
@@ -297,32 +304,27 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
 
     /**
      * After a state with {@code rules} was vetoed (a cluster invoker or the mock wrapper refused a
-     * setting): when rules that the last published state did not have are among them, publishes
-     * the state without them, then adds them back one at a time, in order, leaving out (and
-     * remembering, while they stay in the registry) each one that is vetoed. So a refused rule
-     * never keeps providers that join or leave, or the other rules, from being followed. A veto
-     * that no new rule explains keeps the last state serving. Holds the lock.
+     * setting): publishes the state without the {@code suspects} (the rules the last published
+     * state did not have, or all of them for a listener {@code joining}), then adds them back one
+     * at a time, in order, leaving out (and remembering, while the registry holds them) each one
+     * that is vetoed. So a refused rule never keeps providers that join or leave, the other rules,
+     * or a consumer starting, from being served. When even the state without the suspects is
+     * vetoed, the last state keeps serving. Holds the lock.
      */
-    private void leaveOutVetoedRules(List<URL> providers, OverrideRules rules, String veto) {
-        List<Configurator> fresh = new ArrayList<>(rules.getRules());
-        fresh.removeAll(publishedRules.getRules());
-        if (fresh.isEmpty()) {
-            reportForService("Registry state vetoed; the last state keeps serving: " + veto);
-            return;
-        }
-        OverrideRules accepted = rules.without(Set.copyOf(fresh));
-        String baseVeto = apply(compute(providers, accepted), accepted);
+    private void leaveOutRefusedRules(List<URL> providers, OverrideRules rules, List<Configurator> suspects,
+                                      DirectoryListener<T> joining) {
+        OverrideRules accepted = rules.without(Set.copyOf(suspects));
+        String baseVeto = apply(compute(providers, accepted), accepted, joining);
         if (baseVeto != null) {
             reportForService("Registry state vetoed; the last state keeps serving: " + baseVeto);
             return;
         }
-        for (Configurator rule : fresh) {
-            Set<Configurator> others = new LinkedHashSet<>(fresh);
+        for (Configurator rule : suspects) {
+            Set<Configurator> others = new LinkedHashSet<>(suspects);
             others.remove(rule);
             others.removeAll(accepted.getRules());
-            others.addAll(vetoedRules);
             OverrideRules candidate = rules.without(others);
-            String ruleVeto = apply(compute(providers, candidate), candidate);
+            String ruleVeto = apply(compute(providers, candidate), candidate, joining);
             if (ruleVeto == null) {
                 accepted = candidate;
             } else {
@@ -333,13 +335,29 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     }
 
     /**
+     * A cluster invoker or mock wrapper joining this directory refused its state: publishes the
+     * state without the rules it refuses (see {@link #leaveOutRefusedRules}), so that a consumer
+     * starting while a bad rule is in the registry starts without that rule.
+     */
+    @Override
+    protected boolean onListenerRefusal(DirectoryListener<T> joining) {
+        synchronized (lock) {
+            if (destroyed || lastState == null || publishedRules.isEmpty()) {
+                return false;
+            }
+            leaveOutRefusedRules(rawProviders, publishedRules, publishedRules.getRules(), joining);
+            return true;
+        }
+    }
+
+    /**
      * Refers the new providers, makes the views, publishes, then retires what left; returns why
      * the state was vetoed (then the last state keeps serving and what was referred for it is
      * retired), or null when published. Holds the lock. A provider whose refer URL was listed
      * before keeps its invoker, and its view too when the view URL is the same, so unchanged
      * providers cost a lookup each.
      */
-    private String apply(DirectoryState state, OverrideRules rules) {
+    private String apply(DirectoryState state, OverrideRules rules, DirectoryListener<T> joining) {
         int size = state.providers().size();
         Map<URL, ProviderView<T>> nextViews = Maps.newHashMapWithExpectedSize(size);
         List<Invoker<T>> invokers = new ArrayList<>(size);
@@ -366,7 +384,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                     + " registers itself disabled; calls fail with no provider");
         }
         try {
-            publish(state.consumerUrl(), invokers);
+            publish(state.consumerUrl(), invokers, joining);
         } catch (RuntimeException e) {
             retireAllBut(nextViews, views);
             return String.valueOf(e.getMessage());

@@ -74,6 +74,22 @@ class VetoedRuleTest {
         assertThat(callers(service)).containsExactly("10.0.0.2:2");
     }
 
+    @Test
+    void consumerStartingWhileARefusedRuleIsInTheRegistry_joinsAndServes_withoutTheRule() {
+        fixture.provider("10.0.0.1:1", "");
+        fixture.override("0.0.0.0", "loadbalance=nosuch");
+        fixture.override("0.0.0.0", "sayHello.retries=many");
+        fixture.override("0.0.0.0", "timeout=300");
+        RegistryDirectory<DemoService> directory = fixture.directory();
+
+        DemoService service = proxy(join(directory));
+        assertThat(callers(service)).containsExactly("10.0.0.1:1");
+        assertThat(directory.getUrl().getParameter("timeout")).isEqualTo("300");
+        assertThat(directory.getUrl().hasParameter("loadbalance")).isFalse();
+        assertThat(directory.getUrl().hasParameter("sayHello.retries")).isFalse();
+        assertThat(directory.getProblemCount()).isPositive();
+    }
+
     private static Set<String> callers(DemoService service) {
         Set<String> answers = new HashSet<>();
         for (int i = 0; i < 20; i++) {
