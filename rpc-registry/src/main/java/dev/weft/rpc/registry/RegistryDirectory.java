@@ -64,8 +64,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Builder#build()} starts from the saved lists until the registry delivers.
  *
  * <p><b>Bad input</b> (a rule or provider URL that cannot be used, a rule value that a consumer
- * filter rejects, such as {@code actives=-1}) is logged once with the URL
- * and the reason and left out; the other rules and providers are unaffected.
+ * filter rejects, such as {@code actives=-1}, or that {@link RuleValues} refuses, such as
+ * {@code timeout=3s}) is logged once with the URL and the reason and left out; the other rules
+ * and providers are unaffected. A rule that a listener (a cluster invoker, the mock wrapper)
+ * refuses when it checks a new state, or when it joins, is left out the same way.
  *
  * <p>Thread-safe. {@link #destroy()} unsubscribes, then destroys every invoker it referred
  * (after their calls in flight); it does not close the registry.
