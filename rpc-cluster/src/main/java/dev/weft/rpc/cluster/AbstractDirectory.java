@@ -100,15 +100,52 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
 
     /**
      * Registers {@code listener}: it first {@linkplain DirectoryListener#check checks} the current
-     * state (throwing rejects the registration), and from then on checks every state before it is
-     * published, except those that only change availability.
+     * state, and from then on checks every state before it is published, except those that only
+     * change availability. When it refuses the current state, the directory may publish another
+     * one it accepts ({@link #onListenerRefusal}); the listener is registered if it accepts the
+     * state then current.
      *
      * @throws RuntimeException what the listener's check threw; it is then not registered
      */
-    public final synchronized void addListener(DirectoryListener<T> listener) {
+    public final void addListener(DirectoryListener<T> listener) {
         Objects.requireNonNull(listener, "listener");
-        listener.check(state);
-        listeners.add(listener);
+        RuntimeException refusal;
+        synchronized (this) {
+            try {
+                listener.check(state);
+                listeners.add(listener);
+                return;
+            } catch (RuntimeException e) {
+                refusal = e;
+            }
+        }
+        boolean revised;
+        try {
+            // Without this lock: a subclass takes its own locks before it publishes.
+            revised = onListenerRefusal(listener);
+        } catch (RuntimeException e) {
+            refusal.addSuppressed(e);
+            throw refusal;
+        }
+        if (!revised) {
+            throw refusal;
+        }
+        synchronized (this) {
+            listener.check(state);
+            listeners.add(listener);
+        }
+    }
+
+    /**
+     * Called by {@link #addListener}, without this directory's lock, when {@code joining} (not
+     * registered yet) refused the current state. A directory whose state is derived from settings
+     * it may leave out (a registry's override rules) publishes, with
+     * {@link #publish(URL, List, DirectoryListener)}, a state without the refused ones and returns
+     * true; {@code joining} is then registered if it accepts the state current after the call.
+     * Default: false (the registration fails with the refusal).
+     */
+    protected boolean onListenerRefusal(DirectoryListener<T> joining) {
+        return false;
     }
 
     /** Unregisters {@code listener}; idempotent. */
@@ -137,7 +174,15 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
      * @throws NullPointerException     when an element of {@code invokers} is null
      * @throws IllegalArgumentException when an invoker serves another interface, or a listener vetoed the state
      */
-    protected final synchronized void publish(URL consumerUrl, List<Invoker<T>> invokers) {
+    protected final void publish(URL consumerUrl, List<Invoker<T>> invokers) {
+        publish(consumerUrl, invokers, null);
+    }
+
+    /**
+     * {@link #publish(URL, List)}, the state checked by {@code joining} too (may be null): a
+     * listener that {@link #onListenerRefusal} is finding a state for.
+     */
+    protected final synchronized void publish(URL consumerUrl, List<Invoker<T>> invokers, DirectoryListener<T> joining) {
         if (invokers != null) {
             checkMembers(invokers);
         }
@@ -152,6 +197,9 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         }
         DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, current.version() + 1);
         listeners.forEach(listener -> listener.check(next));
+        if (joining != null) {
+            joining.check(next);
+        }
         state = next;
     }
 

@@ -190,6 +190,54 @@ class DirectoryTest {
     }
 
     @Test
+    void addListener_refusingTheCurrentState_isRegistered_whenTheDirectoryPublishesOneItAccepts() {
+        List<String> checked = new ArrayList<>();
+        DirectoryListener<Greeting> noRetries = next -> {
+            checked.add(next.url().getParameter("retries", "-"));
+            if (next.url().hasParameter("retries")) {
+                throw new IllegalArgumentException("retries: " + next.url().getParameter("retries"));
+            }
+        };
+        RevisingDirectory revising = new RevisingDirectory(consumer("retries=many"));
+
+        revising.addListener(noRetries);
+        assertThat(revising.getUrl().hasParameter("retries")).isFalse();
+        assertThatThrownBy(() -> revising.revise(consumer("retries=7"))).hasMessage("retries: 7");
+        assertThat(checked).as("the refused state, the revision, the revision again when registering, the next")
+                .containsExactly("many", "-", "-", "7");
+
+        RevisingDirectory failing = new RevisingDirectory(consumer("retries=many"));
+        failing.fallback = consumer("retries=2");
+        assertThatThrownBy(() -> failing.addListener(noRetries)).hasMessage("retries: many");
+        failing.revise(consumer("timeout=5"));
+        assertThat(failing.getUrl().getParameter("timeout")).as("the refusing listener was not registered").isEqualTo("5");
+    }
+
+    /** Publishes {@code fallback} when a joining listener refuses its state. */
+    private static final class RevisingDirectory extends AbstractDirectory<Greeting> {
+        URL fallback = consumer("");
+
+        RevisingDirectory(URL consumerUrl) {
+            super(Greeting.class, consumerUrl);
+            publish(consumerUrl, List.of());
+        }
+
+        void revise(URL url) {
+            publish(url, null);
+        }
+
+        @Override
+        protected boolean onListenerRefusal(DirectoryListener<Greeting> joining) {
+            try {
+                publish(fallback, null, joining);
+            } catch (IllegalArgumentException e) {
+                // the current state stays; addListener checks it again and fails
+            }
+            return true;
+        }
+    }
+
+    @Test
     void destroy_refusesListing_butDestroysNoInvoker() {
         DynamicDirectory<Greeting> directory = directory("", a, b);
 

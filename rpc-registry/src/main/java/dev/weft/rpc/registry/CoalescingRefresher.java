@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs a refresh task serially and coalesces requests: requests made while a refresh runs cause
  * exactly one more run, which reads the inputs as they are then. So the task always applies the
- * latest inputs, never two at once, and a burst of N changes costs at most two runs. Thread-safe.
+ * latest inputs, never two at once, and a burst of N changes costs at most two runs. A run that
+ * throws an {@link Error} ends the drain (the error reaches the executor's thread); the next
+ * request starts a new one. Thread-safe.
  */
 final class CoalescingRefresher {
 
@@ -45,6 +47,10 @@ final class CoalescingRefresher {
                 task.run();
             } catch (RuntimeException e) {
                 log.warn("Refresh failed; the last state keeps serving", e);
+            } catch (Error e) {
+                // Left to the executor's thread, but the next request must start a run again.
+                requests.set(0);
+                throw e;
             }
         } while (!requests.compareAndSet(seen, 0));
     }

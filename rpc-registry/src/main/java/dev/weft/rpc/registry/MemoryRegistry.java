@@ -1,6 +1,10 @@
 package dev.weft.rpc.registry;
 
+import com.google.common.base.Ticker;
+import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +30,8 @@ import java.util.Set;
  *
  * <p>Thread-safe. Listeners are called on the thread that made the change, one at a time for the
  * whole store, in the order of the changes; a listener must not block, and may call the registry.
+ * A listener that throws is logged (at most once per 10 s per store, with a count) and the change
+ * still reaches the others; the change itself is made.
  */
 public final class MemoryRegistry implements Registry, RegistryHealth {
 
@@ -33,6 +39,7 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     public static final String DYNAMIC_KEY = "dynamic";
 
     private static final String ALL_CATEGORIES = "*";
+    private static final Logger log = LoggerFactory.getLogger(MemoryRegistry.class);
 
     private final URL url;
     private final Store store;
@@ -197,6 +204,7 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     static final class Store {
         private final Map<String, Map<String, Set<URL>>> urls = new HashMap<>();
         private final List<Subscription> subscriptions = new ArrayList<>();
+        private final ThrottledLog listenerFailures = new ThrottledLog(log, Ticker.systemTicker(), Duration.ofSeconds(10));
 
         static String interfaceOf(URL url) {
             String serviceInterface = url.getServiceInterface();
@@ -258,11 +266,18 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
             }
         }
 
+        /** Notifies one listener; one that throws is logged and does not keep the change from the others. */
         private void notify(Subscription subscription, String category) {
             List<URL> current = urls(subscription.serviceInterface(), category);
-            subscription.listener().notify(current.isEmpty()
-                    ? List.of(Categories.emptyMarker(subscription.url(), category))
-                    : current);
+            try {
+                subscription.listener().notify(current.isEmpty()
+                        ? List.of(Categories.emptyMarker(subscription.url(), category))
+                        : current);
+            } catch (RuntimeException e) {
+                listenerFailures.error("Registry listener " + subscription.listener() + " of " + subscription.url()
+                        + " failed on the " + category + " of " + subscription.serviceInterface()
+                        + "; the other listeners were notified", e);
+            }
         }
     }
 }

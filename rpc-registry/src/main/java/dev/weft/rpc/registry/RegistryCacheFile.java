@@ -8,6 +8,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -36,7 +39,12 @@ import java.util.concurrent.TimeUnit;
  * burst of changes is one write), atomically (a temporary file then a move, so a reader never
  * sees half a file). Format, UTF-8, one line per URL: {@code <category> <service key> <URL>}, and
  * {@code <category> <service key>} alone for an empty list; {@code #} starts a comment. Lines
- * that do not parse are logged with the file and line number and skipped.
+ * that do not parse (or are not UTF-8) are logged with the file and line number and skipped.
+ *
+ * <p><b>Shared files.</b> Several instances (in one process or several) may name the same file:
+ * each write first reads the file and keeps the lists of the services this instance has not
+ * saved itself, so no instance drops another's services. Two writes at the same moment may
+ * still lose the other's latest change; each instance rewrites all it saved on its next write.
  *
  * <p>Thread-safe. {@link #close()} writes what is pending and stops the thread.
  */
@@ -49,6 +57,8 @@ public final class RegistryCacheFile implements AutoCloseable {
 
     private final Path path;
     private final ConcurrentMap<String, List<URL>> lists = new ConcurrentHashMap<>();
+    /** The keys of {@link #lists} saved through this instance (the others were read from the file). */
+    private final Set<String> saved = ConcurrentHashMap.newKeySet();
     private final ExecutorService writer;
     private final CoalescingRefresher flusher;
     private final Object writeLock = new Object();
@@ -78,7 +88,9 @@ public final class RegistryCacheFile implements AutoCloseable {
 
     /** Remembers the current list of {@code category} for {@code service} and schedules a write. */
     public void save(ServiceKey service, String category, List<URL> urls) {
-        lists.put(key(service, category), List.copyOf(urls));
+        String key = key(service, category);
+        lists.put(key, List.copyOf(urls));
+        saved.add(key);
         flusher.request();
     }
 
@@ -106,24 +118,61 @@ public final class RegistryCacheFile implements AutoCloseable {
     }
 
     private void read() {
-        List<String> lines;
         try {
-            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return;
+            parse(readLines(), true).forEach(lists::put);
         } catch (IOException e) {
             throw new UncheckedIOException("Registry cache file " + path + " cannot be read", e);
         }
+    }
+
+    /**
+     * The file's lines, each decoded alone so that one that is not UTF-8 (a corrupt byte) is a
+     * {@code null} entry rather than a file that cannot be read; none when the file does not exist.
+     */
+    private List<String> readLines() throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                try {
+                    lines.add(StandardCharsets.UTF_8.newDecoder()
+                            .decode(ByteBuffer.wrap(bytes, start, i - start)).toString());
+                } catch (CharacterCodingException e) {
+                    lines.add(null);
+                }
+                start = i + 1;
+            }
+        }
+        return lines;
+    }
+
+    /** The lists in {@code lines}, by key; each line that does not parse is skipped (and logged when {@code report}). */
+    private Map<String, List<URL>> parse(List<String> lines, boolean report) {
         Map<String, List<URL>> read = new TreeMap<>();
         for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i) == null) {
+                if (report) {
+                    log.warn("Registry cache file {} line {}: not UTF-8 text (expected: <category> <service key> [<URL>]);"
+                            + " skipped", path, i + 1);
+                }
+                continue;
+            }
             String line = lines.get(i).trim();
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
             String[] parts = line.split(" ", 3);
             if (parts.length < 2) {
-                log.warn("Registry cache file {} line {}: {} (expected: <category> <service key> [<URL>]); skipped",
-                        path, i + 1, line);
+                if (report) {
+                    log.warn("Registry cache file {} line {}: {} (expected: <category> <service key> [<URL>]); skipped",
+                            path, i + 1, line);
+                }
                 continue;
             }
             List<URL> urls = read.computeIfAbsent(parts[0] + " " + parts[1], k -> new ArrayList<>());
@@ -131,17 +180,41 @@ public final class RegistryCacheFile implements AutoCloseable {
                 try {
                     urls.add(URL.valueOf(parts[2]));
                 } catch (IllegalArgumentException e) {
-                    log.warn("Registry cache file {} line {}: {}; skipped", path, i + 1, e.getMessage());
+                    if (report) {
+                        log.warn("Registry cache file {} line {}: {}; skipped", path, i + 1, e.getMessage());
+                    }
                 }
             }
         }
-        read.forEach((k, v) -> lists.put(k, List.copyOf(v)));
+        read.replaceAll((k, v) -> List.copyOf(v));
+        return read;
+    }
+
+    /**
+     * What to write: the file's lists as they are now, with every list this instance saved on
+     * top, and the lists it read at start that the file no longer holds.
+     */
+    private Map<String, List<URL>> merged() {
+        Map<String, List<URL>> merged;
+        try {
+            merged = parse(readLines(), false);
+        } catch (IOException e) {
+            log.warn("Registry cache file {} cannot be read before writing; writing this instance's lists only: {}",
+                    path, e.toString());
+            merged = new TreeMap<>();
+        }
+        for (Map.Entry<String, List<URL>> entry : lists.entrySet()) {
+            if (saved.contains(entry.getKey()) || !merged.containsKey(entry.getKey())) {
+                merged.put(entry.getKey(), entry.getValue());
+            }
+        }
+        return merged;
     }
 
     private void write() {
         synchronized (writeLock) {
             StringBuilder text = new StringBuilder("# Weft registry cache: last known lists per service; rewritten on change\n");
-            new TreeMap<>(lists).forEach((key, urls) -> {
+            merged().forEach((key, urls) -> {
                 if (urls.isEmpty()) {
                     text.append(key).append('\n');
                 }

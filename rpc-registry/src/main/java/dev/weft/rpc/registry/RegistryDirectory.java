@@ -5,6 +5,7 @@ import com.google.common.base.Ticker;
 import com.google.common.collect.Maps;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.weft.rpc.cluster.AbstractDirectory;
+import dev.weft.rpc.cluster.DirectoryListener;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.FilterChain;
@@ -59,12 +60,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Rules that disable every provider are honoured (the list becomes empty, with a warning).
  *
  * <p><b>Cache file.</b> With {@link Builder#cacheFile} the raw lists are saved after each refresh,
- * and a directory whose registry has delivered no providers by the end of {@link Builder#build()}
- * starts from the saved lists until the registry delivers.
+ * and a directory whose registry is unavailable and has delivered no providers by the end of
+ * {@link Builder#build()} starts from the saved lists until the registry delivers.
  *
  * <p><b>Bad input</b> (a rule or provider URL that cannot be used, a rule value that a consumer
- * filter rejects, such as {@code actives=-1}) is logged once with the URL
- * and the reason and left out; the other rules and providers are unaffected.
+ * filter rejects, such as {@code actives=-1}, or that {@link RuleValues} refuses, such as
+ * {@code timeout=3s}) is logged once with the URL and the reason and left out; the other rules
+ * and providers are unaffected. A rule that a listener (a cluster invoker, the mock wrapper)
+ * refuses when it checks a new state, or when it joins, is left out the same way.
  *
  * <p>Thread-safe. {@link #destroy()} unsubscribes, then destroys every invoker it referred
  * (after their calls in flight); it does not close the registry.
@@ -109,6 +112,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     // (one protocol invoker per refer URL, shared by the views of successive states).
     private Map<URL, ProviderView<T>> views = Map.of();
     private DirectoryState lastState;
+    // Guarded by lock: the rules of the last published state, and the rules a published state
+    // was refused with, while the registry still holds them.
+    private OverrideRules publishedRules = OverrideRules.none();
+    private final Set<Configurator> vetoedRules = new LinkedHashSet<>();
 
     private RegistryDirectory(Builder<T> builder) {
         super(builder.type, builder.consumerUrl);
@@ -156,14 +163,16 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
 
     private void subscribe() {
         registry.subscribe(subscribeUrl, listener);
-        if (cacheFile != null) {
+        if (cacheFile != null && !registry.isAvailable()) {
             seedFromCacheFile();
         }
     }
 
     /**
-     * Fills the lists the subscription has not delivered yet (registry unreachable) from the
-     * cache file. A notification that arrives later replaces them.
+     * Fills the lists the subscription has not delivered yet from the cache file; called only
+     * when the registry is unavailable, since a connected registry's first read is on its way
+     * and the file may hold providers and rules deleted since. A notification that arrives later
+     * replaces them.
      */
     private void seedFromCacheFile() {
         boolean seeded = false;
@@ -239,15 +248,24 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 return;
             }
             OverrideRules parsed = OverrideRules.parse(configurators, this::reportForService);
-            OverrideRules rules = parsed.without(rulesWithBadFilterValues(parsed));
-            DirectoryState state = DirectoryState.compute(consumerUrl, providers, rules,
-                    url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
-            if (apply(state)) {
-                lastState = state;
-                if (cacheFile != null) {
-                    cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
-                    cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
+            vetoedRules.retainAll(parsed.getRules());
+            for (Configurator rule : vetoedRules) {
+                reportForService("Override rule left out: the consumer refused it before, in " + rule.getUrl());
+            }
+            OverrideRules rules = parsed.without(rulesWithBadValues(parsed)).without(vetoedRules);
+            String veto = apply(compute(providers, rules), rules, null);
+            if (veto != null) {
+                List<Configurator> fresh = new ArrayList<>(rules.getRules());
+                fresh.removeAll(publishedRules.getRules());
+                if (fresh.isEmpty()) {
+                    reportForService("Registry state vetoed; the last state keeps serving: " + veto);
+                } else {
+                    leaveOutRefusedRules(providers, rules, fresh, null);
                 }
+            }
+            if (cacheFile != null && lastState != null) {
+                cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
+                cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
             }
             refreshes.incrementAndGet();
             lastRefreshNanos = ticker.read();
@@ -255,12 +273,14 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     }
 
     /**
-     * The rules with a value that a consumer filter would reject ({@code actives=-1}), each
-     * reported. Filters read such keys per call from the view URL (see {@link ProviderView}), after
-     * their chain was built and checked, so the values are checked here instead; like a rule that
-     * cannot be read, a rule with a bad value is left out whole and the last good value keeps serving.
+     * The rules with a value that a consumer filter would reject ({@code actives=-1}), or a
+     * {@code timeout} or {@code weight} that {@link RuleValues} refuses, each reported. Filters,
+     * the protocol and the balancers read such keys from the view (see {@link ProviderView}), after
+     * their chain was built and checked, so the values are checked here instead (whether or not a
+     * target had the key before); like a rule that cannot be read, a rule with a bad value is left
+     * out whole and the last good value keeps serving.
      */
-    private Set<Configurator> rulesWithBadFilterValues(OverrideRules rules) {
+    private Set<Configurator> rulesWithBadValues(OverrideRules rules) {
         Set<Configurator> bad = new LinkedHashSet<>();
         for (Configurator rule : rules.getRules()) {
             try {
@@ -268,18 +288,78 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             } catch (IllegalArgumentException e) {
                 bad.add(rule);
                 reportForService("Override rule left out: " + e.getMessage());
+                continue;
+            }
+            String badValue = RuleValues.problem(rule.getParameters());
+            if (badValue != null) {
+                bad.add(rule);
+                reportForService("Override rule left out: " + badValue + " in " + rule.getUrl());
             }
         }
         return bad;
     }
 
+    private DirectoryState compute(List<URL> providers, OverrideRules rules) {
+        return DirectoryState.compute(consumerUrl, providers, rules,
+                url -> protocols.hasExtension(url.getProtocol()), this::reportForService, lastState);
+    }
+
     /**
-     * Refers the new providers, makes the views, publishes, then retires what left; false when the
-     * state was vetoed. Holds the lock. A provider whose refer URL was listed before keeps its
-     * invoker, and its view too when the view URL is the same, so unchanged providers cost a
-     * lookup each.
+     * After a state with {@code rules} was vetoed (a cluster invoker or the mock wrapper refused a
+     * setting): publishes the state without the {@code suspects} (the rules the last published
+     * state did not have, or all of them for a listener {@code joining}), then adds them back one
+     * at a time, in order, leaving out (and remembering, while the registry holds them) each one
+     * that is vetoed. So a refused rule never keeps providers that join or leave, the other rules,
+     * or a consumer starting, from being served. When even the state without the suspects is
+     * vetoed, the last state keeps serving. Holds the lock.
      */
-    private boolean apply(DirectoryState state) {
+    private void leaveOutRefusedRules(List<URL> providers, OverrideRules rules, List<Configurator> suspects,
+                                      DirectoryListener<T> joining) {
+        OverrideRules accepted = rules.without(Set.copyOf(suspects));
+        String baseVeto = apply(compute(providers, accepted), accepted, joining);
+        if (baseVeto != null) {
+            reportForService("Registry state vetoed; the last state keeps serving: " + baseVeto);
+            return;
+        }
+        for (Configurator rule : suspects) {
+            Set<Configurator> others = new LinkedHashSet<>(suspects);
+            others.remove(rule);
+            others.removeAll(accepted.getRules());
+            OverrideRules candidate = rules.without(others);
+            String ruleVeto = apply(compute(providers, candidate), candidate, joining);
+            if (ruleVeto == null) {
+                accepted = candidate;
+            } else {
+                vetoedRules.add(rule);
+                reportForService("Override rule left out: the consumer refused it (" + ruleVeto + ") in " + rule.getUrl());
+            }
+        }
+    }
+
+    /**
+     * A cluster invoker or mock wrapper joining this directory refused its state: publishes the
+     * state without the rules it refuses (see {@link #leaveOutRefusedRules}), so that a consumer
+     * starting while a bad rule is in the registry starts without that rule.
+     */
+    @Override
+    protected boolean onListenerRefusal(DirectoryListener<T> joining) {
+        synchronized (lock) {
+            if (destroyed || lastState == null || publishedRules.isEmpty()) {
+                return false;
+            }
+            leaveOutRefusedRules(rawProviders, publishedRules, publishedRules.getRules(), joining);
+            return true;
+        }
+    }
+
+    /**
+     * Refers the new providers, makes the views, publishes, then retires what left; returns why
+     * the state was vetoed (then the last state keeps serving and what was referred for it is
+     * retired), or null when published. Holds the lock. A provider whose refer URL was listed
+     * before keeps its invoker, and its view too when the view URL is the same, so unchanged
+     * providers cost a lookup each.
+     */
+    private String apply(DirectoryState state, OverrideRules rules, DirectoryListener<T> joining) {
         int size = state.providers().size();
         Map<URL, ProviderView<T>> nextViews = Maps.newHashMapWithExpectedSize(size);
         List<Invoker<T>> invokers = new ArrayList<>(size);
@@ -289,7 +369,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 ReferredProvider<T> referredProvider;
                 try {
                     referredProvider = new ReferredProvider<>(protocol.refer(type, provider.referUrl()));
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | LinkageError e) {
+                    // LinkageError: a protocol extension whose classes cannot load fails this provider only
                     reportForService("Provider left out: refer " + provider.referUrl() + " failed: " + e);
                     continue;
                 }
@@ -305,15 +386,16 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                     + " registers itself disabled; calls fail with no provider");
         }
         try {
-            publish(state.consumerUrl(), invokers);
+            publish(state.consumerUrl(), invokers, joining);
         } catch (RuntimeException e) {
-            reportForService("Registry state vetoed; the last state keeps serving: " + e.getMessage());
             retireAllBut(nextViews, views);
-            return false;
+            return String.valueOf(e.getMessage());
         }
         retireAllBut(views, nextViews);
         views = nextViews;
-        return true;
+        lastState = state;
+        publishedRules = rules;
+        return null;
     }
 
     /** Retires the invoker of each provider of {@code from} whose refer URL {@code keep} does not hold. */
@@ -438,8 +520,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
 
         /**
          * Where the last lists are kept (shared by the directories of one registry; the caller
-         * closes it). When the subscription has delivered no providers by the end of
-         * {@link #build()} (the registry is unreachable), the directory starts from the file.
+         * closes it). When the registry is unavailable ({@link Registry#isAvailable()} false) and
+         * has delivered no providers by the end of {@link #build()}, the directory starts from the file.
          */
         public Builder<T> cacheFile(RegistryCacheFile cacheFile) {
             this.cacheFile = Objects.requireNonNull(cacheFile, "cacheFile");

@@ -10,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ManualRegistry implements Registry {
 
     final Map<NotifyListener, URL> listeners = new ConcurrentHashMap<>();
+    /** What {@link #isAvailable()} says (connected). */
+    volatile boolean available = true;
 
     void notifyAll(List<URL> urls) {
         listeners.keySet().forEach(l -> l.notify(urls));
@@ -22,7 +24,7 @@ final class ManualRegistry implements Registry {
 
     @Override
     public boolean isAvailable() {
-        return true;
+        return available;
     }
 
     @Override

@@ -35,6 +35,30 @@ class MemoryRegistryTest {
     }
 
     @Test
+    void listenerThatThrows_doesNotKeepTheChangeFromTheOthers_norFailTheWriter() {
+        MemoryRegistry registry = new MemoryRegistry(URL.valueOf("memory://a"));
+        List<List<URL>> received = new ArrayList<>();
+        List<Integer> failing = new ArrayList<>();
+        registry.subscribe(URL.valueOf("consumer://10.0.0.8/" + SERVICE), urls -> {
+            failing.add(urls.size());
+            if (failing.size() > 1) {
+                throw new IllegalStateException("listener bug");
+            }
+        });
+        registry.subscribe(URL.valueOf("consumer://10.0.0.9/" + SERVICE), received::add);
+
+        registry.register(provider(1));
+        registry.register(provider(2));
+        registry.unregister(provider(1));
+
+        assertThat(failing).as("the failing listener is still called").containsExactly(1, 1, 2, 1);
+        assertThat(received).containsExactly(List.of(Categories.emptyMarker(
+                URL.valueOf("consumer://10.0.0.9/" + SERVICE), Categories.PROVIDERS)),
+                List.of(provider(1)), List.of(provider(1), provider(2)), List.of(provider(2)));
+        assertThat(registry.lookup(URL.valueOf("consumer://10.0.0.9/" + SERVICE))).containsExactly(provider(2));
+    }
+
+    @Test
     void changes_deliverTheFullListOfTheChangedCategoryOnly() {
         MemoryRegistry registry = new MemoryRegistry(URL.valueOf("memory://a"));
         List<List<URL>> received = new ArrayList<>();

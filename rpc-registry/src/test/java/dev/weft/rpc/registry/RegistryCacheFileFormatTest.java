@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import com.google.common.primitives.Bytes;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.ServiceKey;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -87,6 +91,45 @@ class RegistryCacheFileFormatTest {
     }
 
     @Test
+    void instancesSharingAFile_keepEachOthersServices_underConcurrentSaves() throws Exception {
+        Path file = dir.resolve("shared.cache");
+        int writers = 4;
+        int saves = 200;
+        List<RegistryCacheFile> caches = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                RegistryCacheFile cache = new RegistryCacheFile(file);
+                caches.add(cache);
+                ServiceKey service = serviceOfWriter(w);
+                done.add(pool.submit(() -> {
+                    for (int i = 1; i <= saves; i++) {
+                        cache.save(service, Categories.PROVIDERS,
+                                List.of(URL.valueOf("weft://10.0.0.1:" + i + "/" + SERVICE)));
+                    }
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+            caches.forEach(RegistryCacheFile::close);
+        }
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            for (int w = 0; w < writers; w++) {
+                assertThat(cache.load(serviceOfWriter(w), Categories.PROVIDERS)).as("writer " + w)
+                        .contains(List.of(URL.valueOf("weft://10.0.0.1:" + saves + "/" + SERVICE)));
+            }
+        }
+    }
+
+    private static ServiceKey serviceOfWriter(int writer) {
+        return ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=writer" + writer));
+    }
+
+    @Test
     void savedList_isACopy_laterChangesToTheCallersListDoNotLeakIn() {
         try (RegistryCacheFile cache = new RegistryCacheFile(dir.resolve("copy.cache"))) {
             List<URL> urls = new ArrayList<>(List.of(P1));
@@ -103,6 +146,19 @@ class RegistryCacheFileFormatTest {
                 StandardCharsets.UTF_8);
         try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
             assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P2));
+        }
+    }
+
+    @Test
+    void lineThatIsNotUtf8_isSkipped_theOthersLoaded() throws Exception {
+        Path file = dir.resolve("corrupt.cache");
+        byte[] good1 = ("providers " + KEY + " " + P1.toFullString() + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] corrupt = {'p', 'r', 'o', (byte) 0xFF, (byte) 0xFE, 0, (byte) 0xC3, '\n'};
+        byte[] good2 = ("providers " + BLUE + " " + P2.toFullString()).getBytes(StandardCharsets.UTF_8);
+        Files.write(file, Bytes.concat(good1, corrupt, good2));
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P1));
+            assertThat(cache.load(BLUE, Categories.PROVIDERS)).contains(List.of(P2));
         }
     }
 

@@ -33,6 +33,7 @@ class RegistryCacheFileTest {
             assertThat(Files.readString(file, StandardCharsets.UTF_8)).contains("providers " + Fixture.SERVICE + " test://10.0.0.1:1/");
 
             ManualRegistry unreachable = new ManualRegistry();
+            unreachable.available = false;
             try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
                 RegistryDirectory<DemoService> directory = RegistryDirectory
                         .builder(DemoService.class, URL.valueOf(Fixture.CONSUMER), unreachable)
@@ -45,6 +46,32 @@ class RegistryCacheFileTest {
                 assertThat(Fixture.addresses(directory)).containsExactly("10.0.0.3:3");
                 directory.destroy();
             }
+        }
+    }
+
+    @Test
+    void reachableRegistry_thatHasNotDeliveredYet_isWaitedFor_theFileIsNotUsed() throws Exception {
+        Path file = dir.resolve("stale.cache");
+        Files.writeString(file, String.join("\n",
+                "providers " + Fixture.SERVICE + " test://10.0.0.1:1/" + Fixture.SERVICE,
+                "configurators " + Fixture.SERVICE + " override://0.0.0.0/" + Fixture.SERVICE
+                        + "?category=configurators&sayHello.mock=force:return+stale",
+                ""), StandardCharsets.UTF_8);
+        try (Fixture fixture = new Fixture(); RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            ManualRegistry connected = new ManualRegistry();
+            RegistryDirectory<DemoService> directory = RegistryDirectory
+                    .builder(DemoService.class, URL.valueOf(Fixture.CONSUMER), connected)
+                    .director(fixture.director).cacheFile(cache).build();
+            assertThat(directory.isReady()).isFalse();
+            assertThat(directory.getInvokers()).isEmpty();
+            assertThat(directory.getUrl().hasParameter("sayHello.mock")).isFalse();
+            assertThat(fixture.protocol.referred.get()).as("stale providers referred").isZero();
+
+            connected.notifyAll(List.of(URL.valueOf("test://10.0.0.3:3/" + Fixture.SERVICE)));
+            connected.notifyAll(List.of(URL.valueOf("empty://10.20.30.1/" + Fixture.SERVICE + "?category=configurators")));
+            assertThat(Fixture.addresses(directory)).containsExactly("10.0.0.3:3");
+            assertThat(directory.getUrl().hasParameter("sayHello.mock")).isFalse();
+            directory.destroy();
         }
     }
 

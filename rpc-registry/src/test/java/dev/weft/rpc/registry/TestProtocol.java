@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The {@code test} protocol: refers fake providers ({@link FakeProvider}) that answer with their
  * address, and counts every refer and destroy. One instance per director (no static state). A URL
- * with the key {@code refuse} is refused.
+ * with the key {@code refuse} is refused; one with {@code unloadable} fails as a protocol whose
+ * classes cannot be loaded ({@link NoClassDefFoundError}).
  *
  * <p>It stays here rather than in {@code rpc-testing}, which depends on {@code rpc-common} and
  * {@code rpc-spi} only and so cannot implement {@link Protocol}; the directory tests are its only user.
@@ -38,6 +39,9 @@ public final class TestProtocol implements Protocol {
 
     @Override
     public <T> Invoker<T> refer(Class<T> type, URL url) {
+        if (url.hasParameter("unloadable")) {
+            throw new NoClassDefFoundError("dev/weft/Missing (referring " + url + ")");
+        }
         if (url.hasParameter("refuse")) {
             throw new RpcException("refused to refer " + url);
         }

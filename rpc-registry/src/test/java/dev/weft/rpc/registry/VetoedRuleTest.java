@@ -1,0 +1,100 @@
+package dev.weft.rpc.registry;
+
+import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.proxy.ProxyFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A rule whose value the cluster strategy or the mock wrapper rejects when it checks a new state
+ * (a veto): the last good settings keep serving, and providers that join or leave meanwhile are
+ * still followed; deleting the rule changes nothing else.
+ */
+class VetoedRuleTest {
+
+    private final Fixture fixture = new Fixture();
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    private Invoker<DemoService> join(RegistryDirectory<DemoService> directory) {
+        return fixture.director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
+    }
+
+    private DemoService proxy(Invoker<DemoService> invoker) {
+        return fixture.director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(invoker);
+    }
+
+    @Test
+    void ruleTheClusterVetoes_doesNotFreezeTheProviders() {
+        URL leaving = fixture.provider("10.0.0.1:1", "");
+        RegistryDirectory<DemoService> directory = fixture.directory();
+        DemoService service = proxy(join(directory));
+
+        URL bad = fixture.override("0.0.0.0", "loadbalance=nosuch&retries=7");
+        assertThat(directory.getUrl().hasParameter("loadbalance")).isFalse();
+        long problems = directory.getProblemCount();
+        assertThat(problems).isPositive();
+
+        fixture.provider("10.0.0.2:2", "");
+        fixture.registry.unregister(leaving);
+        assertThat(Fixture.addresses(directory)).containsExactly("10.0.0.2:2");
+        assertThat(fixture.protocol.live()).as("invokers of providers listed").isEqualTo(1);
+        assertThat(callers(service)).containsExactly("10.0.0.2:2");
+
+        fixture.override("0.0.0.0", "timeout=300");
+        assertThat(directory.getUrl().getParameter("timeout")).as("a good rule beside it").isEqualTo("300");
+
+        fixture.registry.unregister(bad);
+        assertThat(Fixture.addresses(directory)).containsExactly("10.0.0.2:2");
+        assertThat(directory.getUrl().getParameter("timeout")).isEqualTo("300");
+    }
+
+    @Test
+    void mockRuleTheMockWrapperVetoes_doesNotFreezeTheProviders() {
+        URL leaving = fixture.provider("10.0.0.1:1", "");
+        RegistryDirectory<DemoService> directory = fixture.directory();
+        DemoService service = proxy(join(directory));
+
+        fixture.override("0.0.0.0", "sayHello.mock=force:dev.weft.NoSuchMock");
+        assertThat(callers(service)).containsExactly("10.0.0.1:1");
+
+        fixture.provider("10.0.0.2:2", "");
+        fixture.registry.unregister(leaving);
+        assertThat(Fixture.addresses(directory)).containsExactly("10.0.0.2:2");
+        assertThat(callers(service)).containsExactly("10.0.0.2:2");
+    }
+
+    @Test
+    void consumerStartingWhileARefusedRuleIsInTheRegistry_joinsAndServes_withoutTheRule() {
+        fixture.provider("10.0.0.1:1", "");
+        fixture.override("0.0.0.0", "loadbalance=nosuch");
+        fixture.override("0.0.0.0", "sayHello.retries=many");
+        fixture.override("0.0.0.0", "timeout=300");
+        RegistryDirectory<DemoService> directory = fixture.directory();
+
+        DemoService service = proxy(join(directory));
+        assertThat(callers(service)).containsExactly("10.0.0.1:1");
+        assertThat(directory.getUrl().getParameter("timeout")).isEqualTo("300");
+        assertThat(directory.getUrl().hasParameter("loadbalance")).isFalse();
+        assertThat(directory.getUrl().hasParameter("sayHello.retries")).isFalse();
+        assertThat(directory.getProblemCount()).isPositive();
+    }
+
+    private static Set<String> callers(DemoService service) {
+        Set<String> answers = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            answers.add(service.sayHello("x"));
+        }
+        return answers;
+    }
+}
