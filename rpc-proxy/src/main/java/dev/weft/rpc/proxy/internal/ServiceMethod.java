@@ -1,5 +1,6 @@
 package dev.weft.rpc.proxy.internal;
 
+import com.google.common.reflect.TypeToken;
 import dev.weft.rpc.common.RpcException;
 
 import java.lang.reflect.Method;
@@ -24,6 +25,8 @@ final class ServiceMethod {
     private final boolean voidReturn;
     private final boolean primitiveReturn;
     private final Class<?> returnType;
+    /** The return type as the service interface sees it: {@code String} for {@code T get()} of a {@code Repo<String>}. */
+    private final Class<?> resolvedReturnType;
     private final Class<?> boxedReturnType;
     private final Type genericReturnType;
     private final Class<?>[] exceptionTypes;
@@ -44,8 +47,12 @@ final class ServiceMethod {
         this.returnType = method.getReturnType();
         this.voidReturn = returnType == void.class;
         this.primitiveReturn = returnType.isPrimitive();
-        this.boxedReturnType = Descriptors.box(returnType);
-        this.genericReturnType = method.getGenericReturnType();
+        // Type variables of a generic super-interface are resolved against the service interface,
+        // so the invocation carries the type a codec needs and the return check sees the real type.
+        TypeToken<?> resolved = TypeToken.of(serviceType).resolveType(method.getGenericReturnType());
+        this.genericReturnType = resolved.getType();
+        this.resolvedReturnType = primitiveReturn || voidReturn ? returnType : resolved.getRawType();
+        this.boxedReturnType = Descriptors.box(resolvedReturnType);
         this.exceptionTypes = method.getExceptionTypes();
         this.signature = signature(name, parameterTypes);
         this.qualifiedSignature = serviceType.getName() + '.' + signature;
@@ -83,6 +90,7 @@ final class ServiceMethod {
         return returnType;
     }
 
+    /** The generic return type with the service interface's type arguments substituted. */
     public Type genericReturnType() {
         return genericReturnType;
     }
@@ -136,7 +144,7 @@ final class ServiceMethod {
                     + Descriptors.article(returnType) + ", the primitive return type cannot be null)");
         }
         return new RpcException("Result of " + qualifiedSignature + ": " + value.getClass().getName()
-                + " (expected: an instance of " + returnType.getTypeName() + ")");
+                + " (expected: an instance of " + resolvedReturnType.getTypeName() + ")");
     }
 
     /**
