@@ -449,7 +449,7 @@ public final class MockInvoker<T> implements Invoker<T> {
                     overloads = new ArrayList<>(1);
                     byName.put(method.getName(), overloads);
                 }
-                overloads.add(method);
+                addMostSpecific(overloads, method);
             }
             Map<String, Method[]> result = new TreeMap<>();
             for (Map.Entry<String, List<Method>> entry : byName.entrySet()) {
@@ -458,6 +458,25 @@ public final class MockInvoker<T> implements Invoker<T> {
                 result.put(entry.getKey(), overloads.toArray(new Method[0]));
             }
             return result;
+        }
+
+        /**
+         * Adds {@code method} to its overloads unless one with the same parameter types is there;
+         * then the one with the more specific return type stays. An interface inheriting
+         * {@code Object value()} and {@code String value()} has one method, returning
+         * {@code String}, as the proxy sees it.
+         */
+        private static void addMostSpecific(List<Method> overloads, Method method) {
+            for (int i = 0; i < overloads.size(); i++) {
+                Method known = overloads.get(i);
+                if (Arrays.equals(known.getParameterTypes(), method.getParameterTypes())) {
+                    if (known.getReturnType().isAssignableFrom(method.getReturnType())) {
+                        overloads.set(i, method);
+                    }
+                    return;
+                }
+            }
+            overloads.add(method);
         }
 
         /**

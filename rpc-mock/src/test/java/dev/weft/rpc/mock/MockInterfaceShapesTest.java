@@ -3,6 +3,7 @@ package dev.weft.rpc.mock;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.mock.fixtures.User;
+import dev.weft.rpc.proxy.JavassistProxyFactory;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -44,6 +45,20 @@ class MockInterfaceShapesTest {
         String toString();
     }
 
+    /** Declares {@code value()} returning {@code Object}. */
+    public interface Plain {
+        Object value();
+    }
+
+    /** Declares {@code value()} returning {@code String}. */
+    public interface Named {
+        String value();
+    }
+
+    /** Inherits both {@code value()}s, the less specific first: its callers get a {@code String}. */
+    public interface PlainAndNamed extends Plain, Named {
+    }
+
     private <T> MockInvoker<T> mock(Class<T> type, String key, String expression) {
         return MockInvoker.create(type, URL.valueOf("consumer://10.0.0.1/" + type.getName()).addParameter(key, expression), support);
     }
@@ -75,6 +90,16 @@ class MockInterfaceShapesTest {
                 .isInstanceOf(MockConfigurationException.class)
                 .hasMessageStartingWith("get.mock: return 42 (expected: a value of type"
                         + " dev.weft.rpc.mock.fixtures.User for get(long); at column 8:");
+    }
+
+    @Test
+    void methodInheritedWithTwoReturnTypes_isMockedForTheMostSpecific_throughARealProxy() {
+        PlainAndNamed forced = new JavassistProxyFactory().getProxy(mock(PlainAndNamed.class, "value.mock", "force:return 42"));
+        assertThat(forced.value()).isEqualTo("42");
+
+        assertThatThrownBy(() -> mock(PlainAndNamed.class, "mock", "force:return {\"a\": 1}"))
+                .isInstanceOf(MockConfigurationException.class)
+                .hasMessageContaining("at column 14: 1 method cannot)\n  - value(): a value of type java.lang.String;");
     }
 
     @Test
