@@ -461,18 +461,18 @@ public final class MockInvoker<T> implements Invoker<T> {
         }
 
         /**
-         * Adds {@code method} to its overloads unless one with the same parameter types is there;
-         * then the one with the more specific return type stays. An interface inheriting
-         * {@code Object value()} and {@code String value()} has one method, returning
-         * {@code String}, as the proxy sees it.
+         * Adds {@code method} to its overloads, ahead of those with the same parameter types when
+         * its return type is more specific: an interface inheriting {@code Object value()} and
+         * {@code String value()} is called (and so mocked) as returning {@code String}, while
+         * every variant is still checked, so a {@code throw} must fit the throws clause of each.
          */
         private static void addMostSpecific(List<Method> overloads, Method method) {
             for (int i = 0; i < overloads.size(); i++) {
                 Method known = overloads.get(i);
                 if (Arrays.equals(known.getParameterTypes(), method.getParameterTypes())) {
-                    if (known.getReturnType().isAssignableFrom(method.getReturnType())) {
-                        overloads.set(i, method);
-                    }
+                    boolean moreSpecific = known.getReturnType() != method.getReturnType()
+                            && known.getReturnType().isAssignableFrom(method.getReturnType());
+                    overloads.add(moreSpecific ? i : overloads.size(), method);
                     return;
                 }
             }

@@ -59,6 +59,20 @@ class MockInterfaceShapesTest {
     public interface PlainAndNamed extends Plain, Named {
     }
 
+    /** Declares {@code run()} throwing {@code IOException}. */
+    public interface ReadsFiles {
+        void run() throws java.io.IOException;
+    }
+
+    /** Declares {@code run()} throwing {@code TimeoutException}. */
+    public interface Waits {
+        void run() throws java.util.concurrent.TimeoutException;
+    }
+
+    /** Inherits both {@code run()}s: its callers can be thrown neither checked exception. */
+    public interface ReadsAndWaits extends ReadsFiles, Waits {
+    }
+
     private <T> MockInvoker<T> mock(Class<T> type, String key, String expression) {
         return MockInvoker.create(type, URL.valueOf("consumer://10.0.0.1/" + type.getName()).addParameter(key, expression), support);
     }
@@ -100,6 +114,17 @@ class MockInterfaceShapesTest {
         assertThatThrownBy(() -> mock(PlainAndNamed.class, "mock", "force:return {\"a\": 1}"))
                 .isInstanceOf(MockConfigurationException.class)
                 .hasMessageContaining("at column 14: 1 method cannot)\n  - value(): a value of type java.lang.String;");
+    }
+
+    @Test
+    void throwClass_mustFitTheThrowsClauseOfEveryInheritedVariant() {
+        for (String checked : new String[] {"java.io.IOException", "java.util.concurrent.TimeoutException"}) {
+            assertThatThrownBy(() -> mock(ReadsAndWaits.class, "run.mock", "force:throw " + checked))
+                    .as(checked)
+                    .isInstanceOf(MockConfigurationException.class)
+                    .hasMessageContaining("(expected: an unchecked exception or one declared by the method for run(); at column 13: "
+                            + checked + " is checked and run declares ");
+        }
     }
 
     @Test
