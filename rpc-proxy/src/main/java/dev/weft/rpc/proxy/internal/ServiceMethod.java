@@ -6,6 +6,7 @@ import dev.weft.rpc.common.RpcException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.util.List;
 import java.util.StringJoiner;
 
 /**
@@ -29,11 +30,16 @@ final class ServiceMethod {
     private final Class<?> resolvedReturnType;
     private final Class<?> boxedReturnType;
     private final Type genericReturnType;
-    private final Class<?>[] exceptionTypes;
+    /** The throws clause of each inherited variant; a checked exception must fit all of them. */
+    private final Class<?>[][] exceptionTypes;
     private final String signature;
     private final String qualifiedSignature;
 
-    ServiceMethod(int index, Class<?> serviceType, Method method) {
+    /**
+     * {@code method} is the variant with the most specific return type among {@code variants},
+     * the methods of the same name and parameter types the interface inherits.
+     */
+    ServiceMethod(int index, Class<?> serviceType, Method method, List<Method> variants) {
         this.index = index;
         this.method = method;
         this.name = method.getName();
@@ -53,7 +59,10 @@ final class ServiceMethod {
         this.genericReturnType = resolved.getType();
         this.resolvedReturnType = primitiveReturn || voidReturn ? returnType : resolved.getRawType();
         this.boxedReturnType = Descriptors.box(resolvedReturnType);
-        this.exceptionTypes = method.getExceptionTypes();
+        this.exceptionTypes = new Class<?>[variants.size()][];
+        for (int i = 0; i < exceptionTypes.length; i++) {
+            exceptionTypes[i] = variants.get(i).getExceptionTypes();
+        }
         this.signature = signature(name, parameterTypes);
         this.qualifiedSignature = serviceType.getName() + '.' + signature;
     }
@@ -107,19 +116,30 @@ final class ServiceMethod {
 
     /**
      * What the proxy throws for {@code thrown}: the same instance when it is unchecked or
-     * declared by the method, otherwise an {@link UndeclaredThrowableException} wrapping it.
+     * declared by the method (by every inherited variant of it: an interface inheriting
+     * {@code run() throws IOException} and {@code run() throws TimeoutException} may throw
+     * neither), otherwise an {@link UndeclaredThrowableException} wrapping it.
      */
     Throwable translate(Throwable thrown) {
         if (thrown instanceof RuntimeException || thrown instanceof Error) {
             return thrown;
         }
-        for (Class<?> declared : exceptionTypes) {
-            if (declared.isInstance(thrown)) {
-                return thrown;
+        for (Class<?>[] declaredByVariant : exceptionTypes) {
+            if (!declares(declaredByVariant, thrown)) {
+                return new UndeclaredThrowableException(thrown, qualifiedSignature
+                        + " threw undeclared checked exception " + thrown.getClass().getName());
             }
         }
-        return new UndeclaredThrowableException(thrown, qualifiedSignature
-                + " threw undeclared checked exception " + thrown.getClass().getName());
+        return thrown;
+    }
+
+    private static boolean declares(Class<?>[] declared, Throwable thrown) {
+        for (Class<?> type : declared) {
+            if (type.isInstance(thrown)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
