@@ -33,10 +33,11 @@ import java.util.function.Supplier;
  * a completed future of a {@code T}; an {@code Optional<T>} gets {@code Optional.ofNullable} of a
  * {@code T} (so {@code null} becomes {@code Optional.empty()}), and {@code OptionalInt},
  * {@code OptionalLong} and {@code OptionalDouble} likewise wrap an {@code int}, {@code long} or
- * {@code double}; futures and optionals nest ({@code CompletableFuture<Optional<T>>}). Numbers are exact or rejected: a
- * decimal never becomes an integral type, a {@code BigDecimal} keeps every digit and its scale,
- * an integral value out of its type's range fails; a {@code float} or {@code double} gets the
- * nearest value, as a Java literal would, and a number beyond its range fails.
+ * {@code double}; futures and optionals nest ({@code CompletableFuture<Optional<T>>}). Numbers
+ * are exact or rejected: a decimal never becomes an integral type, a {@code BigDecimal} keeps
+ * every digit and its scale, an integral value out of its type's range fails; a {@code float} or
+ * {@code double} gets the nearest value, as a Java literal would, and a number beyond its range
+ * fails.
  *
  * <p>Thread-safe.
  */
