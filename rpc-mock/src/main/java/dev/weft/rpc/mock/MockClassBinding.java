@@ -47,6 +47,10 @@ final class MockClassBinding {
         if (!Modifier.isPublic(modifiers)) {
             throw new Rejection(expected, position, loaded.getName() + " is not public");
         }
+        String notExported = SafeClassLoading.notExported(loaded);
+        if (notExported != null) {
+            throw new Rejection(expected, position, notExported);
+        }
         try {
             return new MockClassBinding(loaded, loaded.getConstructor());
         } catch (NoSuchMethodException e) {

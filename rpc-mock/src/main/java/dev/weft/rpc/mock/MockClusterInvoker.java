@@ -9,10 +9,12 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,6 +50,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class MockClusterInvoker<T> implements Invoker<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(MockClusterInvoker.class);
+    /** The least time between two WARN lines about outages the mock answers; the lines count the others. */
+    static final Duration OUTAGE_LOG_INTERVAL = Duration.ofSeconds(10);
 
     private final Directory<T> directory;
     private final Invoker<T> invoker;
@@ -57,14 +61,17 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
     private final AtomicLong rejectedUpdates = new AtomicLong();
     private final LongAdder mockAnswers = new LongAdder();
     private final LongAdder failuresMasked = new LongAdder();
-    /** True while calls are failing and being answered by the mock; for one WARN per outage. */
+    /** True while calls are failing and being answered by the mock; an outage starts when it turns true. */
     private volatile boolean degraded;
+    /** One WARN line per outage start, at most one per {@link #OUTAGE_LOG_INTERVAL}: a flapping provider does not flood the log. */
+    private final ThrottledLog outageLog;
 
     MockClusterInvoker(Directory<T> directory, Invoker<T> invoker, MockInvoker<T> initial, MockSupport support) {
         this.directory = Objects.requireNonNull(directory, "directory");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.support = Objects.requireNonNull(support, "support");
         this.state = new State<>(initial.getUrl(), initial, null);
+        this.outageLog = new ThrottledLog(support.outageLogger(), support.ticker(), OUTAGE_LOG_INTERVAL);
         if (!initial.isEmpty()) {
             LOG.info("Mock configuration of {}: {}", directory.getInterface().getName(), initial);
         }
@@ -144,7 +151,7 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         }
         if (degraded) {
             degraded = false;
-            LOG.info("Calls of {} succeed again; mock {} no longer answering", directory.getInterface().getName(), methodMock);
+            LOG.debug("Calls of {} succeed again; mock {} no longer answering", directory.getInterface().getName(), methodMock);
         }
         return result;
     }
@@ -155,8 +162,8 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
             failuresMasked.increment();
             if (!degraded) {
                 degraded = true;
-                LOG.warn("Call {}.{} failed, answering with mock {} until calls succeed again: {}",
-                        directory.getInterface().getName(), RpcInvocation.signature(invocation), methodMock, failure.toString());
+                outageLog.warn("Call " + directory.getInterface().getName() + "." + RpcInvocation.signature(invocation)
+                        + " failed, answering with mock " + methodMock + " until calls succeed again", failure);
             } else if (LOG.isDebugEnabled()) {
                 LOG.debug("Call {}.{} failed, answered by mock {}: {}", directory.getInterface().getName(),
                         RpcInvocation.signature(invocation), methodMock, failure.toString());

@@ -1,5 +1,6 @@
 package dev.weft.rpc.mock;
 
+import com.google.common.reflect.TypeToken;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -301,7 +302,8 @@ public final class MockInvoker<T> implements Invoker<T> {
                     Method method = overloads[i];
                     try {
                         compiled[i] = new MethodMock(key, expression, answer(expression, type, converter, instances,
-                                method.getGenericReturnType(), method, resolvedClass));
+                                TypeToken.of(type).resolveType(method.getGenericReturnType()).getType(), method,
+                                resolvedClass));
                     } catch (Rejection r) {
                         reject(methodKey, key, expression, method, r);
                     }
@@ -439,7 +441,7 @@ public final class MockInvoker<T> implements Invoker<T> {
             Map<String, List<Method>> byName = new LinkedHashMap<>();
             for (Method method : type.getMethods()) {
                 if (Modifier.isStatic(method.getModifiers()) || method.isSynthetic() || method.isBridge()
-                        || method.getDeclaringClass() == Object.class) {
+                        || answeredByTheProxy(method)) {
                     continue;
                 }
                 List<Method> overloads = byName.get(method.getName());
@@ -447,7 +449,7 @@ public final class MockInvoker<T> implements Invoker<T> {
                     overloads = new ArrayList<>(1);
                     byName.put(method.getName(), overloads);
                 }
-                overloads.add(method);
+                addMostSpecific(overloads, method);
             }
             Map<String, Method[]> result = new TreeMap<>();
             for (Map.Entry<String, List<Method>> entry : byName.entrySet()) {
@@ -456,6 +458,37 @@ public final class MockInvoker<T> implements Invoker<T> {
                 result.put(entry.getKey(), overloads.toArray(new Method[0]));
             }
             return result;
+        }
+
+        /**
+         * Adds {@code method} to its overloads, ahead of those with the same parameter types when
+         * its return type is more specific: an interface inheriting {@code Object value()} and
+         * {@code String value()} is called (and so mocked) as returning {@code String}, while
+         * every variant is still checked, so a {@code throw} must fit the throws clause of each.
+         */
+        private static void addMostSpecific(List<Method> overloads, Method method) {
+            for (int i = 0; i < overloads.size(); i++) {
+                Method known = overloads.get(i);
+                if (Arrays.equals(known.getParameterTypes(), method.getParameterTypes())) {
+                    boolean moreSpecific = known.getReturnType() != method.getReturnType()
+                            && known.getReturnType().isAssignableFrom(method.getReturnType());
+                    overloads.add(moreSpecific ? i : overloads.size(), method);
+                    return;
+                }
+            }
+            overloads.add(method);
+        }
+
+        /**
+         * Whether {@code method} is {@code equals(Object)}, {@code hashCode()} or {@code toString()}:
+         * a proxy answers those itself, even when the interface redeclares them, so no call ever
+         * reaches a mock for them.
+         */
+        private static boolean answeredByTheProxy(Method method) {
+            String name = method.getName();
+            int count = method.getParameterCount();
+            return count == 0 && (name.equals("hashCode") || name.equals("toString"))
+                    || count == 1 && name.equals("equals") && method.getParameterTypes()[0] == Object.class;
         }
 
         private static final Comparator<Method> BY_SIGNATURE = new BySignature();

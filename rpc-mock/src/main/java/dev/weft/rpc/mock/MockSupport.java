@@ -1,5 +1,9 @@
 package dev.weft.rpc.mock;
 
+import com.google.common.base.Ticker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Objects;
 
 /**
@@ -14,12 +18,29 @@ import java.util.Objects;
 final class MockSupport {
 
     private final ImplementationInvokers invokers;
+    private final Ticker ticker;
+    private final Logger outageLogger;
 
     MockSupport(ImplementationInvokers invokers) {
+        this(invokers, Ticker.systemTicker(), LoggerFactory.getLogger(MockClusterInvoker.class));
+    }
+
+    /** {@code ticker} and {@code outageLogger} pace and receive the lines about calls the mock answers. */
+    MockSupport(ImplementationInvokers invokers, Ticker ticker, Logger outageLogger) {
         this.invokers = Objects.requireNonNull(invokers, "invokers");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.outageLogger = Objects.requireNonNull(outageLogger, "outageLogger");
     }
 
     ImplementationInvokers invokers() {
         return invokers;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    Logger outageLogger() {
+        return outageLogger;
     }
 }

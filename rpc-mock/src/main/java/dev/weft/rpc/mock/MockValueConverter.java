@@ -14,6 +14,9 @@ import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -28,10 +31,13 @@ import java.util.function.Supplier;
  * anything mutable is converted afresh for each call so callers never share an instance. A
  * {@code CompletableFuture<T>} (or {@code CompletionStage<T>}, {@code Future<T>}) return type gets
  * a completed future of a {@code T}; an {@code Optional<T>} gets {@code Optional.ofNullable} of a
- * {@code T} (so {@code null} becomes {@code Optional.empty()}). Numbers are exact or rejected: a
- * decimal never becomes an integral type, a {@code BigDecimal} keeps every digit and its scale,
- * an integral value out of its type's range fails; a {@code float} or {@code double} gets the
- * nearest value, as a Java literal would, and a number beyond its range fails.
+ * {@code T} (so {@code null} becomes {@code Optional.empty()}), and {@code OptionalInt},
+ * {@code OptionalLong} and {@code OptionalDouble} likewise wrap an {@code int}, {@code long} or
+ * {@code double}; futures and optionals nest ({@code CompletableFuture<Optional<T>>}). Numbers
+ * are exact or rejected: a decimal never becomes an integral type, a {@code BigDecimal} keeps
+ * every digit and its scale, an integral value out of its type's range fails; a {@code float} or
+ * {@code double} gets the nearest value, as a Java literal would, and a number beyond its range
+ * fails.
  *
  * <p>Thread-safe.
  */
@@ -58,19 +64,40 @@ final class MockValueConverter {
      * @throws Rejection when the value cannot become that type
      */
     Supplier<Object> compile(MockValue value, Type returnType, int position) throws Rejection {
-        JavaType type = mapper.getTypeFactory().constructType(returnType);
+        return compileWrapped(value, mapper.getTypeFactory().constructType(returnType), position, returnType.getTypeName());
+    }
+
+    /** Unwraps futures and optionals (at any depth) around the type Jackson converts to. */
+    private Supplier<Object> compileWrapped(MockValue value, JavaType type, int position, String declared) throws Rejection {
         Class<?> raw = type.getRawClass();
-        String declared = returnType.getTypeName();
         if (raw == CompletableFuture.class || raw == CompletionStage.class || raw == Future.class) {
-            JavaType inner = type.containedTypeOrUnknown(0);
-            Supplier<Object> element = compile(value, inner, position, declared);
+            Supplier<Object> element = compileWrapped(value, type.containedTypeOrUnknown(0), position, declared);
             return () -> CompletableFuture.completedFuture(element.get());
         }
-        if (raw == Optional.class && !(value instanceof MockValue.Empty)) {
-            Supplier<Object> element = compile(value, type.containedTypeOrUnknown(0), position, declared);
+        if (value instanceof MockValue.Empty) {
+            return compile(value, type, position, declared);
+        }
+        if (raw == Optional.class) {
+            Supplier<Object> element = compileWrapped(value, type.containedTypeOrUnknown(0), position, declared);
             return () -> Optional.ofNullable(element.get());
         }
+        if (raw == OptionalInt.class) {
+            Supplier<Object> element = compile(value, boxed(Integer.class), position, declared);
+            return () -> element.get() instanceof Integer i ? OptionalInt.of(i) : OptionalInt.empty();
+        }
+        if (raw == OptionalLong.class) {
+            Supplier<Object> element = compile(value, boxed(Long.class), position, declared);
+            return () -> element.get() instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty();
+        }
+        if (raw == OptionalDouble.class) {
+            Supplier<Object> element = compile(value, boxed(Double.class), position, declared);
+            return () -> element.get() instanceof Double d ? OptionalDouble.of(d) : OptionalDouble.empty();
+        }
         return compile(value, type, position, declared);
+    }
+
+    private JavaType boxed(Class<?> type) {
+        return mapper.getTypeFactory().constructType(type);
     }
 
     private Supplier<Object> compile(MockValue value, JavaType type, int position, String declared) throws Rejection {

@@ -26,6 +26,19 @@ final class SafeClassLoading {
         }
     }
 
+    /**
+     * Why rpc-mock could not call the public members of {@code type} (its package is not exported
+     * to rpc-mock's module), or {@code null} when it can; checked at join so an unusable class
+     * fails then rather than at the first outage.
+     */
+    static String notExported(Class<?> type) {
+        Module module = type.getModule();
+        if (module.isExported(type.getPackageName(), SafeClassLoading.class.getModule())) {
+            return null;
+        }
+        return type.getName() + " is in package " + type.getPackageName() + ", which " + module + " does not export";
+    }
+
     static String describe(ClassLoader loader) {
         if (loader == null) {
             return "the bootstrap class loader";

@@ -35,8 +35,8 @@ final class ThrowableFactory {
     /**
      * Resolves {@code name} with {@code loader}; runs no code of the class.
      *
-     * @throws Rejection when the class is missing, not a Throwable, abstract, not public, or has
-     *                   no usable constructor
+     * @throws Rejection when the class is missing, not a Throwable, abstract, not public, in a
+     *                   package not exported to rpc-mock, or has no usable constructor
      */
     static ThrowableFactory resolve(String name, ClassLoader loader, int position) throws Rejection {
         String expected = "a public, concrete java.lang.Throwable class with a public (String) or () constructor";
@@ -53,6 +53,10 @@ final class ThrowableFactory {
         if (!Modifier.isPublic(loaded.getModifiers()) || Modifier.isAbstract(loaded.getModifiers())) {
             throw new Rejection(expected, position, loaded.getName() + " is " + (Modifier.isAbstract(loaded.getModifiers())
                     ? "abstract" : "not public"));
+        }
+        String notExported = SafeClassLoading.notExported(loaded);
+        if (notExported != null) {
+            throw new Rejection(expected, position, notExported);
         }
         Class<? extends Throwable> type = loaded.asSubclass(Throwable.class);
         try {

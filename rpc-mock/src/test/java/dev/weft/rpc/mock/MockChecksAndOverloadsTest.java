@@ -67,6 +67,25 @@ class MockChecksAndOverloadsTest {
                 .hasMessageEndingWith("at column 7: " + FIXTURES + "HiddenUserServiceMock is not public)");
     }
 
+    @Test
+    void throwClass_publicButInAPackageItsModuleDoesNotExport_isRejectedAtJoin_notAtTheFirstOutage() {
+        String internal = "sun.reflect.generics.reflectiveObjects.NotImplementedException";
+        assertThatThrownBy(() -> mock(UserService.class, "count.mock", "fail:throw " + internal))
+                .isInstanceOf(MockConfigurationException.class)
+                .hasMessage("count.mock: fail:throw " + internal + " (expected: a public, concrete java.lang.Throwable"
+                        + " class with a public (String) or () constructor; at column 12: " + internal
+                        + " is in package sun.reflect.generics.reflectiveObjects, which module java.base does not export)");
+    }
+
+    @Test
+    void mockClass_publicButInAPackageItsModuleDoesNotExport_isRejectedAtJoin() {
+        String internal = "sun.security.util.ByteArrayLexOrder"; // a public Comparator<byte[]> with a public constructor
+        assertThatThrownBy(() -> mock(java.util.Comparator.class, "mock", "force:" + internal))
+                .isInstanceOf(MockConfigurationException.class)
+                .hasMessageEndingWith("at column 7: " + internal
+                        + " is in package sun.security.util, which module java.base does not export)");
+    }
+
     // ---------------------------------------------------------------- columns
 
     @Test

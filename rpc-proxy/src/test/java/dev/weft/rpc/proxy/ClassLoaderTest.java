@@ -130,6 +130,54 @@ class ClassLoaderTest {
         }
     }
 
+    @ForEachFactory
+    void eightThreads_roundTripsOfSameNamedInterfacesInTwelveLoaders_neverMixLoaders(Factories factories) throws Exception {
+        int threads = 8;
+        int loaderCount = 12;
+        List<IsolatedLoader> loaders = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Class<?>> greeters = new ArrayList<>();
+            List<Object> impls = new ArrayList<>();
+            for (int i = 0; i < loaderCount; i++) {
+                IsolatedLoader loader = new IsolatedLoader();
+                loaders.add(loader);
+                greeters.add(loader.loadClass(IsolatedLoader.GREETER));
+                impls.add(loader.loadClass(IsolatedLoader.ENGLISH_GREETER).getConstructor().newInstance());
+            }
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Future<List<Object>>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                results.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    List<Object> proxies = new ArrayList<>();
+                    for (int k = 0; k < loaderCount; k++) {
+                        int i = (k + offset) % loaderCount; // each thread starts at another loader
+                        proxies.add(factories.factory.getProxy(invokerOf(factories.factory, impls.get(i), greeters.get(i))));
+                    }
+                    return proxies;
+                }));
+            }
+            for (int t = 0; t < threads; t++) {
+                List<Object> proxies = results.get(t).get(30, TimeUnit.SECONDS);
+                for (int k = 0; k < loaderCount; k++) {
+                    int i = (k + t) % loaderCount;
+                    Object proxy = proxies.get(k);
+                    assertThat(greeters.get(i).isInstance(proxy)).as("thread %s, loader %s", t, i).isTrue();
+                    assertThat(proxy.getClass().getClassLoader()).isSameAs(loaders.get(i));
+                    assertThat(greet(proxy, "ann")).isEqualTo("hello ann");
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            for (IsolatedLoader loader : loaders) {
+                loader.close();
+            }
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void javassistProxy_isDefinedNextToTheInterface() throws Exception {
         try (IsolatedLoader loader = new IsolatedLoader()) {

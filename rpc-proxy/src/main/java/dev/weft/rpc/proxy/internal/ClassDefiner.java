@@ -29,7 +29,7 @@ import java.util.function.Function;
  * </ol>
  * Otherwise an {@link RpcException} says why and suggests {@code proxy=jdk}.
  *
- * <p>Thread-safe; class names carry a global counter so they never collide.
+ * <p>Thread-safe; class names carry a random 64-bit suffix so they never collide.
  */
 final class ClassDefiner {
 

@@ -57,10 +57,39 @@ final class DispatcherClassGenerator {
         return BytecodeSupport.method(pool, MethodInfo.nameInit, "()V", code);
     }
 
+    /** The most bytes of code one JVM method may hold. */
+    static final int MAX_CODE_LENGTH = 65535;
+
+    /**
+     * Whether one {@code dispatch} method can hold a branch for every method of {@code methods}
+     * (roughly 800 methods of eight parameters cannot); when not, the caller dispatches otherwise.
+     */
+    static boolean fits(ServiceMethods methods) {
+        return dispatchCode(new ConstPool("Probe"), methods, new int[methods.size() + 1]).length() <= MAX_CODE_LENGTH;
+    }
+
     private static MethodInfo dispatch(ConstPool pool, ServiceMethods methods) {
-        Bytecode code = new Bytecode(pool, 0, 4);
         int count = methods.size();
         int[] targets = new int[count + 1];
+        Bytecode code = dispatchCode(pool, methods, targets);
+        MethodInfo info = BytecodeSupport.method(pool, "dispatch", DISPATCH_DESC, code);
+        if (count > 0) {
+            CodeAttribute attribute = info.getCodeAttribute();
+            StackMapTable.Writer frames = new StackMapTable.Writer(16 + 3 * targets.length);
+            int previous = -1;
+            for (int target : targets) {
+                frames.sameFrame(target - previous - 1);
+                previous = target;
+            }
+            attribute.setAttribute(frames.toStackMapTable(pool));
+        }
+        return info;
+    }
+
+    /** The switch and one branch per method; fills {@code targets} with the branch offsets, then the default's. */
+    private static Bytecode dispatchCode(ConstPool pool, ServiceMethods methods, int[] targets) {
+        Bytecode code = new Bytecode(pool, 0, 4);
+        int count = methods.size();
         if (count > 0) {
             code.addIload(2);
             int switchPc = code.currentPc();
@@ -89,19 +118,7 @@ final class DispatcherClassGenerator {
         code.addIload(2);
         code.addInvokespecial("java.lang.IndexOutOfBoundsException", MethodInfo.nameInit, "(I)V");
         code.addOpcode(Opcode.ATHROW);
-
-        MethodInfo info = BytecodeSupport.method(pool, "dispatch", DISPATCH_DESC, code);
-        if (count > 0) {
-            CodeAttribute attribute = info.getCodeAttribute();
-            StackMapTable.Writer frames = new StackMapTable.Writer(16 + 3 * targets.length);
-            int previous = -1;
-            for (int target : targets) {
-                frames.sameFrame(target - previous - 1);
-                previous = target;
-            }
-            attribute.setAttribute(frames.toStackMapTable(pool));
-        }
-        return info;
+        return code;
     }
 
     /** {@code return box(((Type) impl).name(unbox(args[0]), ...))}. */

@@ -4,18 +4,24 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
 
 /**
  * The {@code javassist} factory's work: one generated proxy class and one generated dispatcher
  * class per interface (see {@link ProxyClassGenerator}, {@link DispatcherClassGenerator}),
- * generated on first use by exactly one thread and cached with the interface.
+ * generated on first use by exactly one thread and cached with the interface. An interface too
+ * large for one generated dispatch method is dispatched through method handles instead
+ * ({@link MethodHandleDispatcher}), with the same behaviour.
  *
  * <p>Thread-safe.
  */
 public final class JavassistProxies {
 
+    private static final Logger LOG = LoggerFactory.getLogger(JavassistProxies.class);
     private static final MethodType CONSTRUCTOR_TYPE = MethodType.methodType(Object.class, ProxyHandler.class);
     private static final PerInterfaceCache<MethodHandle> PROXY_CONSTRUCTORS =
             new PerInterfaceCache<>(JavassistProxies::generateProxyClass);
@@ -61,6 +67,12 @@ public final class JavassistProxies {
 
     private static MethodDispatcher generateDispatcher(Class<?> type) {
         ServiceMethods methods = ServiceMethods.of(type);
+        if (!DispatcherClassGenerator.fits(methods)) {
+            LOG.info("{} has too many methods ({}) for one generated dispatch method of at most {} bytes;"
+                    + " its javassist invokers call through method handles, as proxy=jdk does",
+                    type.getName(), methods.size(), DispatcherClassGenerator.MAX_CODE_LENGTH);
+            return MethodHandleDispatcher.of(type);
+        }
         ClassDefiner.Defined defined = ClassDefiner.define(type, "WeftDispatcher",
                 DispatcherClassGenerator.runtimeDependencies(), name -> DispatcherClassGenerator.generate(name, methods));
         try {

@@ -1,10 +1,12 @@
 package dev.weft.rpc.proxy.internal;
 
+import com.google.common.reflect.TypeToken;
 import dev.weft.rpc.common.RpcException;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.util.List;
 import java.util.StringJoiner;
 
 /**
@@ -24,13 +26,20 @@ final class ServiceMethod {
     private final boolean voidReturn;
     private final boolean primitiveReturn;
     private final Class<?> returnType;
+    /** The return type as the service interface sees it: {@code String} for {@code T get()} of a {@code Repo<String>}. */
+    private final Class<?> resolvedReturnType;
     private final Class<?> boxedReturnType;
     private final Type genericReturnType;
-    private final Class<?>[] exceptionTypes;
+    /** The throws clause of each inherited variant; a checked exception must fit all of them. */
+    private final Class<?>[][] exceptionTypes;
     private final String signature;
     private final String qualifiedSignature;
 
-    ServiceMethod(int index, Class<?> serviceType, Method method) {
+    /**
+     * {@code method} is the variant with the most specific return type among {@code variants},
+     * the methods of the same name and parameter types the interface inherits.
+     */
+    ServiceMethod(int index, Class<?> serviceType, Method method, List<Method> variants) {
         this.index = index;
         this.method = method;
         this.name = method.getName();
@@ -44,9 +53,16 @@ final class ServiceMethod {
         this.returnType = method.getReturnType();
         this.voidReturn = returnType == void.class;
         this.primitiveReturn = returnType.isPrimitive();
-        this.boxedReturnType = Descriptors.box(returnType);
-        this.genericReturnType = method.getGenericReturnType();
-        this.exceptionTypes = method.getExceptionTypes();
+        // Type variables of a generic super-interface are resolved against the service interface,
+        // so the invocation carries the type a codec needs and the return check sees the real type.
+        TypeToken<?> resolved = TypeToken.of(serviceType).resolveType(method.getGenericReturnType());
+        this.genericReturnType = resolved.getType();
+        this.resolvedReturnType = primitiveReturn || voidReturn ? returnType : resolved.getRawType();
+        this.boxedReturnType = Descriptors.box(resolvedReturnType);
+        this.exceptionTypes = new Class<?>[variants.size()][];
+        for (int i = 0; i < exceptionTypes.length; i++) {
+            exceptionTypes[i] = variants.get(i).getExceptionTypes();
+        }
         this.signature = signature(name, parameterTypes);
         this.qualifiedSignature = serviceType.getName() + '.' + signature;
     }
@@ -83,6 +99,7 @@ final class ServiceMethod {
         return returnType;
     }
 
+    /** The generic return type with the service interface's type arguments substituted. */
     public Type genericReturnType() {
         return genericReturnType;
     }
@@ -99,19 +116,30 @@ final class ServiceMethod {
 
     /**
      * What the proxy throws for {@code thrown}: the same instance when it is unchecked or
-     * declared by the method, otherwise an {@link UndeclaredThrowableException} wrapping it.
+     * declared by the method (by every inherited variant of it: an interface inheriting
+     * {@code run() throws IOException} and {@code run() throws TimeoutException} may throw
+     * neither), otherwise an {@link UndeclaredThrowableException} wrapping it.
      */
     Throwable translate(Throwable thrown) {
         if (thrown instanceof RuntimeException || thrown instanceof Error) {
             return thrown;
         }
-        for (Class<?> declared : exceptionTypes) {
-            if (declared.isInstance(thrown)) {
-                return thrown;
+        for (Class<?>[] declaredByVariant : exceptionTypes) {
+            if (!declares(declaredByVariant, thrown)) {
+                return new UndeclaredThrowableException(thrown, qualifiedSignature
+                        + " threw undeclared checked exception " + thrown.getClass().getName());
             }
         }
-        return new UndeclaredThrowableException(thrown, qualifiedSignature
-                + " threw undeclared checked exception " + thrown.getClass().getName());
+        return thrown;
+    }
+
+    private static boolean declares(Class<?>[] declared, Throwable thrown) {
+        for (Class<?> type : declared) {
+            if (type.isInstance(thrown)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -136,7 +164,7 @@ final class ServiceMethod {
                     + Descriptors.article(returnType) + ", the primitive return type cannot be null)");
         }
         return new RpcException("Result of " + qualifiedSignature + ": " + value.getClass().getName()
-                + " (expected: an instance of " + returnType.getTypeName() + ")");
+                + " (expected: an instance of " + resolvedReturnType.getTypeName() + ")");
     }
 
     /**

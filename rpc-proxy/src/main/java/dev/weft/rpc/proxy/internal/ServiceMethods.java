@@ -59,7 +59,7 @@ final class ServiceMethods {
         Map<String, List<ServiceMethod>> names = new HashMap<>();
         for (int i = 0; i < methods.length; i++) {
             List<Method> variants = bySignature.get(signatures.get(i));
-            methods[i] = new ServiceMethod(i, type, mostSpecific(variants));
+            methods[i] = new ServiceMethod(i, type, mostSpecific(variants), variants);
             List<ServiceMethod> sameName = names.get(methods[i].name());
             if (sameName == null) {
                 sameName = new ArrayList<>(1);
