@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,12 +102,16 @@ class ZookeeperConcurrencyTest {
                 () -> watches(consumers).isEmpty(), () -> watches(consumers));
 
         for (int s = 0; s < SERVICES; s++) {
-            List<String> expected = providers.lookup(consumer(s, "check")).stream().map(URL::getAddress).sorted()
-                    .toList();
+            int service = s;
+            // Read again on every look: a registration made by a cycle may still be on its way
+            // (register waits for it only so long), and then the true list grows meanwhile.
+            Supplier<List<String>> registered = () -> providers.lookup(consumer(service, "check")).stream()
+                    .map(URL::getAddress).sorted().toList();
             RecordingListener listener = new RecordingListener();
             consumers.subscribe(consumer(s, "shared"), listener);
             Await.until(service(s) + " has every provider registered",
-                    () -> expected.equals(listener.lastAddresses()), listener::toString);
+                    () -> registered.get().equals(listener.lastAddresses()),
+                    () -> "registered " + registered.get() + ", seen " + listener);
             URL added = provider(s, 29000);
             providers.register(added);
             Await.until(service(s) + " sees a later provider",
