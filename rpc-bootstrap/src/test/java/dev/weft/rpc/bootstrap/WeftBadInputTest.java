@@ -8,17 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Bad input to {@code export} and {@code refer} fails at once, naming the input and the rule. */
 class WeftBadInputTest {
 
-    public interface Greeter {
-        String greet(String name);
-    }
-
-    record Named(String name) implements Greeter {
-        @Override
-        public String greet(String who) {
-            return name + ":" + who;
-        }
-    }
-
     private final Weft weft = Weft.builder().build();
 
     @AfterEach
@@ -28,7 +17,7 @@ class WeftBadInputTest {
 
     @Test
     void export_onTheAnyAddress_withoutRegisterHost_failsNamingTheKey_andBindsNothing() {
-        assertThatThrownBy(() -> weft.export(Greeter.class, new Named("a"), "weft://0.0.0.0:0"))
+        assertThatThrownBy(() -> weft.export(Greeter.class, new NamedGreeter("a"), "weft://0.0.0.0:0"))
                 .isInstanceOf(RuntimeException.class)
                 .hasMessageContaining("register-host");
     }
@@ -41,7 +30,7 @@ class WeftBadInputTest {
                 .isInstanceOf(NullPointerException.class).hasMessage("consumerParameters");
         assertThatThrownBy(() -> weft.export(Greeter.class, null, "injvm://127.0.0.1"))
                 .isInstanceOf(NullPointerException.class).hasMessage("implementation");
-        assertThatThrownBy(() -> weft.export(Greeter.class, new Named("a"), "weft//127.0.0.1:0"))
+        assertThatThrownBy(() -> weft.export(Greeter.class, new NamedGreeter("a"), "weft//127.0.0.1:0"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("providerUrl weft//127.0.0.1:0").hasMessageContaining("[injvm, weft]");
     }
@@ -57,7 +46,7 @@ class WeftBadInputTest {
 
     @Test
     void refer_withAnInterfaceKeyNamingAnotherType_isRejected() {
-        weft.export(Greeter.class, new Named("a"), "injvm://127.0.0.1");
+        weft.export(Greeter.class, new NamedGreeter("a"), "injvm://127.0.0.1");
         assertThatThrownBy(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1&interface=com.example.Other"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("interface=com.example.Other")

@@ -13,17 +13,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Providers named directly with the consumer key {@code url}, over real weft sockets on 127.0.0.1. */
 class WeftDirectUrlTest {
 
-    public interface Greeter {
-        String greet(String name);
-    }
-
-    record Named(String name) implements Greeter {
-        @Override
-        public String greet(String who) {
-            return name + ":" + who;
-        }
-    }
-
     private final Weft weft = Weft.builder().build();
 
     @AfterEach
@@ -33,9 +22,9 @@ class WeftDirectUrlTest {
 
     @Test
     void directUrl_withoutGroupOrVersion_takesTheConsumersOnes() {
-        int port = weft.export(Greeter.class, new Named("blue"), "weft://127.0.0.1:0?group=blue&version=2")
+        int port = weft.export(Greeter.class, new NamedGreeter("blue"), "weft://127.0.0.1:0?group=blue&version=2")
                 .getInvoker().getUrl().getPort();
-        weft.export(Greeter.class, new Named("plain"), "weft://127.0.0.1:" + port);
+        weft.export(Greeter.class, new NamedGreeter("plain"), "weft://127.0.0.1:" + port);
 
         Greeter blue = weft.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&group=blue&version=2&retries=0");
         Greeter plain = weft.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&retries=0");
@@ -46,7 +35,7 @@ class WeftDirectUrlTest {
 
     @Test
     void directUrls_withOneProviderDown_referSucceeds_andEveryCallReachesTheLiveOne() throws IOException {
-        int live = weft.export(Greeter.class, new Named("live"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
+        int live = weft.export(Greeter.class, new NamedGreeter("live"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
         int dead = freePort();
         Greeter greeter = weft.refer(Greeter.class,
                 "url=weft://127.0.0.1:" + dead + ",weft://127.0.0.1:" + live + "&timeout=2000&loadbalance=roundrobin");

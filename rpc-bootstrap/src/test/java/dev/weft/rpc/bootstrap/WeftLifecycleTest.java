@@ -25,17 +25,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /** Lifecycle of a {@link Weft} over real weft sockets on 127.0.0.1: close during use, use after close, races. */
 class WeftLifecycleTest {
 
-    public interface Greeter {
-        String greet(String name);
-    }
-
-    record Named(String name) implements Greeter {
-        @Override
-        public String greet(String who) {
-            return name + ":" + who;
-        }
-    }
-
     /** Holds each call until released (at most about 5 s). */
     static final class Held implements Greeter {
         final CountDownLatch entered = new CountDownLatch(1);
@@ -69,7 +58,7 @@ class WeftLifecycleTest {
         weft.close();
         int port = freePort();
 
-        assertThatThrownBy(() -> weft.export(Greeter.class, new Named("a"), "weft://127.0.0.1:" + port))
+        assertThatThrownBy(() -> weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:" + port))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
         assertThat(canBind(port)).as("port %s free after a refused export", port).isTrue();
@@ -80,7 +69,7 @@ class WeftLifecycleTest {
         Weft weft = Weft.builder().build();
         weft.close();
 
-        assertThatThrownBy(() -> weft.export(Greeter.class, new Named("a"), "weft://127.0.0.1:0"))
+        assertThatThrownBy(() -> weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:0"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Weft: closed (expected: an open instance)");
         assertThatThrownBy(() -> weft.refer(Greeter.class, "url=weft://127.0.0.1:1&check=false"))
@@ -105,7 +94,7 @@ class WeftLifecycleTest {
                 for (int port : ports) {
                     exports.add(pool.submit(() -> {
                         start.await();
-                        return weft.export(Greeter.class, new Named("a"), "weft://127.0.0.1:" + port);
+                        return weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:" + port);
                     }));
                 }
                 start.countDown();
@@ -225,7 +214,7 @@ class WeftLifecycleTest {
                 String group = "g" + i;
                 answers.add(pool.submit(() -> {
                     start.await();
-                    int port = weft.export(Greeter.class, new Named(group), "weft://127.0.0.1:0?group=" + group)
+                    int port = weft.export(Greeter.class, new NamedGreeter(group), "weft://127.0.0.1:0?group=" + group)
                             .getInvoker().getUrl().getPort();
                     Greeter greeter = weft.refer(Greeter.class,
                             "url=weft://127.0.0.1:" + port + "&group=" + group + "&timeout=3000");
@@ -249,9 +238,9 @@ class WeftLifecycleTest {
         ExtensionDirector director = keep(new ExtensionDirector(getClass().getClassLoader()));
         Weft first = Weft.builder().director(director).build();
         Weft second = Weft.builder().director(director).build();
-        int port = first.export(Greeter.class, new Named("first"), "weft://127.0.0.1:0?group=first")
+        int port = first.export(Greeter.class, new NamedGreeter("first"), "weft://127.0.0.1:0?group=first")
                 .getInvoker().getUrl().getPort();
-        second.export(Greeter.class, new Named("second"), "weft://127.0.0.1:" + port + "?group=second");
+        second.export(Greeter.class, new NamedGreeter("second"), "weft://127.0.0.1:" + port + "?group=second");
         Weft consumer = keep(Weft.builder().build());
         Greeter toFirst = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&group=first&retries=0");
         Greeter toSecond = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&group=second&retries=0");
@@ -271,7 +260,7 @@ class WeftLifecycleTest {
     void close_leavesNoWeftThreadRunning() throws Exception {
         Set<String> before = weftThreads();
         try (Weft weft = Weft.builder().build()) {
-            int port = weft.export(Greeter.class, new Named("a"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
+            int port = weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
             Greeter greeter = weft.refer(Greeter.class, "url=weft://127.0.0.1:" + port);
             assertThat(greeter.greet("ada")).isEqualTo("a:ada");
             assertThat(weftThreads()).as("threads while open").isNotEmpty();

@@ -38,17 +38,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Lifecycle of a {@link Weft} with a real embedded ZooKeeper: what it leaves in the registry, and faults. */
 class WeftRegistryLifecycleTest {
 
-    public interface Greeter {
-        String greet(String name);
-    }
-
-    record Named(String name) implements Greeter {
-        @Override
-        public String greet(String who) {
-            return name + ":" + who;
-        }
-    }
-
     private TestingServer zookeeper;
     private String registry;
     private CuratorFramework operator;
@@ -70,7 +59,7 @@ class WeftRegistryLifecycleTest {
     @Test
     void exporterUnexport_removesTheProvidersRegistration() throws Exception {
         try (Weft provider = Weft.builder().registry(registry).build()) {
-            Exporter<Greeter> exporter = provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            Exporter<Greeter> exporter = provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
             assertThat(children("providers")).hasSize(1);
 
             exporter.unexport();
@@ -83,10 +72,10 @@ class WeftRegistryLifecycleTest {
     void reexport_onTheSamePort_afterUnexport_isRegisteredOnce_andCalled() throws Exception {
         try (Weft provider = Weft.builder().registry(registry).build();
              Weft consumer = Weft.builder().registry(registry).build()) {
-            Exporter<Greeter> first = provider.export(Greeter.class, new Named("first"), "weft://127.0.0.1:0");
+            Exporter<Greeter> first = provider.export(Greeter.class, new NamedGreeter("first"), "weft://127.0.0.1:0");
             int port = first.getInvoker().getUrl().getPort();
             first.unexport();
-            provider.export(Greeter.class, new Named("again"), "weft://127.0.0.1:" + port);
+            provider.export(Greeter.class, new NamedGreeter("again"), "weft://127.0.0.1:" + port);
 
             assertThat(children("providers")).hasSize(1);
             Greeter greeter = consumer.refer(Greeter.class, "timeout=3000");
@@ -112,7 +101,7 @@ class WeftRegistryLifecycleTest {
     void refer_thatFailsItsCheck_keepsTheConsumerNodeOfAnEarlierIdenticalRefer() throws Exception {
         Weft provider = Weft.builder().registry(registry).build();
         try (Weft consumer = Weft.builder().registry(registry).build()) {
-            provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
             Greeter first = consumer.refer(Greeter.class, "timeout=300");
             assertThat(first.greet("ada")).isEqualTo("p:ada");
             provider.close();
@@ -130,7 +119,7 @@ class WeftRegistryLifecycleTest {
     @Test
     void export_onPortZero_registersTheBoundPort() throws Exception {
         try (Weft provider = Weft.builder().registry(registry).build()) {
-            int bound = provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
+            int bound = provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
 
             List<String> nodes = children("providers");
             assertThat(nodes).hasSize(1);
@@ -146,7 +135,7 @@ class WeftRegistryLifecycleTest {
         TestingServer later = new TestingServer(spec(), false);
         try (later;
              Weft provider = Weft.builder().registry(registryUrl(later.getPort())).build()) {
-            provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
 
             later.start();
             try (Weft consumer = Weft.builder().registry(registryUrl(later.getPort())).build()) {
@@ -161,8 +150,8 @@ class WeftRegistryLifecycleTest {
         Weft leaving = Weft.builder().registry(registry).application("leaving").build();
         try (Weft staying = Weft.builder().registry(registry).application("staying").build();
              Weft consumer = Weft.builder().registry(registry).application("shop").build()) {
-            leaving.export(Greeter.class, new Named("leaving"), "weft://127.0.0.1:0");
-            staying.export(Greeter.class, new Named("staying"), "weft://127.0.0.1:0");
+            leaving.export(Greeter.class, new NamedGreeter("leaving"), "weft://127.0.0.1:0");
+            staying.export(Greeter.class, new NamedGreeter("staying"), "weft://127.0.0.1:0");
             Greeter greeter = consumer.refer(Greeter.class, "timeout=3000&loadbalance=roundrobin");
             assertThat(eventually(() -> answers(greeter, 20).size() == 2)).as("both providers answering").isTrue();
 
@@ -208,7 +197,7 @@ class WeftRegistryLifecycleTest {
     void close_whileZooKeeperIsDown_doesNotWaitATimeoutPerService() throws Exception {
         Weft weft = Weft.builder().registry(registry).build();
         for (String group : List.of("a", "b", "c", "d")) {
-            weft.export(Greeter.class, new Named(group), "weft://127.0.0.1:0?group=" + group);
+            weft.export(Greeter.class, new NamedGreeter(group), "weft://127.0.0.1:0?group=" + group);
             weft.refer(Greeter.class, "check=false&group=" + group);
         }
         zookeeper.stop();
@@ -233,7 +222,7 @@ class WeftRegistryLifecycleTest {
                     String group = "g" + i;
                     answers.add(pool.submit(() -> {
                         start.await();
-                        weft.export(Greeter.class, new Named(group), "weft://127.0.0.1:0?group=" + group);
+                        weft.export(Greeter.class, new NamedGreeter(group), "weft://127.0.0.1:0?group=" + group);
                         return weft.refer(Greeter.class, "group=" + group + "&timeout=5000").greet("ada");
                     }));
                 }
@@ -259,7 +248,7 @@ class WeftRegistryLifecycleTest {
         Set<String> before = threadNames();
         long sessionsBefore = sessions();
         try (Weft weft = Weft.builder().registry(registry).build()) {
-            weft.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            weft.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
             assertThat(weft.refer(Greeter.class, "timeout=3000").greet("ada")).isEqualTo("p:ada");
             assertThat(sessions()).as("connections while open, the mntr probe included").isEqualTo(sessionsBefore + 1);
         }

@@ -25,17 +25,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Weft over the real stack: the weft protocol on loopback and an embedded ZooKeeper. */
 class WeftZookeeperTest {
 
-    public interface Greeter {
-        String greet(String name);
-    }
-
-    record Named(String name) implements Greeter {
-        @Override
-        public String greet(String who) {
-            return name + ":" + who;
-        }
-    }
-
     private TestingServer zookeeper;
     private String registry;
 
@@ -57,8 +46,8 @@ class WeftZookeeperTest {
         try (Weft providerA = Weft.builder().registry(registry).application("a").build();
              Weft providerB = Weft.builder().registry(registry).application("b").build();
              Weft consumer = Weft.builder().registry(registry).application("shop").build()) {
-            providerA.export(Greeter.class, new Named("a"), "weft://127.0.0.1:0");
-            providerB.export(Greeter.class, new Named("b"), "weft://127.0.0.1:0");
+            providerA.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:0");
+            providerB.export(Greeter.class, new NamedGreeter("b"), "weft://127.0.0.1:0");
 
             Greeter greeter = consumer.refer(Greeter.class, "loadbalance=roundrobin&timeout=2000");
             Set<String> answeredBy = eventually(() -> answers(greeter, 20), set -> set.size() == 2);
@@ -76,7 +65,7 @@ class WeftZookeeperTest {
              Weft consumer = Weft.builder().registry(registry).build();
              CuratorFramework operator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 5000, 2000,
                      new RetryNTimes(3, 100))) {
-            provider.export(Greeter.class, new Named("p"), "weft://127.0.0.1:0");
+            provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
             Greeter greeter = consumer.refer(Greeter.class, "timeout=2000");
             assertThat(greeter.greet("ada")).isEqualTo("p:ada");
 

@@ -1,0 +1,6 @@
+package dev.weft.rpc.bootstrap;
+
+/** The service most bootstrap tests export and refer. */
+public interface Greeter {
+    String greet(String name);
+}
