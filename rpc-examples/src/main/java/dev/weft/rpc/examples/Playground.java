@@ -27,6 +27,8 @@ final class Playground implements AutoCloseable {
 
     /** The consumer key naming direct provider URLs (read by {@code Weft.refer}); the tour sets it. */
     static final String DIRECT_URLS_KEY = "url";
+    /** The weft consumer key that opens a provider's connection on the first call to it. */
+    static final String LAZY_KEY = "lazy";
 
     private final ExtensionLoader<Cluster> clusters;
     private final ExtensionLoader<LoadBalance> loadBalances;
@@ -97,8 +99,12 @@ final class Playground implements AutoCloseable {
         TourProviders served = providers.computeIfAbsent(scenario.providers(), specs -> TourProviders.start(specs, seed));
         Map<String, String> parameters = new LinkedHashMap<>(scenario.consumerUrl().getParameters());
         parameters.put(DIRECT_URLS_KEY, served.directUrls());
-        // the providers run already: a call waits for its connection within its own timeout, so
-        // refer need not wait for one (which a busy machine can make longer than that timeout)
+        // The providers run already. lazy=true: each provider's connection is made by the first
+        // call that picks it, which waits for it, so the seeded picks of the first calls never
+        // depend on which connections happen to be open yet (an eager provider counts only once
+        // connected). Then refer need not wait for a connection either (check=false), which a
+        // busy machine can make longer than the call's timeout.
+        parameters.putIfAbsent(LAZY_KEY, "true");
         parameters.putIfAbsent(LiveCluster.CHECK_KEY, "false");
         GreetingService consumer;
         try {
