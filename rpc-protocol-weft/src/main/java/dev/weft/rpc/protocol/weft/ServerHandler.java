@@ -257,10 +257,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
          * it), unless a thread or a CANCEL took it first.
          */
         void notRun(String reason) {
-            if (twoWay) {
-                queued.remove(id, this);
-            }
-            if (!claim()) {
+            if (!takeFromQueue()) {
                 return;
             }
             try {
@@ -270,12 +267,17 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             }
         }
 
-        @Override
-        public void run() {
+        /** Leaves this connection's queued calls; true when this caller took the call, false when a CANCEL or another caller did. */
+        private boolean takeFromQueue() {
             if (twoWay) {
                 queued.remove(id, this);
             }
-            if (!claim()) {
+            return claim();
+        }
+
+        @Override
+        public void run() {
+            if (!takeFromQueue()) {
                 return; // cancelled while queued; already counted as done
             }
             try {

@@ -96,10 +96,8 @@ final class Registration {
             failures.warn(path, "Could not keep the registration of " + url + " at " + path
                     + " (the node kept changing); retrying on the next change", null);
         } catch (KeeperException.NoAuthException | KeeperException.InvalidACLException e) {
-            String refused = e instanceof KeeperException.NoAuthException ? "NoAuth" : "InvalidACL";
-            return "register " + url + ": " + refused + " for " + e.getPath() + " (expected: an identity allowed to"
-                    + " create nodes there: the user:password of the registry URL that created its folders,"
-                    + " zookeeper://user:password@host:port, or an ACL granting this registry's identity)";
+            return aclRefusal("register", e instanceof KeeperException.NoAuthException ? "NoAuth" : "InvalidACL",
+                    e.getPath(), "create nodes there");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
@@ -172,14 +170,19 @@ final class Registration {
         } catch (KeeperException.NoNodeException e) {
             log.debug("Node {} was already gone", path);
         } catch (KeeperException.NoAuthException e) {
-            return "unregister " + url + ": NoAuth for " + path + " (expected: an identity allowed to delete nodes"
-                    + " of its folder: the user:password of the registry URL that created the folder,"
-                    + " zookeeper://user:password@host:port, or an ACL granting this registry's identity)";
+            return aclRefusal("unregister", "NoAuth", path, "delete nodes of its folder");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             log.warn("Could not delete {} for {}: {}", path, url, ThrottledLog.describe(e));
         }
         return null;
+    }
+
+    /** Why ZooKeeper refused {@code operation} on {@code nodePath} ({@code code}), and whose identity it would take. */
+    private String aclRefusal(String operation, String code, String nodePath, String allowedTo) {
+        return operation + " " + url + ": " + code + " for " + nodePath + " (expected: an identity allowed to "
+                + allowedTo + ": the user:password of the registry URL that created the folder,"
+                + " zookeeper://user:password@host:port, or an ACL granting this registry's identity)";
     }
 }
