@@ -3,6 +3,7 @@ package dev.weft.rpc.cluster;
 import com.google.common.base.Suppliers;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.ThrottledLog;
@@ -320,7 +321,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      *
      * <p>The first attempt over the plan's candidates asks the plan's picker; later attempts (or other
      * lists) ask the balancer's {@code select}. With {@code sticky} the last chosen invoker is kept
-     * while it is listed, available and not in {@code tried}. When the choice was already tried,
+     * while it is listed (itself, or a new {@link InvokerView} of the same provider), available and
+     * not in {@code tried}. When the choice was already tried,
      * the balancer chooses again among the untried available ones; when it is unavailable under the
      * availability check, among the untried ones of the directory's exact {@link Directory#list}
      * (asking for it also lets the directory publish the provider as down). When every invoker was
@@ -330,8 +332,12 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      */
     protected final Invoker<T> select(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried, MethodPlan<T> plan) {
         String method = plan.sticky() ? Objects.toString(plan.method(), "") : null;
-        Invoker<T> sticky = method == null ? null : stickyInvokers.get(method);
-        if (sticky != null && usable(sticky, tried, plan) && invokers.contains(sticky)) {
+        Invoker<T> kept = method == null ? null : stickyInvokers.get(method);
+        Invoker<T> sticky = listedAs(kept, invokers);
+        if (sticky != null && usable(sticky, tried, plan)) {
+            if (sticky != kept) {
+                stickyInvokers.put(method, sticky);
+            }
             return sticky;
         }
         Invoker<T> chosen = choose(invocation, invokers, plan);
@@ -350,6 +356,19 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             stickyInvokers.put(method, chosen);
         }
         return chosen;
+    }
+
+    /**
+     * {@code sticky} when {@code invokers} lists it, else the invoker of {@code invokers} that shows the
+     * same provider ({@link InvokerView#unwrap}: a registry shows a provider through a new view when a
+     * rule changes its URL), else null.
+     */
+    private static <T> Invoker<T> listedAs(Invoker<T> sticky, List<Invoker<T>> invokers) {
+        if (sticky == null || invokers.contains(sticky)) {
+            return sticky;
+        }
+        Invoker<?> provider = InvokerView.unwrap(sticky);
+        return invokers.stream().filter(invoker -> InvokerView.unwrap(invoker) == provider).findFirst().orElse(null);
     }
 
     private static <T> boolean usable(Invoker<T> invoker, List<Invoker<T>> tried, MethodPlan<T> plan) {
