@@ -202,6 +202,23 @@ class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
         assertThat(log.providers()).containsOnly("b");
     }
 
+    @Test
+    void failover_doesNotRetryTheFailedProvider_whenTheDirectoryShowsItThroughANewViewMeanwhile() {
+        FakeProvider<FakeService> b = provider("b");
+        DynamicDirectory<FakeService> directory = new DynamicDirectory<>(FakeService.class, consumer("loadbalance=roundrobin&retries=1"));
+        FakeProvider<FakeService> a = provider("a");
+        a.answering((invocation, self) -> {
+            // a registry rule arrives while the call fails: every provider gets a new view
+            directory.setInvokers(List.of(new View(a, "timeout=300"), new View(b, "timeout=300")));
+            return Reply.networkError().reply(invocation, self);
+        });
+        directory.setInvokers(List.of(new View(a, "timeout=100"), new View(b, "timeout=100")));
+        Invoker<FakeService> invoker = join("failover", directory);
+
+        assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
+        assertThat(log.providers()).containsExactly("a", "b");
+    }
+
     /** A provider shown under its URL with {@code query} added, as a registry directory's views show providers. */
     private static final class View implements InvokerView<FakeService> {
         private final Invoker<FakeService> provider;
