@@ -2,7 +2,6 @@ package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
@@ -187,7 +186,7 @@ class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
         FakeProvider<FakeService> b = provider("b");
         FakeProvider<FakeService> c = provider("c");
         DynamicDirectory<FakeService> directory = new DynamicDirectory<>(FakeService.class, consumer("loadbalance=roundrobin&sticky=true"));
-        directory.setInvokers(List.of(new View(a, "timeout=100"), new View(b, "timeout=100"), new View(c, "timeout=100")));
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=100"), new ProviderView<>(b, "timeout=100"), new ProviderView<>(c, "timeout=100")));
         Invoker<FakeService> invoker = join("failover", directory);
         a.available(false);
         assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
@@ -195,7 +194,7 @@ class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
         assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
 
         // a registry rule changing timeout shows every provider through a new view; b is still listed
-        directory.setInvokers(List.of(new View(a, "timeout=300"), new View(b, "timeout=300"), new View(c, "timeout=300")));
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=300"), new ProviderView<>(b, "timeout=300"), new ProviderView<>(c, "timeout=300")));
         for (int i = 0; i < 3; i++) {
             assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
         }
@@ -209,55 +208,14 @@ class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
         FakeProvider<FakeService> a = provider("a");
         a.answering((invocation, self) -> {
             // a registry rule arrives while the call fails: every provider gets a new view
-            directory.setInvokers(List.of(new View(a, "timeout=300"), new View(b, "timeout=300")));
+            directory.setInvokers(List.of(new ProviderView<>(a, "timeout=300"), new ProviderView<>(b, "timeout=300")));
             return Reply.networkError().reply(invocation, self);
         });
-        directory.setInvokers(List.of(new View(a, "timeout=100"), new View(b, "timeout=100")));
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=100"), new ProviderView<>(b, "timeout=100")));
         Invoker<FakeService> invoker = join("failover", directory);
 
         assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
         assertThat(log.providers()).containsExactly("a", "b");
-    }
-
-    /** A provider shown under its URL with {@code query} added, as a registry directory's views show providers. */
-    private static final class View implements InvokerView<FakeService> {
-        private final Invoker<FakeService> provider;
-        private final URL url;
-
-        View(Invoker<FakeService> provider, String query) {
-            this.provider = provider;
-            this.url = URL.valueOf(provider.getUrl() + (provider.getUrl().getParameters().isEmpty() ? "?" : "&") + query);
-        }
-
-        @Override
-        public Invoker<FakeService> underlying() {
-            return provider;
-        }
-
-        @Override
-        public Result invoke(Invocation invocation) {
-            return provider.invoke(invocation);
-        }
-
-        @Override
-        public URL getUrl() {
-            return url;
-        }
-
-        @Override
-        public Class<FakeService> getInterface() {
-            return provider.getInterface();
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return provider.isAvailable();
-        }
-
-        @Override
-        public void destroy() {
-            provider.destroy();
-        }
     }
 
     @Test

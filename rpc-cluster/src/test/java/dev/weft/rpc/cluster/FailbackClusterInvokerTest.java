@@ -147,6 +147,21 @@ class FailbackClusterInvokerTest {
     }
 
     @Test
+    void failback_retryPrefersAnotherProvider_evenWhenTheFailedOneIsShownThroughANewViewByThen() {
+        a.answering(Reply.networkError());
+        DynamicDirectory<Greeting> directory = directory("", new ProviderView<>(a, "timeout=100"), new ProviderView<>(b, "timeout=100"));
+        FailbackClusterInvoker<Greeting> invoker = join(directory);
+        invoker.invoke(hello());
+
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=300"), new ProviderView<>(b, "timeout=300")));
+        assertThat(scheduler.runDue()).isEqualTo(1);
+
+        assertThat(a.calls()).as("the first attempt only").isEqualTo(1);
+        assertThat(b.calls()).as("the retry").isEqualTo(1);
+        assertThat(invoker.pendingRetries()).isZero();
+    }
+
+    @Test
     void destroy_cancelsQueuedRetries() {
         a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
