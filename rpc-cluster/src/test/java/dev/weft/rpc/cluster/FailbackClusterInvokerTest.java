@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
@@ -173,6 +174,22 @@ class FailbackClusterInvokerTest {
         assertThat(invoker.pendingRetries()).isZero();
         assertThat(scheduler.runDue()).isZero();
         assertThat(a.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void aCallFailingAfterDestroy_isNotRetried_norCountedAsDroppedForAFullQueue() {
+        AtomicReference<FailbackClusterInvoker<Greeting>> joined = new AtomicReference<>();
+        a.answering((invocation, self) -> {
+            joined.get().destroy(); // the consumer shuts down while this call is in flight
+            return Reply.networkError().reply(invocation, self);
+        });
+        joined.set(join(directory("", a)));
+
+        assertThat(joined.get().invoke(hello()).getValue()).isNull();
+
+        assertThat(joined.get().pendingRetries()).isZero();
+        assertThat(joined.get().droppedRetries()).as("cancelled by destroy, like the retries queued before it").isZero();
+        assertThat(scheduler.scheduled()).isZero();
     }
 
     @Test
