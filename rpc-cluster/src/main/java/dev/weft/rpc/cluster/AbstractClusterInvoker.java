@@ -3,6 +3,7 @@ package dev.weft.rpc.cluster;
 import com.google.common.base.Suppliers;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.ThrottledLog;
@@ -320,30 +321,38 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      *
      * <p>The first attempt over the plan's candidates asks the plan's picker; later attempts (or other
      * lists) ask the balancer's {@code select}. With {@code sticky} the last chosen invoker is kept
-     * while it is listed, available and not in {@code tried}. When the choice was already tried,
+     * while it is listed (itself, or a new {@link InvokerView} of the same provider), available and
+     * not in {@code tried}. When the choice was already tried,
      * the balancer chooses again among the untried available ones; when it is unavailable under the
      * availability check, among the untried ones of the directory's exact {@link Directory#list}
      * (asking for it also lets the directory publish the provider as down). When every invoker was
      * tried, the least recently tried available one is used, so repeated attempts rotate.
      *
-     * @param tried invokers already tried in this call, least recent first; {@code null} for none
+     * @param tried invokers already tried in this call, least recent first; {@code null} for none. A
+     *              provider counts as tried under any view of it ({@link InvokerView#unwrap}), so a
+     *              directory that shows it through a new view meanwhile does not make it untried
      */
     protected final Invoker<T> select(Invocation invocation, List<Invoker<T>> invokers, List<Invoker<T>> tried, MethodPlan<T> plan) {
         String method = plan.sticky() ? Objects.toString(plan.method(), "") : null;
-        Invoker<T> sticky = method == null ? null : stickyInvokers.get(method);
-        if (sticky != null && usable(sticky, tried, plan) && invokers.contains(sticky)) {
+        Invoker<T> kept = method == null ? null : stickyInvokers.get(method);
+        Invoker<T> sticky = listedAs(kept, invokers);
+        if (sticky != null && usable(sticky, tried, plan)) {
+            if (sticky != kept) {
+                stickyInvokers.put(method, sticky);
+            }
             return sticky;
         }
         Invoker<T> chosen = choose(invocation, invokers, plan);
         if (!usable(chosen, tried, plan)) {
             // untried but down: the candidates may be stale, so choose among the exact list
-            List<Invoker<T>> among = tried == null || !tried.contains(chosen) ? listInvokers(invocation) : invokers;
+            List<Invoker<T>> among = !wasTried(tried, chosen) ? listInvokers(invocation) : invokers;
             List<Invoker<T>> untried = among.stream().filter(invoker -> usable(invoker, tried, plan)).toList();
             if (!untried.isEmpty()) {
                 chosen = untried.size() == 1 ? untried.get(0)
                         : Objects.requireNonNullElse(plan.loadBalance().select(untried, plan.url(), invocation), untried.get(0));
             } else if (tried != null) {
-                chosen = tried.stream().filter(invoker -> among.contains(invoker) && usable(invoker, null, plan)).findFirst().orElse(chosen);
+                chosen = tried.stream().map(invoker -> listedAs(invoker, among)).filter(invoker -> invoker != null && usable(invoker, null, plan))
+                        .findFirst().orElse(chosen);
             }
         }
         if (method != null && chosen != sticky && (stickyInvokers.size() < MAX_PLANNED_METHODS || stickyInvokers.containsKey(method))) {
@@ -352,8 +361,30 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         return chosen;
     }
 
+    /**
+     * {@code sticky} when {@code invokers} lists it, else the invoker of {@code invokers} that shows the
+     * same provider ({@link InvokerView#unwrap}: a registry shows a provider through a new view when a
+     * rule changes its URL), else null.
+     */
+    private static <T> Invoker<T> listedAs(Invoker<T> sticky, List<Invoker<T>> invokers) {
+        if (sticky == null || invokers.contains(sticky)) {
+            return sticky;
+        }
+        Invoker<?> provider = InvokerView.unwrap(sticky);
+        return invokers.stream().filter(invoker -> InvokerView.unwrap(invoker) == provider).findFirst().orElse(null);
+    }
+
     private static <T> boolean usable(Invoker<T> invoker, List<Invoker<T>> tried, MethodPlan<T> plan) {
-        return (tried == null || !tried.contains(invoker)) && (!plan.availableCheck() || invoker.isAvailable());
+        return !wasTried(tried, invoker) && (!plan.availableCheck() || invoker.isAvailable());
+    }
+
+    /** Whether {@code tried} (may be null) holds {@code invoker} or another view of the same provider. */
+    private static <T> boolean wasTried(List<Invoker<T>> tried, Invoker<T> invoker) {
+        if (tried == null) {
+            return false;
+        }
+        Invoker<?> provider = InvokerView.unwrap(invoker);
+        return tried.contains(invoker) || tried.stream().anyMatch(each -> InvokerView.unwrap(each) == provider);
     }
 
     /** The balancer's first choice: the plan's picker over its candidates, {@code select} over any other list. */
@@ -373,11 +404,13 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /**
      * Records {@code invoker} as the most recently tried, allocating the list on first use.
      *
-     * @return the (possibly new) tried list, least recent first, without duplicates
+     * @return the (possibly new) tried list, least recent first, one entry per provider (views of one
+     *         provider are the same provider)
      */
     protected static <T> List<Invoker<T>> markTried(List<Invoker<T>> tried, Invoker<T> invoker, int expectedSize) {
         List<Invoker<T>> list = tried != null ? tried : new ArrayList<>(Math.max(2, expectedSize));
-        list.remove(invoker);
+        Invoker<?> provider = InvokerView.unwrap(invoker);
+        list.removeIf(each -> InvokerView.unwrap(each) == provider);
         list.add(invoker);
         return list;
     }

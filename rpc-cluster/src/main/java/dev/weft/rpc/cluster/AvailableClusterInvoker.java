@@ -12,7 +12,8 @@ import java.util.function.Function;
 /**
  * Calls the first invoker in directory order that reports itself available; no balancer. None
  * available is a {@link RpcException#NO_INVOKER_AVAILABLE} error; failures of the call are
- * reported as by {@code failfast}. Thread-safe.
+ * reported as by {@code failfast}. A {@link RpcException#NOT_PROCESSED} answer goes once to the
+ * next available invoker in directory order. Thread-safe.
  */
 final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -23,14 +24,36 @@ final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         List<Invoker<T>> invokers = listInvokers(invocation);
-        Invoker<T> invoker = invokers.stream().filter(Invoker::isAvailable).findFirst().orElseThrow(() -> new RpcException(
-                RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation) + ": none of the "
-                + invokers.size() + " providers is available (consumer: " + plan.url() + ")"));
+        int first = nextAvailable(invokers, 0);
+        if (first < 0) {
+            throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation)
+                    + ": none of the " + invokers.size() + " providers is available (consumer: " + plan.url() + ")");
+        }
+        Invoker<T> invoker = invokers.get(first);
         try {
-            return invokeOnce(invocation, invoker, invokers, plan);
+            try {
+                return invokeProvider(invoker, invocation);
+            } catch (RpcException e) {
+                int next = e.isNotProcessed() ? nextAvailable(invokers, first + 1) : -1;
+                if (next < 0) {
+                    throw e;
+                }
+                invoker = invokers.get(next);
+                return invokeProvider(invoker, invocation);
+            }
         } catch (Throwable failure) {
             throw giveUp("Available invoke of " + callSite(invocation) + " failed on provider " + describe(invoker) + " (consumer: "
                     + plan.url() + "): ", failure);
         }
+    }
+
+    /** The index of the first available invoker at or after {@code from}, or -1. */
+    private static <T> int nextAvailable(List<Invoker<T>> invokers, int from) {
+        for (int i = from; i < invokers.size(); i++) {
+            if (invokers.get(i).isAvailable()) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

@@ -3,6 +3,7 @@ package dev.weft.rpc.cluster;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 import org.slf4j.Logger;
@@ -25,7 +26,8 @@ import java.util.function.Function;
  * ones are skipped. If any failed, the last failure is thrown (a business exception unchanged,
  * anything else wrapped with its code kept, naming how many failed), or, when the last failure
  * was a result carrying an exception, that result is returned; otherwise the last result is
- * returned. Thread-safe.
+ * returned. When the invoker is destroyed during a broadcast, the providers not called yet are not
+ * called: the broadcast fails saying how many were left out. Thread-safe.
  */
 final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -56,6 +58,15 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
         Object lastFailure = null; // a result carrying an exception, or what was thrown
         Invoker<T> lastFailed = null;
         for (Invoker<T> invoker : invokers) {
+            if (called > 0 && isDestroyed()) {
+                RpcException stopped = new RpcException("Broadcast of " + callSite(invocation) + " stopped after " + called + "/" + total
+                        + " providers: the cluster invoker was destroyed; " + (total - called) + " providers not called (consumer: "
+                        + plan.url() + ")");
+                if (lastFailure instanceof Throwable failure) {
+                    stopped.addSuppressed(failure);
+                }
+                throw stopped;
+            }
             called++;
             try {
                 last = invokeProvider(invoker, invocation);

@@ -33,7 +33,7 @@ import java.util.function.Function;
  *
  * <p>At most {@code failbacktasks} (default 100) calls wait for retry per invoker; beyond that a
  * call is dropped with a warning and counted ({@link FailbackCluster#droppedRetries}). {@link #destroy()}
- * cancels this invoker's retries. Thread-safe.
+ * cancels this invoker's retries, and those of calls that fail after it. Thread-safe.
  */
 final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -130,6 +130,11 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
             boolean queued;
             synchronized (tasks) { // the bound holds under concurrent failures; nothing is queued once destroyed
                 queued = tasks.size() < limits.maxTasks() && !isDestroyed() && tasks.add(task);
+            }
+            if (!queued && isDestroyed()) {
+                // failed while this invoker was destroyed: cancelled, like the retries queued before
+                LOG.info("Failback invoker destroyed: not retrying the failed call of {}: {}", callSite(invocation), brief(failure));
+                return;
             }
             if (!queued) {
                 drop(invocation, "the retry queue is full (" + FAILBACK_TASKS_KEY + "=" + limits.maxTasks() + ")", failure);

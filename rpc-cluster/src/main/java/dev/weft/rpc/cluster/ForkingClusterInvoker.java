@@ -4,6 +4,7 @@ import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
@@ -28,7 +29,8 @@ import java.util.function.Function;
  * cause and its code. Waits at most {@code timeout} ms (method level, default 1000) and then throws
  * a {@link RpcException#TIMEOUT_EXCEPTION} error; it never returns {@code null}. When the forking
  * cluster closes, waiting calls fail at once. Forks still queued when the answer arrives are
- * cancelled; running ones finish and their results are ignored. Thread-safe.
+ * cancelled; running ones finish and their results are ignored. Each fork calls its provider with
+ * its own copy of the invocation. Thread-safe.
  */
 final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -77,8 +79,9 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
         try {
             AtomicInteger failures = new AtomicInteger();
             for (Invoker<T> invoker : selected) {
+                Invocation forkCall = copyOf(invocation);
                 try {
-                    futures.add(executor.submit(() -> fork(invoker, invocation, plan, answers, failures, count)));
+                    futures.add(executor.submit(() -> fork(invoker, forkCall, plan, answers, failures, count)));
                 } catch (RejectedExecutionException rejected) {
                     RpcException refused = new RpcException("fork on provider " + describe(invoker) + " refused: the forking executor is "
                             + (executor.isShutdown() ? "closed" : "saturated"), rejected);
@@ -134,6 +137,18 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
     private RpcException closed(Invocation invocation, MethodPlan<T> plan) {
         return new RpcException("Forking invoke of " + callSite(invocation) + " refused: the forking cluster is closed (consumer: "
                 + plan.url() + ")");
+    }
+
+    /**
+     * A copy of {@code invocation} for one fork, made on the caller's thread: forks run at once on
+     * other threads, and an invocation belongs to one call (filters below the cluster add
+     * attachments to it in place), so forks never share one.
+     */
+    private static Invocation copyOf(Invocation invocation) {
+        RpcInvocation copy = new RpcInvocation(invocation.getMethodName(), invocation.getParameterTypes(), invocation.getArguments(),
+                invocation.getReturnType(), invocation.getGenericReturnType());
+        invocation.getAttachments().forEach(copy::setAttachment);
+        return copy;
     }
 
     private void fork(Invoker<T> invoker, Invocation invocation, MethodPlan<T> plan, LinkedBlockingQueue<Object> answers,

@@ -9,6 +9,8 @@ import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import org.junit.jupiter.api.Test;
 
+import java.util.concurrent.atomic.AtomicReference;
+
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
 import static dev.weft.rpc.cluster.TestClusters.hello;
@@ -32,6 +34,22 @@ class BroadcastClusterInvokerTest {
 
         assertThat(result.recreate()).isEqualTo("10.0.0.4");
         assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(1, 1, 1, 1);
+    }
+
+    @Test
+    void broadcast_destroyedMidway_stopsCallingTheRest_andSaysHowManyWereNotCalled() {
+        AtomicReference<Invoker<Greeting>> joined = new AtomicReference<>();
+        b.answering((invocation, self) -> {
+            joined.get().destroy(); // the consumer shuts down during the broadcast
+            return Reply.providerName().reply(invocation, self);
+        });
+        joined.set(first(new BroadcastCluster()).join(directory("", a, b, c, d)));
+
+        assertThatThrownBy(() -> joined.get().invoke(hello()))
+                .isInstanceOf(RpcException.class)
+                .hasMessage("Broadcast of method hello of service dev.weft.rpc.cluster.Greeting stopped after 2/4 providers: the cluster"
+                        + " invoker was destroyed; 2 providers not called (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting)");
+        assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(1, 1, 0, 0);
     }
 
     @Test

@@ -181,6 +181,44 @@ class CustomStrategyAndStickyTest extends FakeServiceClusterTest {
     }
 
     @Test
+    void sticky_keepsTheProvider_whenTheDirectoryShowsItThroughANewView() {
+        FakeProvider<FakeService> a = provider("a");
+        FakeProvider<FakeService> b = provider("b");
+        FakeProvider<FakeService> c = provider("c");
+        DynamicDirectory<FakeService> directory = new DynamicDirectory<>(FakeService.class, consumer("loadbalance=roundrobin&sticky=true"));
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=100"), new ProviderView<>(b, "timeout=100"), new ProviderView<>(c, "timeout=100")));
+        Invoker<FakeService> invoker = join("failover", directory);
+        a.available(false);
+        assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
+        a.available(true);
+        assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
+
+        // a registry rule changing timeout shows every provider through a new view; b is still listed
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=300"), new ProviderView<>(b, "timeout=300"), new ProviderView<>(c, "timeout=300")));
+        for (int i = 0; i < 3; i++) {
+            assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
+        }
+        assertThat(log.providers()).containsOnly("b");
+    }
+
+    @Test
+    void failover_doesNotRetryTheFailedProvider_whenTheDirectoryShowsItThroughANewViewMeanwhile() {
+        FakeProvider<FakeService> b = provider("b");
+        DynamicDirectory<FakeService> directory = new DynamicDirectory<>(FakeService.class, consumer("loadbalance=roundrobin&retries=1"));
+        FakeProvider<FakeService> a = provider("a");
+        a.answering((invocation, self) -> {
+            // a registry rule arrives while the call fails: every provider gets a new view
+            directory.setInvokers(List.of(new ProviderView<>(a, "timeout=300"), new ProviderView<>(b, "timeout=300")));
+            return Reply.networkError().reply(invocation, self);
+        });
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=100"), new ProviderView<>(b, "timeout=100")));
+        Invoker<FakeService> invoker = join("failover", directory);
+
+        assertThat(invoker.invoke(call).getValue()).isEqualTo("b");
+        assertThat(log.providers()).containsExactly("a", "b");
+    }
+
+    @Test
     void notSticky_theBalancerChoosesEveryCall() {
         Invoker<FakeService> invoker = join("failover", directory("loadbalance=roundrobin&sticky=false",
                 List.of(provider("a"), provider("b"))));

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
@@ -147,6 +148,21 @@ class FailbackClusterInvokerTest {
     }
 
     @Test
+    void failback_retryPrefersAnotherProvider_evenWhenTheFailedOneIsShownThroughANewViewByThen() {
+        a.answering(Reply.networkError());
+        DynamicDirectory<Greeting> directory = directory("", new ProviderView<>(a, "timeout=100"), new ProviderView<>(b, "timeout=100"));
+        FailbackClusterInvoker<Greeting> invoker = join(directory);
+        invoker.invoke(hello());
+
+        directory.setInvokers(List.of(new ProviderView<>(a, "timeout=300"), new ProviderView<>(b, "timeout=300")));
+        assertThat(scheduler.runDue()).isEqualTo(1);
+
+        assertThat(a.calls()).as("the first attempt only").isEqualTo(1);
+        assertThat(b.calls()).as("the retry").isEqualTo(1);
+        assertThat(invoker.pendingRetries()).isZero();
+    }
+
+    @Test
     void destroy_cancelsQueuedRetries() {
         a.answering(Reply.networkError());
         FailbackClusterInvoker<Greeting> invoker = join(directory("", a));
@@ -158,6 +174,22 @@ class FailbackClusterInvokerTest {
         assertThat(invoker.pendingRetries()).isZero();
         assertThat(scheduler.runDue()).isZero();
         assertThat(a.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void aCallFailingAfterDestroy_isNotRetried_norCountedAsDroppedForAFullQueue() {
+        AtomicReference<FailbackClusterInvoker<Greeting>> joined = new AtomicReference<>();
+        a.answering((invocation, self) -> {
+            joined.get().destroy(); // the consumer shuts down while this call is in flight
+            return Reply.networkError().reply(invocation, self);
+        });
+        joined.set(join(directory("", a)));
+
+        assertThat(joined.get().invoke(hello()).getValue()).isNull();
+
+        assertThat(joined.get().pendingRetries()).isZero();
+        assertThat(joined.get().droppedRetries()).as("cancelled by destroy, like the retries queued before it").isZero();
+        assertThat(scheduler.scheduled()).isZero();
     }
 
     @Test

@@ -7,10 +7,13 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -44,6 +47,38 @@ class ForkingClusterInvokerTest {
 
         assertThat(result.recreate()).isEqualTo("10.0.0.2");
         assertThat(release.getCount()).as("a is still blocked: nobody waited for it").isEqualTo(1);
+    }
+
+    @Test
+    void forking_eachForkHasItsOwnInvocation_soAnAttachmentOneForkWritesNeverReachesAnother() throws Throwable {
+        CountDownLatch allWrote = new CountDownLatch(3);
+        Map<String, String> seen = new ConcurrentHashMap<>();
+        for (FakeProvider<Greeting> provider : List.of(a, b, c)) {
+            provider.answering((invocation, self) -> {
+                // what a per-call filter does below the cluster (a tracing span id): write an attachment in place
+                ((RpcInvocation) invocation).setAttachment("span", self.name());
+                CountDownLatch wrote = allWrote;
+                wrote.countDown();
+                try {
+                    assertThat(wrote.await(10, TimeUnit.SECONDS)).as("every fork wrote its span").isTrue();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RpcException(RpcException.NETWORK_EXCEPTION, "interrupted", e);
+                }
+                seen.put(self.name(), invocation.getAttachment("span"));
+                return Reply.providerName().reply(invocation, self);
+            });
+        }
+        RpcInvocation call = hello();
+
+        cluster.join(directory("forks=3&timeout=10000", a, b, c)).invoke(call);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (seen.size() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(seen).containsOnly(Map.entry(a.name(), a.name()), Map.entry(b.name(), b.name()), Map.entry(c.name(), c.name()));
+        assertThat(call.getAttachments()).as("the caller's invocation").doesNotContainKey("span");
     }
 
     @Test

@@ -101,6 +101,21 @@ class SimpleStrategiesTest {
     }
 
     @Test
+    void available_notProcessed_goesToTheNextAvailableInDirectoryOrder_withoutBalancer() throws Throwable {
+        FakeProvider<Greeting> c = FakeProvider.of(Greeting.class, "10.0.0.3");
+        FakeProvider<Greeting> d = FakeProvider.of(Greeting.class, "10.0.0.4");
+        a.answering(Reply.notProcessed());
+        b.available(false);
+        FirstLoadBalance balancer = new FirstLoadBalance();
+        Invoker<Greeting> invoker = TestClusters.using(new AvailableCluster(), balancer)
+                .join(directory("cluster.availablecheck=false", a, b, c, d));
+
+        assertThat(invoker.invoke(hello()).recreate()).as("the standby after the unavailable b").isEqualTo("10.0.0.3");
+        assertThat(balancer.selections).hasValue(0);
+        assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(1, 0, 1, 0);
+    }
+
+    @Test
     void available_noneAvailable_isAClearError() {
         a.available(false);
         b.available(false);

@@ -2,8 +2,6 @@ package dev.weft.rpc.mock;
 
 import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.cluster.Directory;
-import dev.weft.rpc.cluster.DirectoryListener;
-import dev.weft.rpc.cluster.DirectoryState;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -18,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -59,6 +56,8 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
     private final Object refreshLock = new Object();
     private volatile State<T> state;
     private final AtomicLong rejectedUpdates = new AtomicLong();
+    /** The veto registered with the directory, or null when the directory takes no listeners. */
+    private final MockKeysCheck<T> check;
     private final LongAdder mockAnswers = new LongAdder();
     private final LongAdder failuresMasked = new LongAdder();
     /** True while calls are failing and being answered by the mock; an outage starts when it turns true. */
@@ -67,6 +66,16 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
     private final ThrottledLog outageLog;
 
     MockClusterInvoker(Directory<T> directory, Invoker<T> invoker, MockInvoker<T> initial, MockSupport support) {
+        this(directory, invoker, initial, support, null);
+    }
+
+    /**
+     * With {@code check} (may be null) registered with {@code directory}: states whose mock keys
+     * cannot work are vetoed there, and counted in {@link #getRejectedUpdates()}.
+     */
+    MockClusterInvoker(Directory<T> directory, Invoker<T> invoker, MockInvoker<T> initial, MockSupport support,
+                       MockKeysCheck<T> check) {
+        this.check = check;
         this.directory = Objects.requireNonNull(directory, "directory");
         this.invoker = Objects.requireNonNull(invoker, "invoker");
         this.support = Objects.requireNonNull(support, "support");
@@ -74,38 +83,6 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         this.outageLog = new ThrottledLog(support.outageLogger(), support.ticker(), OUTAGE_LOG_INTERVAL);
         if (!initial.isEmpty()) {
             LOG.info("Mock configuration of {}: {}", directory.getInterface().getName(), initial);
-        }
-    }
-
-    /**
-     * Makes this invoker a listener of {@code directory} when it publishes states: a new consumer
-     * URL whose mock keys cannot work is then vetoed (its {@code setUrl}/{@code setState} throws the
-     * {@link MockConfigurationException}, counted in {@link #getRejectedUpdates()}) and the last good
-     * configuration keeps serving. Other directories are re-checked on the next call instead.
-     */
-    void listen() {
-        if (directory instanceof AbstractDirectory) {
-            ((AbstractDirectory<T>) directory).addListener(new DirectoryListener<T>() {
-                @Override
-                public void check(DirectoryState<T> next) {
-                    checkMockKeys(next.url());
-                }
-            });
-        }
-    }
-
-    private void checkMockKeys(URL url) {
-        Map<String, String> keys = mockKeys(url);
-        if (keys.equals(mockKeys(state.active.getUrl()))) {
-            return;
-        }
-        try {
-            MockInvoker.create(directory.getInterface(), url, support);
-        } catch (MockConfigurationException e) {
-            rejectedUpdates.incrementAndGet();
-            LOG.warn("Rejected mock configuration of {} from URL {}; still serving {}:\n{}",
-                    directory.getInterface().getName(), url, state.active, e.getMessage());
-            throw e;
         }
     }
 
@@ -210,9 +187,9 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
             if (current.seen == url) {
                 return current;
             }
-            Map<String, String> keys = mockKeys(url);
+            Map<String, String> keys = MockKeysCheck.mockKeys(url);
             State<T> next;
-            if (keys.equals(mockKeys(current.active.getUrl()))) {
+            if (keys.equals(MockKeysCheck.mockKeys(current.active.getUrl()))) {
                 next = new State<>(url, current.active, null);
             } else if (keys.equals(current.rejectedKeys)) {
                 next = new State<>(url, current.active, current.rejectedKeys);
@@ -233,18 +210,6 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         }
     }
 
-    /** The {@code mock} and {@code <method>.mock} entries of {@code url}. */
-    private static Map<String, String> mockKeys(URL url) {
-        Map<String, String> keys = new TreeMap<>();
-        for (Map.Entry<String, String> parameter : url.getParameters().entrySet()) {
-            String key = parameter.getKey();
-            if (key.equals(MockInvoker.MOCK_KEY) || key.endsWith("." + MockInvoker.MOCK_KEY)) {
-                keys.put(key, parameter.getValue());
-            }
-        }
-        return keys;
-    }
-
     /** The mock configuration serving calls now (the last valid one). */
     public MockInvoker<T> getMockInvoker() {
         State<T> current = state;
@@ -254,7 +219,7 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
 
     /** How many URL updates were rejected because their mock keys were invalid. */
     public long getRejectedUpdates() {
-        return rejectedUpdates.get();
+        return rejectedUpdates.get() + (check == null ? 0 : check.refusals());
     }
 
     /** How many calls the mock answered (force and fail mode). */

@@ -1,5 +1,6 @@
 package dev.weft.rpc.mock;
 
+import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.cluster.Cluster;
 import dev.weft.rpc.cluster.Directory;
 import dev.weft.rpc.common.Invoker;
@@ -20,7 +21,8 @@ import java.util.Objects;
  * <p>{@link #join(Directory)} first checks the mock keys of the directory's URL against the
  * service interface and fails with a {@link MockConfigurationException} when they cannot work
  * (before the wrapped cluster builds anything), then wraps the wrapped cluster's invoker in a
- * {@link MockClusterInvoker}, which vetoes later consumer URLs whose mock keys cannot work.
+ * {@link MockClusterInvoker}. A directory that takes listeners vetoes every later consumer URL
+ * whose mock keys cannot work, and may leave out a refused registry rule at the join itself.
  *
  * <p>Mock classes are called through the {@link ProxyFactory} of the director that created this
  * wrapper (the adaptive one, so the consumer's {@code proxy} key applies), fetched on first use.
@@ -57,17 +59,34 @@ public final class MockClusterWrapper implements Cluster, ExtensionDirectorAware
     /**
      * Checks the mock keys, then joins with the wrapped cluster.
      *
+     * <p>An {@link AbstractDirectory} gets a {@code MockKeysCheck} as listener first, which vetoes
+     * its states whose mock keys cannot work from then on. When it refuses the current state, the
+     * directory may publish one without the settings it derived from elsewhere ({@link
+     * AbstractDirectory#addListener}: a registry directory leaves out the refused override rules,
+     * logged and counted as for a running consumer); the join fails only when the state is still
+     * refused, as for a bad mock in the consumer's own URL. Another directory's URL is checked once
+     * here and again on each call after it changes.
+     *
      * @throws MockConfigurationException when the mock keys of the directory URL cannot work
      * @throws RpcException               when the wrapped cluster fails to join
      */
     @Override
     public <T> Invoker<T> join(Directory<T> directory) throws RpcException {
         Objects.requireNonNull(directory, "directory");
-        MockInvoker<T> initial = MockInvoker.create(directory.getInterface(), directory.getUrl(), support);
-        Invoker<T> joined = cluster.join(directory);
-        MockClusterInvoker<T> invoker = new MockClusterInvoker<>(directory, joined, initial, support);
-        invoker.listen();
-        return invoker;
+        if (!(directory instanceof AbstractDirectory<T> published)) {
+            MockInvoker<T> initial = MockInvoker.create(directory.getInterface(), directory.getUrl(), support);
+            return new MockClusterInvoker<>(directory, cluster.join(directory), initial, support);
+        }
+        MockKeysCheck<T> check = new MockKeysCheck<>(directory.getInterface(), support);
+        published.addListener(check);
+        try {
+            // Every state published since the listener joined passed the check, so this one works.
+            MockInvoker<T> initial = MockInvoker.create(directory.getInterface(), directory.getUrl(), support);
+            return new MockClusterInvoker<>(directory, cluster.join(directory), initial, support, check);
+        } catch (RuntimeException | Error e) {
+            published.removeListener(check);
+            throw e;
+        }
     }
 
     /** The wrapped cluster. */

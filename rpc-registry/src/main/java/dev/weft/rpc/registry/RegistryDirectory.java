@@ -311,15 +311,18 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
      * at a time, in order, leaving out (and remembering, while the registry holds them) each one
      * that is vetoed. So a refused rule never keeps providers that join or leave, the other rules,
      * or a consumer starting, from being served. When even the state without the suspects is
-     * vetoed, the last state keeps serving. Holds the lock.
+     * vetoed, the last state keeps serving and this returns false (reported unless for a listener
+     * {@code joining}: then the consumer's own settings are refused, and its join fails). Holds the lock.
      */
-    private void leaveOutRefusedRules(List<URL> providers, OverrideRules rules, List<Configurator> suspects,
+    private boolean leaveOutRefusedRules(List<URL> providers, OverrideRules rules, List<Configurator> suspects,
                                       DirectoryListener<T> joining) {
         OverrideRules accepted = rules.without(Set.copyOf(suspects));
         String baseVeto = apply(compute(providers, accepted), accepted, joining);
         if (baseVeto != null) {
-            reportForService("Registry state vetoed; the last state keeps serving: " + baseVeto);
-            return;
+            if (joining == null) {
+                reportForService("Registry state vetoed; the last state keeps serving: " + baseVeto);
+            }
+            return false;
         }
         for (Configurator rule : suspects) {
             Set<Configurator> others = new LinkedHashSet<>(suspects);
@@ -334,6 +337,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 reportForService("Override rule left out: the consumer refused it (" + ruleVeto + ") in " + rule.getUrl());
             }
         }
+        return true;
     }
 
     /**
@@ -347,8 +351,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             if (destroyed || lastState == null || publishedRules.isEmpty()) {
                 return false;
             }
-            leaveOutRefusedRules(rawProviders, publishedRules, publishedRules.getRules(), joining);
-            return true;
+            return leaveOutRefusedRules(rawProviders, publishedRules, publishedRules.getRules(), joining);
         }
     }
 

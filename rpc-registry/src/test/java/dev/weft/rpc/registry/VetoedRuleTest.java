@@ -3,6 +3,8 @@ package dev.weft.rpc.registry;
 import dev.weft.rpc.cluster.Cluster;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.mock.MockClusterInvoker;
+import dev.weft.rpc.mock.MockConfigurationException;
 import dev.weft.rpc.proxy.ProxyFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +13,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A rule whose value the cluster strategy or the mock wrapper rejects when it checks a new state
@@ -88,6 +91,52 @@ class VetoedRuleTest {
         assertThat(directory.getUrl().hasParameter("loadbalance")).isFalse();
         assertThat(directory.getUrl().hasParameter("sayHello.retries")).isFalse();
         assertThat(directory.getProblemCount()).isPositive();
+    }
+
+    @Test
+    void consumerStartingWhileTheMockWrapperRefusesARule_joinsAndServes_withoutTheRule() {
+        fixture.provider("10.0.0.1:1", "");
+        fixture.override("0.0.0.0", "sayHello.mock=force:return {not json");
+        fixture.override("0.0.0.0", "sayBye.mock=force:dev.weft.NoSuchMock");
+        fixture.override("0.0.0.0", "timeout=300");
+        RegistryDirectory<DemoService> directory = fixture.directory();
+        assertThat(directory.getUrl().getParameter("sayHello.mock")).as("the rule applies before the consumer joins")
+                .isEqualTo("force:return {not json");
+
+        Invoker<DemoService> invoker = join(directory);
+
+        DemoService service = proxy(invoker);
+        assertThat(callers(service)).containsExactly("10.0.0.1:1");
+        assertThat(service.sayBye("x")).isEqualTo("10.0.0.1:1");
+        assertThat(directory.getUrl().hasParameter("sayHello.mock")).isFalse();
+        assertThat(directory.getUrl().hasParameter("sayBye.mock")).isFalse();
+        assertThat(directory.getUrl().getParameter("timeout")).as("a good rule beside them").isEqualTo("300");
+        assertThat(directory.getProblemCount()).isGreaterThanOrEqualTo(2);
+        assertThat(invoker).isInstanceOf(MockClusterInvoker.class);
+        assertThat(((MockClusterInvoker<DemoService>) invoker).getRejectedUpdates()).isGreaterThanOrEqualTo(2);
+
+        fixture.override("0.0.0.0", "sayHello.mock=force:return fixed");
+        assertThat(service.sayHello("x")).as("a good mock rule added later").isEqualTo("fixed");
+    }
+
+    @Test
+    void badMockInTheConsumersOwnUrl_failsTheJoin_evenWithRulesInTheRegistry() {
+        fixture.provider("10.0.0.1:1", "");
+        fixture.override("0.0.0.0", "timeout=300");
+        fixture.override("0.0.0.0", "sayBye.mock=force:dev.weft.NoSuchMock");
+        RegistryDirectory<DemoService> directory = fixture.directory(Fixture.CONSUMER + "&sayHello.mock=force:return {not json");
+
+        assertThatThrownBy(() -> join(directory)).isInstanceOf(MockConfigurationException.class)
+                .hasMessageContaining("{not json");
+    }
+
+    @Test
+    void badMockInTheConsumersOwnUrl_failsTheJoin_withoutRules() {
+        fixture.provider("10.0.0.1:1", "");
+        RegistryDirectory<DemoService> directory = fixture.directory(Fixture.CONSUMER + "&sayHello.mock=force:return {not json");
+
+        assertThatThrownBy(() -> join(directory)).isInstanceOf(MockConfigurationException.class)
+                .hasMessageContaining("{not json");
     }
 
     private static Set<String> callers(DemoService service) {
