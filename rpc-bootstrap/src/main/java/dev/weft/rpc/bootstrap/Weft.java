@@ -108,8 +108,10 @@ public final class Weft implements AutoCloseable {
 
     /**
      * Exports {@code implementation} at {@code providerUrl} (e.g. {@code weft://127.0.0.1:20880?weight=200};
-     * port 0 binds a free port). The URL's path defaults to the interface name. With a registry,
-     * the returned exporter's {@link Exporter#unexport()} unregisters the service before unexporting it.
+     * port 0 binds a free port). The URL's path defaults to the interface name. The returned
+     * exporter's {@link Exporter#unexport()} (idempotent) unregisters the service first when there is
+     * a registry, then unexports it, and this instance stops holding it; {@link #close()} unexports
+     * only the services still exported.
      *
      * @throws IllegalArgumentException when the URL or one of its keys is invalid
      * @throws RpcException             when the protocol cannot export it (e.g. the port is taken)
@@ -127,18 +129,18 @@ public final class Weft implements AutoCloseable {
         Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
                 .getInvoker(implementation, type, url);
         Exporter<T> exported = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
-        if (registry == null || IN_JVM.equals(url.getProtocol())) {
-            remember(exported::unexport);
-            return exported;
-        }
-        RegisteredExporter<T> exporter = new RegisteredExporter<>(exported, this::unregister, exported.getInvoker().getUrl());
-        AutoCloseable unexport = exporter::unexport;
-        remember(unexport);
-        try {
-            registry.register(exported.getInvoker().getUrl());
-        } catch (RuntimeException | Error e) {
-            release(List.of(unexport));
-            throw e;
+        URL bound = exported.getInvoker().getUrl();
+        boolean registered = registry != null && !IN_JVM.equals(url.getProtocol());
+        OwnedExporter<T> exporter = new OwnedExporter<>(
+                registered ? new RegisteredExporter<>(exported, this::unregister, bound) : exported, this::forget);
+        remember(exporter.handle());
+        if (registered) {
+            try {
+                registry.register(bound);
+            } catch (RuntimeException | Error e) {
+                exporter.unexport();
+                throw e;
+            }
         }
         return exporter;
     }
@@ -281,6 +283,13 @@ public final class Weft implements AutoCloseable {
         if (refused) {
             closeQuietly(closeable);
             throw closedError();
+        }
+    }
+
+    /** Stops owning {@code closeable}: its user released it. */
+    private void forget(AutoCloseable closeable) {
+        synchronized (owned) {
+            owned.removeFirstOccurrence(closeable);
         }
     }
 
