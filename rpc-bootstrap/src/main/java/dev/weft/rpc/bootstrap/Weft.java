@@ -71,23 +71,48 @@ public final class Weft implements AutoCloseable {
         this.director = ownsDirector ? new ExtensionDirector(Weft.class.getClassLoader()) : builder.director;
         this.application = builder.application;
         this.host = builder.host;
-        this.knownKeys = KnownKeys.load(director.getClassLoader());
-        this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
-        this.consumerNodes = registry == null ? null : new ConsumerNodes(registry::register, this::unregister);
-        if (builder.shutdownHook) {
-            shutdownHook = new Thread(this::close, "weft-shutdown");
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        } else {
-            shutdownHook = null;
+        try {
+            this.knownKeys = KnownKeys.load(director.getClassLoader());
+            this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
+            this.consumerNodes = registry == null ? null : new ConsumerNodes(registry::register, this::unregister);
+            if (builder.shutdownHook) {
+                shutdownHook = new Thread(this::close, "weft-shutdown");
+                Runtime.getRuntime().addShutdownHook(shutdownHook);
+            } else {
+                shutdownHook = null;
+            }
+        } catch (RuntimeException | Error e) {
+            releaseAfterFailedBuild(e);
+            throw e;
+        }
+    }
+
+    /**
+     * Releases, newest first, what a failed construction created (the director included when it
+     * created it); a release's own failure is added to {@code failure} as suppressed.
+     */
+    private void releaseAfterFailedBuild(Throwable failure) {
+        Deque<AutoCloseable> toClose;
+        synchronized (owned) {
+            closed = true;
+            toClose = new ArrayDeque<>(owned);
+            owned.clear();
+        }
+        if (ownsDirector) {
+            toClose.addLast(director::close);
+        }
+        for (AutoCloseable closeable : toClose) {
+            try {
+                closeable.close();
+            } catch (Exception | LinkageError e) {
+                failure.addSuppressed(e);
+            }
         }
     }
 
     private Registry openRegistry(URL registryUrl) {
         var factories = director.getExtensionLoader(RegistryFactory.class);
         if (registryUrl.getProtocol() == null || !factories.hasExtension(registryUrl.getProtocol())) {
-            if (ownsDirector) {
-                director.close();
-            }
             throw new IllegalArgumentException("registry: " + registryUrl + " (expected: a URL whose scheme is one of "
                     + factories.getSupportedExtensions() + ")");
         }

@@ -1,0 +1,45 @@
+package dev.weft.rpc.bootstrap;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A {@code build()} that fails releases what it created and throws the original error. */
+class WeftBuildTest {
+
+    @Test
+    void build_whenTheRegistryFactoryRejectsTheUrl_closesTheDirectorItCreated_andRethrows() throws InterruptedException {
+        String tag = UUID.randomUUID().toString();
+
+        assertThatThrownBy(() -> Weft.builder().registry("threads://127.0.0.1?reject=true&tag=" + tag).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("reject: true (expected: false)");
+
+        assertThat(threadGone(ThreadOwningRegistryFactory.THREAD_PREFIX + tag))
+                .as("the registry factory's worker, stopped by closing the director the failed build created")
+                .isTrue();
+    }
+
+    @Test
+    void build_withAnUnknownRegistryScheme_failsNamingTheKnownSchemes() {
+        assertThatThrownBy(() -> Weft.builder().registry("zk://127.0.0.1:2181").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("registry: zk://127.0.0.1:2181")
+                .hasMessageContaining("zookeeper");
+    }
+
+    private static boolean threadGone(String name) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.isAlive() && t.getName().equals(name))) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+}
