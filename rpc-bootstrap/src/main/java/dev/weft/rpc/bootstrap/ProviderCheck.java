@@ -17,7 +17,6 @@ final class ProviderCheck {
 
     /** Consumer key: wait for a first available provider at refer time (default true). */
     static final String CHECK_KEY = "check";
-    private static final String TIMEOUT_KEY = "timeout";
     private static final int DEFAULT_TIMEOUT_MILLIS = 1000;
     private static final long POLL_MILLIS = 5;
 
@@ -37,7 +36,7 @@ final class ProviderCheck {
         if (!consumerUrl.getParameter(CHECK_KEY, true)) {
             return;
         }
-        long timeoutMillis = consumerUrl.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
+        long timeoutMillis = consumerUrl.getParameter(CallTimeKeys.TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             if (abandoned.getAsBoolean()) {

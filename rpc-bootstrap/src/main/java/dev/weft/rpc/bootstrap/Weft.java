@@ -151,8 +151,10 @@ public final class Weft implements AutoCloseable {
         URL url = ServiceUrls.provider(URL.valueOf(providerUrl), type, application, System.currentTimeMillis());
         requireProtocol(url, providerUrl, "export " + type.getName());
         warnUnknownKeys(url, "export " + type.getName());
+        CallTimeKeys.checkTimeouts(url, "export " + type.getName());
         Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
                 .getInvoker(implementation, type, url);
+        CallTimeKeys.checkWeights(invoker, type, "export " + type.getName());
         Exporter<T> exported = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
         URL bound = exported.getInvoker().getUrl();
         boolean registered = registry != null && !IN_JVM.equals(url.getProtocol());
@@ -197,6 +199,7 @@ public final class Weft implements AutoCloseable {
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
         warnUnknownKeys(consumerUrl, "refer " + type.getName());
+        CallTimeKeys.checkTimeouts(consumerUrl, "refer " + type.getName());
         List<AutoCloseable> acquired = new ArrayList<>();
         try {
             return refer(type, consumerUrl, acquired);
