@@ -60,6 +60,17 @@ class WeftBadInputTest {
                 .hasMessageContaining("expected: " + Greeter.class.getName());
     }
 
+    @Test
+    void refer_withAnEmptyUrlEntry_failsNamingTheEntry_evenWithoutCheck() {
+        weft.export(Greeter.class, new NamedGreeter("a"), "injvm://127.0.0.1");
+        assertThatThrownBy(() -> weft.refer(Greeter.class, "url=,&check=false"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("url entry ''");
+        assertThatThrownBy(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1,&check=false"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("url entry ''");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"timeout=0", "timeout=-5", "greet.timeout=-1"})
     void refer_withATimeoutThatIsNotPositive_failsAtRefer_notAtEveryCall(String timeout) {
