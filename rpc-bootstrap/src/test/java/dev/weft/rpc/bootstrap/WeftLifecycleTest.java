@@ -29,6 +29,7 @@ class WeftLifecycleTest {
     static final class Held implements Greeter {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch returned = new CountDownLatch(1);
 
         @Override
         public String greet(String who) {
@@ -37,6 +38,8 @@ class WeftLifecycleTest {
                 release.await(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                returned.countDown();
             }
             return "held:" + who;
         }
@@ -144,6 +147,42 @@ class WeftLifecycleTest {
             assertThat(canBind(port)).as("port free when the second close() returns").isTrue();
             assertThat(call.get(5, TimeUnit.SECONDS)).isEqualTo("held:ada");
             firstClose.get(5, TimeUnit.SECONDS);
+            releaser.join(5_000);
+        } finally {
+            held.release.countDown();
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void close_whileTheUserUnexportsAServiceDrainingACall_returnsOnlyOnceThatUnexportFinished() throws Exception {
+        Held held = new Held();
+        ExtensionDirector director = keep(new ExtensionDirector(getClass().getClassLoader()));
+        Weft provider = Weft.builder().director(director).build();
+        var exporter = provider.export(Greeter.class, held, "weft://127.0.0.1:0?shutdown-timeout=5000");
+        int port = exporter.getInvoker().getUrl().getPort();
+        Weft consumer = keep(Weft.builder().build());
+        Greeter greeter = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&timeout=5000&retries=0");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<String> call = pool.submit(() -> greeter.greet("ada"));
+            assertThat(held.entered.await(5, TimeUnit.SECONDS)).isTrue();
+            Future<?> unexport = pool.submit(exporter::unexport);
+            Thread.sleep(200); // the user's unexport is draining the held call
+            assertThat(unexport).isNotDone();
+            Thread releaser = new Thread(() -> {
+                sleepQuietly(300);
+                held.release.countDown();
+            });
+            releaser.start();
+
+            provider.close();
+
+            assertThat(held.returned.getCount()).as("calls in flight drained when close() returns").isZero();
+            assertThat(canBind(port)).as("port free when close() returns").isTrue();
+            assertThat(call.get(5, TimeUnit.SECONDS)).isEqualTo("held:ada");
+            unexport.get(5, TimeUnit.SECONDS);
             releaser.join(5_000);
         } finally {
             held.release.countDown();
