@@ -401,15 +401,32 @@ public final class Weft implements AutoCloseable {
         /**
          * The host a consumer registers as its own address (default 127.0.0.1; addresses are never
          * guessed from the machine's network cards).
+         *
+         * @throws IllegalArgumentException when {@code host} is blank or not a valid URL host
          */
         public Builder host(String host) {
-            this.host = requireText(host, "host");
+            requireText(host, "host");
+            try {
+                URL.valueOf("consumer://" + host);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("host: '" + host + "' (expected: a host name or address a URL can carry,"
+                        + " e.g. 127.0.0.1): " + e.getMessage(), e);
+            }
+            this.host = host;
             return this;
         }
 
-        /** Uses {@code director} (left open by {@link Weft#close()}) instead of creating one. */
+        /**
+         * Uses {@code director} (left open by {@link Weft#close()}) instead of creating one.
+         *
+         * @throws IllegalArgumentException when {@code director} is already closed
+         */
         public Builder director(ExtensionDirector director) {
-            this.director = Objects.requireNonNull(director, "director");
+            Objects.requireNonNull(director, "director");
+            if (director.isClosed()) {
+                throw new IllegalArgumentException("director: " + director + " (expected: an open director)");
+            }
+            this.director = director;
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.weft.rpc.bootstrap;
 
+import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.Test;
 
 import java.util.UUID;
@@ -30,6 +31,24 @@ class WeftBuildTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("registry: zk://127.0.0.1:2181")
                 .hasMessageContaining("zookeeper");
+    }
+
+    @Test
+    void builder_withAClosedDirector_failsAtOnce() {
+        ExtensionDirector director = new ExtensionDirector(getClass().getClassLoader());
+        director.close();
+
+        assertThatThrownBy(() -> Weft.builder().director(director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("director: ")
+                .hasMessageContaining("(expected: an open director)");
+    }
+
+    @Test
+    void builder_withAHostNoUrlCanCarry_failsAtOnce_namingIt() {
+        assertThatThrownBy(() -> Weft.builder().host("shop host"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("host: 'shop host' (expected: ");
     }
 
     private static boolean threadGone(String name) throws InterruptedException {
