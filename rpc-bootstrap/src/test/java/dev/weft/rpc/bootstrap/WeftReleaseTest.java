@@ -73,6 +73,20 @@ class WeftReleaseTest {
         return new WeakReference<>(implementation);
     }
 
+    @Test
+    void close_ofAWeftClosingOnShutdown_releasesItsShutdownHook_soTheWeftCanBeCollected() throws InterruptedException {
+        WeakReference<Weft> weft = closedWeftClosingOnShutdown();
+
+        assertThat(collected(List.of(weft))).as("a closed Weft, no longer held by a JVM shutdown hook").isTrue();
+    }
+
+    private static WeakReference<Weft> closedWeftClosingOnShutdown() {
+        Weft weft = Weft.builder().closeOnShutdown().build();
+        weft.export(Greeter.class, new NamedGreeter("a"), "injvm://127.0.0.1");
+        weft.close();
+        return new WeakReference<>(weft);
+    }
+
     private static WeakReference<Greeter> exportAndUnexport(Weft weft, String providerUrl, String name) {
         Greeter implementation = new NamedGreeter(name);
         Exporter<Greeter> exporter = weft.export(Greeter.class, implementation, providerUrl);
