@@ -192,6 +192,55 @@ class WeftLifecycleTest {
     }
 
     @Test
+    void close_racingThreadsThatExportAndUnexport_leavesEveryPortFree_andFailsOnlyWithClosed() throws Exception {
+        ExtensionDirector director = keep(new ExtensionDirector(getClass().getClassLoader()));
+        int threads = 6;
+        for (int round = 0; round < 3; round++) {
+            Weft weft = Weft.builder().director(director).build();
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                ports.add(freePort());
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            CountDownLatch started = new CountDownLatch(threads);
+            try {
+                List<Future<Integer>> loops = new ArrayList<>();
+                for (int port : ports) {
+                    loops.add(pool.submit(() -> {
+                        started.countDown();
+                        int cycles = 0;
+                        while (cycles < 500) {
+                            var exporter = weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:" + port);
+                            exporter.unexport();
+                            cycles++;
+                        }
+                        return cycles;
+                    }));
+                }
+                assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                Thread.sleep(50L * (round + 1));
+                weft.close();
+                int refused = 0;
+                for (Future<Integer> loop : loops) {
+                    Throwable outcome = catchThrowable(() -> loop.get(30, TimeUnit.SECONDS));
+                    if (outcome != null) {
+                        refused++;
+                        assertThat(outcome.getCause()).as("round %s", round)
+                                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+                    }
+                }
+                assertThat(refused).as("round %s: loops still running when close() came", round).isPositive();
+            } finally {
+                pool.shutdown();
+                assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+            }
+            for (int port : ports) {
+                assertThat(canBind(port)).as("round %s: port %s free", round, port).isTrue();
+            }
+        }
+    }
+
+    @Test
     void consumerClose_withACallInFlight_returnsPromptly_andTheCallEndsWithoutWaitingItsTimeout() throws Exception {
         Held held = new Held();
         Weft provider = keep(Weft.builder().build());
