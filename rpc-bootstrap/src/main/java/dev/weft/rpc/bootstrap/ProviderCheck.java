@@ -29,7 +29,7 @@ final class ProviderCheck {
      * @param source    where the providers come from, for the message ("registry zookeeper://...")
      * @param abandoned true once the wait is pointless (the {@code Weft} is closing)
      * @throws IllegalStateException when none is available within the consumer's timeout, or the
-     *                               wait is abandoned
+     *                               wait is abandoned or interrupted (the interrupt status is kept)
      */
     static void await(Class<?> type, URL consumerUrl, Supplier<? extends List<? extends Invoker<?>>> invokers, String source,
                       BooleanSupplier abandoned) {
@@ -55,7 +55,9 @@ final class ProviderCheck {
                 Thread.sleep(POLL_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl)
+                        + ": interrupted while waiting for a first provider from " + source
+                        + " (expected: an uninterrupted wait of up to " + timeoutMillis + " ms)", e);
             }
         }
         throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl) + ": no available provider within "

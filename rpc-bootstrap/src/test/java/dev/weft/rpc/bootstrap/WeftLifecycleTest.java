@@ -291,6 +291,29 @@ class WeftLifecycleTest {
     }
 
     @Test
+    void refer_waitingForAFirstProvider_whenInterrupted_failsSayingSo_andKeepsTheInterrupt() throws Exception {
+        Weft weft = keep(Weft.builder().build());
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Throwable> refer = pool.submit(() -> {
+                Throwable failure = catchThrowable(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1&timeout=8000"));
+                assertThat(Thread.currentThread().isInterrupted()).as("interrupt status kept").isTrue();
+                return failure;
+            });
+            Thread.sleep(200);
+            pool.shutdownNow();
+
+            Throwable failure = refer.get(10, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("interrupted while waiting for a first provider")
+                    .hasMessageNotContaining("no available provider within");
+        } finally {
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
     void manyThreads_exportingAndReferring_onOneWeft_eachCallsItsOwnService() throws Exception {
         Weft weft = keep(Weft.builder().build());
         int threads = 8;
