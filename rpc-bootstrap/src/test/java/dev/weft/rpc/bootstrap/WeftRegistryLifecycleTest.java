@@ -69,6 +69,24 @@ class WeftRegistryLifecycleTest {
     }
 
     @Test
+    void exporterUnexport_whileZooKeeperIsBriefHidden_removesTheRegistrationOnceItIsBack() throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build()) {
+            Exporter<Greeter> exporter = provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
+            int port = exporter.getInvoker().getUrl().getPort();
+            assertThat(children("providers")).hasSize(1);
+            zookeeper.stop();
+
+            exporter.unexport();
+            zookeeper.restart();
+
+            assertThat(eventually(() -> childrenQuietly("providers").isEmpty()))
+                    .as("provider node of port %s once ZooKeeper is back within the session: %s", port,
+                            childrenQuietly("providers"))
+                    .isTrue();
+        }
+    }
+
+    @Test
     void reexport_onTheSamePort_afterUnexport_isRegisteredOnce_andCalled() throws Exception {
         try (Weft provider = Weft.builder().registry(registry).build();
              Weft consumer = Weft.builder().registry(registry).build()) {
