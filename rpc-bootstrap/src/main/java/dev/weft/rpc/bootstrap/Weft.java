@@ -49,8 +49,6 @@ public final class Weft implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Weft.class);
     private static final String IN_JVM = "injvm";
-    private static final String CATEGORY_KEY = "category";
-    private static final String CONSUMERS_CATEGORY = "consumers";
 
     private final ExtensionDirector director;
     private final boolean ownsDirector;
@@ -223,7 +221,7 @@ public final class Weft implements AutoCloseable {
             invokers = providers::invokers;
             source = consumerUrl.getParameter(DirectProviders.URL_KEY);
         } else {
-            URL consumerNode = consumerUrl.addParameter(CATEGORY_KEY, CONSUMERS_CATEGORY);
+            URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
             consumerNodes.acquire(consumerNode);
             remember(acquired, () -> consumerNodes.release(consumerNode));
             RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
