@@ -148,7 +148,7 @@ public final class Weft implements AutoCloseable {
         requireInterface(type);
         URL url = ServiceUrls.provider(URL.valueOf(providerUrl), type, application, System.currentTimeMillis());
         requireProtocol(url, providerUrl, "export " + type.getName());
-        warnUnknownKeys(url, "export " + type.getName());
+        warnUnknownKeys(url, type, "export " + type.getName());
         CallTimeKeys.checkTimeouts(url, "export " + type.getName());
         Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
                 .getInvoker(implementation, type, url);
@@ -196,7 +196,7 @@ public final class Weft implements AutoCloseable {
         requireOpen();
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
-        warnUnknownKeys(consumerUrl, "refer " + type.getName());
+        warnUnknownKeys(consumerUrl, type, "refer " + type.getName());
         CallTimeKeys.checkTimeouts(consumerUrl, "refer " + type.getName());
         List<AutoCloseable> acquired = new ArrayList<>();
         try {
@@ -354,8 +354,8 @@ public final class Weft implements AutoCloseable {
         }
     }
 
-    private void warnUnknownKeys(URL url, String what) {
-        for (String unknown : knownKeys.unknownParameters(url)) {
+    private void warnUnknownKeys(URL url, Class<?> type, String what) {
+        for (String unknown : knownKeys.unknownParameters(url, type)) {
             LOG.warn("{}: unknown URL key {} in {}; no module on the class path reads it", what, unknown, url);
         }
     }
