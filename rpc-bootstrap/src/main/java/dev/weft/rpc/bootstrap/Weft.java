@@ -39,9 +39,10 @@ import java.util.function.Supplier;
  * <p>Every URL and key is checked when {@code export} or {@code refer} is called, never at the
  * first call: unknown extension names, malformed numbers and mocks that cannot fit a method throw
  * {@link IllegalArgumentException} (or {@link RpcException} from the module that rejects them);
- * a key that no module on the class path declares is logged once with the closest known key.
+ * a key that no module on the class path declares (in the registry URL too) is logged once with
+ * the closest known key.
  *
- * <p>{@link #close()} releases, newest first, only what this instance created: it unregisters
+ * <p>{@link #close()} releases, newest first, only what this instance created and still holds: it unregisters
  * and unexports its services (gracefully: the protocol drains calls in flight), destroys its
  * referred invokers and closes the director if it created it. Thread-safe.
  */
@@ -71,6 +72,12 @@ public final class Weft implements AutoCloseable {
         this.host = builder.host;
         try {
             this.knownKeys = KnownKeys.load(director.getClassLoader());
+            if (builder.registryUrl != null) {
+                for (String unknown : knownKeys.unknownParameters(builder.registryUrl)) {
+                    LOG.warn("registry: unknown URL key {} in {}; no module on the class path reads it", unknown,
+                            builder.registryUrl);
+                }
+            }
             this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
             this.consumerNodes = registry == null ? null : new ConsumerNodes(registry::register, this::unregister);
             if (builder.shutdownHook) {

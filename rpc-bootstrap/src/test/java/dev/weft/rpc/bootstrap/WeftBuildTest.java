@@ -3,6 +3,9 @@ package dev.weft.rpc.bootstrap;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -49,6 +52,20 @@ class WeftBuildTest {
         assertThatThrownBy(() -> Weft.builder().host("shop host"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("host: 'shop host' (expected: ");
+    }
+
+    @Test
+    void build_withAnUnknownRegistryKey_warnsNamingTheClosestKnownKey() {
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            Weft.builder().registry("memory://warned?sesion=5000").build().close();
+        } finally {
+            System.setErr(stderr);
+        }
+
+        assertThat(captured.toString(StandardCharsets.UTF_8)).contains("sesion (did you mean 'session'?)");
     }
 
     private static boolean threadGone(String name) throws InterruptedException {
