@@ -43,7 +43,7 @@ final class DirectProviders<T> {
         URL consumerKeys = consumerUrl.removeParameter(URL_KEY);
         List<Invoker<T>> invokers = new ArrayList<>();
         try {
-            for (String entry : addresses.split(",")) {
+            for (String entry : addresses.split(",", -1)) {
                 URL providerUrl = withServiceKeyOf(consumerUrl, providerUrl(director, type, entry.strip()));
                 invokers.add(protocol.refer(type, RegistryDirectory.referUrl(providerUrl, consumerKeys)));
             }

@@ -6,6 +6,7 @@ import dev.weft.rpc.common.URL;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The URL keys declared by the modules on a class path: each module lists the keys it reads in
@@ -114,6 +117,33 @@ public final class KnownKeys {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * As {@link #unknownParameters(URL)}, and a method-level key naming no method of {@code service}
+     * is unknown too, the closest method named:
+     * {@code gret.timeout (no method gret in com.example.Greeter; did you mean 'greet.timeout'?)}.
+     */
+    public List<String> unknownParameters(URL url, Class<?> service) {
+        Objects.requireNonNull(service, "service");
+        Set<String> methods = new TreeSet<>();
+        for (Method method : service.getMethods()) {
+            methods.add(method.getName());
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String parameter : url.getParameters().keySet()) {
+            int dot = parameter.indexOf('.');
+            if (!isKnown(parameter)) {
+                unknown.add(parameter + closest(parameter).map(k -> " (did you mean '" + k + "'?)").orElse(""));
+            } else if (!moduleByKey.containsKey(parameter) && !methods.contains(parameter.substring(0, dot))) {
+                String method = parameter.substring(0, dot);
+                String closest = NameSuggestions.closest(method, methods);
+                unknown.add(parameter + " (no method " + method + " in " + service.getName() + "; "
+                        + (closest == null ? "methods: " + methods : "did you mean '" + closest + parameter.substring(dot) + "'?")
+                        + ")");
+            }
+        }
+        return unknown;
     }
 
     /**

@@ -17,7 +17,6 @@ final class ProviderCheck {
 
     /** Consumer key: wait for a first available provider at refer time (default true). */
     static final String CHECK_KEY = "check";
-    private static final String TIMEOUT_KEY = "timeout";
     private static final int DEFAULT_TIMEOUT_MILLIS = 1000;
     private static final long POLL_MILLIS = 5;
 
@@ -30,14 +29,14 @@ final class ProviderCheck {
      * @param source    where the providers come from, for the message ("registry zookeeper://...")
      * @param abandoned true once the wait is pointless (the {@code Weft} is closing)
      * @throws IllegalStateException when none is available within the consumer's timeout, or the
-     *                               wait is abandoned
+     *                               wait is abandoned or interrupted (the interrupt status is kept)
      */
     static void await(Class<?> type, URL consumerUrl, Supplier<? extends List<? extends Invoker<?>>> invokers, String source,
                       BooleanSupplier abandoned) {
         if (!consumerUrl.getParameter(CHECK_KEY, true)) {
             return;
         }
-        long timeoutMillis = consumerUrl.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
+        long timeoutMillis = consumerUrl.getParameter(CallTimeKeys.TIMEOUT_KEY, DEFAULT_TIMEOUT_MILLIS);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             if (abandoned.getAsBoolean()) {
@@ -56,7 +55,9 @@ final class ProviderCheck {
                 Thread.sleep(POLL_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl)
+                        + ": interrupted while waiting for a first provider from " + source
+                        + " (expected: an uninterrupted wait of up to " + timeoutMillis + " ms)", e);
             }
         }
         throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl) + ": no available provider within "

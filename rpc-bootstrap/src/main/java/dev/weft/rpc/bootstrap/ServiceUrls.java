@@ -12,6 +12,10 @@ final class ServiceUrls {
     static final String APPLICATION_KEY = "application";
     static final String SIDE_KEY = "side";
     static final String TIMESTAMP_KEY = "timestamp";
+    /** Registry key: the category a URL is registered under. */
+    static final String CATEGORY_KEY = "category";
+    static final String PROVIDERS_CATEGORY = "providers";
+    static final String CONSUMERS_CATEGORY = "consumers";
 
     private ServiceUrls() {
     }
@@ -21,13 +25,20 @@ final class ServiceUrls {
      * {@code application}, {@code side=provider} and the start {@code timestamp} (for warm-up)
      * added unless the user set them.
      *
-     * @throws IllegalArgumentException when {@code interface} names another type
+     * @throws IllegalArgumentException when {@code interface} names another type, or {@code category}
+     *                                  another category than {@code providers} (the registry would file
+     *                                  the provider there: as an override rule, a consumer, ...)
      */
     static URL provider(URL url, Class<?> type, String application, long nowMillis) {
         String declared = url.getParameter(INTERFACE_KEY);
         if (declared != null && !declared.equals(type.getName())) {
             throw new IllegalArgumentException("export " + type.getName() + ": interface=" + declared + " in " + url
                     + " (expected: " + type.getName() + " or no interface key)");
+        }
+        String category = url.getParameter(CATEGORY_KEY);
+        if (category != null && !category.equals(PROVIDERS_CATEGORY)) {
+            throw new IllegalArgumentException("export " + type.getName() + ": " + CATEGORY_KEY + "=" + category + " in " + url
+                    + " (expected: " + PROVIDERS_CATEGORY + " or no " + CATEGORY_KEY + " key; a service is registered as a provider)");
         }
         URL result = url.getPath() == null || url.getPath().isEmpty() ? url.withPath(type.getName()) : url;
         Map<String, String> defaults = new LinkedHashMap<>();

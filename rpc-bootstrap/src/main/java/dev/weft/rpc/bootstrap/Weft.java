@@ -39,9 +39,10 @@ import java.util.function.Supplier;
  * <p>Every URL and key is checked when {@code export} or {@code refer} is called, never at the
  * first call: unknown extension names, malformed numbers and mocks that cannot fit a method throw
  * {@link IllegalArgumentException} (or {@link RpcException} from the module that rejects them);
- * a key that no module on the class path declares is logged once with the closest known key.
+ * a key that no module on the class path declares (in the registry URL too) is logged once with
+ * the closest known key.
  *
- * <p>{@link #close()} releases, newest first, only what this instance created: it unregisters
+ * <p>{@link #close()} releases, newest first, only what this instance created and still holds: it unregisters
  * and unexports its services (gracefully: the protocol drains calls in flight), destroys its
  * referred invokers and closes the director if it created it. Thread-safe.
  */
@@ -49,8 +50,6 @@ public final class Weft implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Weft.class);
     private static final String IN_JVM = "injvm";
-    private static final String CATEGORY_KEY = "category";
-    private static final String CONSUMERS_CATEGORY = "consumers";
 
     private final ExtensionDirector director;
     private final boolean ownsDirector;
@@ -71,23 +70,54 @@ public final class Weft implements AutoCloseable {
         this.director = ownsDirector ? new ExtensionDirector(Weft.class.getClassLoader()) : builder.director;
         this.application = builder.application;
         this.host = builder.host;
-        this.knownKeys = KnownKeys.load(director.getClassLoader());
-        this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
-        this.consumerNodes = registry == null ? null : new ConsumerNodes(registry::register, this::unregister);
-        if (builder.shutdownHook) {
-            shutdownHook = new Thread(this::close, "weft-shutdown");
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        } else {
-            shutdownHook = null;
+        try {
+            this.knownKeys = KnownKeys.load(director.getClassLoader());
+            if (builder.registryUrl != null) {
+                for (String unknown : knownKeys.unknownParameters(builder.registryUrl)) {
+                    LOG.warn("registry: unknown URL key {} in {}; no module on the class path reads it", unknown,
+                            builder.registryUrl);
+                }
+            }
+            this.registry = builder.registryUrl == null ? null : openRegistry(builder.registryUrl);
+            this.consumerNodes = registry == null ? null : new ConsumerNodes(registry::register, this::unregister);
+            if (builder.shutdownHook) {
+                shutdownHook = new Thread(this::close, "weft-shutdown");
+                Runtime.getRuntime().addShutdownHook(shutdownHook);
+            } else {
+                shutdownHook = null;
+            }
+        } catch (RuntimeException | Error e) {
+            releaseAfterFailedBuild(e);
+            throw e;
+        }
+    }
+
+    /**
+     * Releases, newest first, what a failed construction created (the director included when it
+     * created it); a release's own failure is added to {@code failure} as suppressed.
+     */
+    private void releaseAfterFailedBuild(Throwable failure) {
+        Deque<AutoCloseable> toClose;
+        synchronized (owned) {
+            closed = true;
+            toClose = new ArrayDeque<>(owned);
+            owned.clear();
+        }
+        if (ownsDirector) {
+            toClose.addLast(director::close);
+        }
+        for (AutoCloseable closeable : toClose) {
+            try {
+                closeable.close();
+            } catch (Exception | LinkageError e) {
+                failure.addSuppressed(e);
+            }
         }
     }
 
     private Registry openRegistry(URL registryUrl) {
         var factories = director.getExtensionLoader(RegistryFactory.class);
         if (registryUrl.getProtocol() == null || !factories.hasExtension(registryUrl.getProtocol())) {
-            if (ownsDirector) {
-                director.close();
-            }
             throw new IllegalArgumentException("registry: " + registryUrl + " (expected: a URL whose scheme is one of "
                     + factories.getSupportedExtensions() + ")");
         }
@@ -108,8 +138,10 @@ public final class Weft implements AutoCloseable {
 
     /**
      * Exports {@code implementation} at {@code providerUrl} (e.g. {@code weft://127.0.0.1:20880?weight=200};
-     * port 0 binds a free port). The URL's path defaults to the interface name. With a registry,
-     * the returned exporter's {@link Exporter#unexport()} unregisters the service before unexporting it.
+     * port 0 binds a free port). The URL's path defaults to the interface name. The returned
+     * exporter's {@link Exporter#unexport()} (idempotent) unregisters the service first when there is
+     * a registry, then unexports it, and this instance stops holding it; {@link #close()} unexports
+     * only the services still exported.
      *
      * @throws IllegalArgumentException when the URL or one of its keys is invalid
      * @throws RpcException             when the protocol cannot export it (e.g. the port is taken)
@@ -123,22 +155,24 @@ public final class Weft implements AutoCloseable {
         requireInterface(type);
         URL url = ServiceUrls.provider(URL.valueOf(providerUrl), type, application, System.currentTimeMillis());
         requireProtocol(url, providerUrl, "export " + type.getName());
-        warnUnknownKeys(url, "export " + type.getName());
+        warnUnknownKeys(url, type, "export " + type.getName());
+        CallTimeKeys.checkTimeouts(url, "export " + type.getName());
         Invoker<T> invoker = director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension()
                 .getInvoker(implementation, type, url);
+        CallTimeKeys.checkWeights(invoker, type, "export " + type.getName());
         Exporter<T> exported = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
-        if (registry == null || IN_JVM.equals(url.getProtocol())) {
-            remember(exported::unexport);
-            return exported;
-        }
-        RegisteredExporter<T> exporter = new RegisteredExporter<>(exported, this::unregister, exported.getInvoker().getUrl());
-        AutoCloseable unexport = exporter::unexport;
-        remember(unexport);
-        try {
-            registry.register(exported.getInvoker().getUrl());
-        } catch (RuntimeException | Error e) {
-            release(List.of(unexport));
-            throw e;
+        URL bound = exported.getInvoker().getUrl();
+        boolean registered = registry != null && !IN_JVM.equals(url.getProtocol());
+        OwnedExporter<T> exporter = new OwnedExporter<>(
+                registered ? new RegisteredExporter<>(exported, this::unregister, bound) : exported, this::forget);
+        remember(exporter.handle());
+        if (registered) {
+            try {
+                registry.register(bound);
+            } catch (RuntimeException | Error e) {
+                exporter.unexport();
+                throw e;
+            }
         }
         return exporter;
     }
@@ -169,7 +203,8 @@ public final class Weft implements AutoCloseable {
         requireOpen();
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
-        warnUnknownKeys(consumerUrl, "refer " + type.getName());
+        warnUnknownKeys(consumerUrl, type, "refer " + type.getName());
+        CallTimeKeys.checkTimeouts(consumerUrl, "refer " + type.getName());
         List<AutoCloseable> acquired = new ArrayList<>();
         try {
             return refer(type, consumerUrl, acquired);
@@ -193,7 +228,7 @@ public final class Weft implements AutoCloseable {
             invokers = providers::invokers;
             source = consumerUrl.getParameter(DirectProviders.URL_KEY);
         } else {
-            URL consumerNode = consumerUrl.addParameter(CATEGORY_KEY, CONSUMERS_CATEGORY);
+            URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
             consumerNodes.acquire(consumerNode);
             remember(acquired, () -> consumerNodes.release(consumerNode));
             RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
@@ -284,6 +319,13 @@ public final class Weft implements AutoCloseable {
         }
     }
 
+    /** Stops owning {@code closeable}: its user released it. */
+    private void forget(AutoCloseable closeable) {
+        synchronized (owned) {
+            owned.removeFirstOccurrence(closeable);
+        }
+    }
+
     private void remember(List<AutoCloseable> acquired, AutoCloseable closeable) {
         acquired.add(closeable);
         remember(closeable);
@@ -319,8 +361,8 @@ public final class Weft implements AutoCloseable {
         }
     }
 
-    private void warnUnknownKeys(URL url, String what) {
-        for (String unknown : knownKeys.unknownParameters(url)) {
+    private void warnUnknownKeys(URL url, Class<?> type, String what) {
+        for (String unknown : knownKeys.unknownParameters(url, type)) {
             LOG.warn("{}: unknown URL key {} in {}; no module on the class path reads it", what, unknown, url);
         }
     }
@@ -364,15 +406,32 @@ public final class Weft implements AutoCloseable {
         /**
          * The host a consumer registers as its own address (default 127.0.0.1; addresses are never
          * guessed from the machine's network cards).
+         *
+         * @throws IllegalArgumentException when {@code host} is blank or not a valid URL host
          */
         public Builder host(String host) {
-            this.host = requireText(host, "host");
+            requireText(host, "host");
+            try {
+                URL.valueOf("consumer://" + host);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("host: '" + host + "' (expected: a host name or address a URL can carry,"
+                        + " e.g. 127.0.0.1): " + e.getMessage(), e);
+            }
+            this.host = host;
             return this;
         }
 
-        /** Uses {@code director} (left open by {@link Weft#close()}) instead of creating one. */
+        /**
+         * Uses {@code director} (left open by {@link Weft#close()}) instead of creating one.
+         *
+         * @throws IllegalArgumentException when {@code director} is already closed
+         */
         public Builder director(ExtensionDirector director) {
-            this.director = Objects.requireNonNull(director, "director");
+            Objects.requireNonNull(director, "director");
+            if (director.isClosed()) {
+                throw new IllegalArgumentException("director: " + director + " (expected: an open director)");
+            }
+            this.director = director;
             return this;
         }
 

@@ -59,6 +59,19 @@ class KnownKeysTest {
     }
 
     @Test
+    void unknownParameters_ofAService_nameAMethodLevelKeyForNoMethodOfIt() throws IOException {
+        KnownKeys keys = KnownKeys.load(loaderWith(
+                "module: m\nretries | 2 | consumer, method | attempts\nhash.nodes | 160 | consumer, method | nodes\n"));
+
+        URL url = URL.valueOf("consumer://127.0.0.1/S?gret.retries=1&greet.retries=1&retries=1&greet.hash.nodes=8&xyzzy.hash.nodes=8");
+
+        assertThat(keys.unknownParameters(url, Greeter.class)).containsExactlyInAnyOrder(
+                "gret.retries (no method gret in " + Greeter.class.getName() + "; did you mean 'greet.retries'?)",
+                "xyzzy.hash.nodes (no method xyzzy in " + Greeter.class.getName() + "; methods: [greet])");
+        assertThat(keys.unknownParameters(url)).as("without the service, any method name passes").isEmpty();
+    }
+
+    @Test
     void malformedLine_isReportedWithFileAndLine() throws IOException {
         ClassLoader loader = loaderWith("module: m\nretries | 2 | consumer\n");
 

@@ -2,7 +2,14 @@ package dev.weft.rpc.bootstrap;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Bad input to {@code export} and {@code refer} fails at once, naming the input and the rule. */
@@ -51,5 +58,48 @@ class WeftBadInputTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("interface=com.example.Other")
                 .hasMessageContaining("expected: " + Greeter.class.getName());
+    }
+
+    @Test
+    void refer_withAnEmptyUrlEntry_failsNamingTheEntry_evenWithoutCheck() {
+        weft.export(Greeter.class, new NamedGreeter("a"), "injvm://127.0.0.1");
+        assertThatThrownBy(() -> weft.refer(Greeter.class, "url=,&check=false"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("url entry ''");
+        assertThatThrownBy(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1,&check=false"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("url entry ''");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"timeout=0", "timeout=-5", "greet.timeout=-1"})
+    void refer_withATimeoutThatIsNotPositive_failsAtRefer_notAtEveryCall(String timeout) {
+        weft.export(Greeter.class, new NamedGreeter("a"), "injvm://127.0.0.1");
+        String key = timeout.substring(0, timeout.indexOf('='));
+        String value = timeout.substring(timeout.indexOf('=') + 1);
+        assertThatThrownBy(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1&check=false&" + timeout))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(key + ": " + value + " (expected: milliseconds > 0)");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"timeout=0", "weight=abc", "weight=-1", "greet.weight=x", "timestamp=abc", "warmup=1m"})
+    void export_withANumberOnlyConsumersRead_malformed_failsAtExport_andBindsNothing(String parameter) throws IOException {
+        int port = freePort();
+        String key = parameter.substring(0, parameter.indexOf('='));
+        assertThatThrownBy(() -> weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:" + port + "?" + parameter))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("export " + Greeter.class.getName())
+                .hasMessageContaining(key + ": ")
+                .hasMessageContaining("expected: ");
+        try (ServerSocket free = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            assertThat(free.getLocalPort()).isEqualTo(port);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 }

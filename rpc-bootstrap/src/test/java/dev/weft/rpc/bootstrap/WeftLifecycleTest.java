@@ -29,6 +29,7 @@ class WeftLifecycleTest {
     static final class Held implements Greeter {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch returned = new CountDownLatch(1);
 
         @Override
         public String greet(String who) {
@@ -37,6 +38,8 @@ class WeftLifecycleTest {
                 release.await(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                returned.countDown();
             }
             return "held:" + who;
         }
@@ -153,6 +156,91 @@ class WeftLifecycleTest {
     }
 
     @Test
+    void close_whileTheUserUnexportsAServiceDrainingACall_returnsOnlyOnceThatUnexportFinished() throws Exception {
+        Held held = new Held();
+        ExtensionDirector director = keep(new ExtensionDirector(getClass().getClassLoader()));
+        Weft provider = Weft.builder().director(director).build();
+        var exporter = provider.export(Greeter.class, held, "weft://127.0.0.1:0?shutdown-timeout=5000");
+        int port = exporter.getInvoker().getUrl().getPort();
+        Weft consumer = keep(Weft.builder().build());
+        Greeter greeter = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&timeout=5000&retries=0");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<String> call = pool.submit(() -> greeter.greet("ada"));
+            assertThat(held.entered.await(5, TimeUnit.SECONDS)).isTrue();
+            Future<?> unexport = pool.submit(exporter::unexport);
+            Thread.sleep(200); // the user's unexport is draining the held call
+            assertThat(unexport).isNotDone();
+            Thread releaser = new Thread(() -> {
+                sleepQuietly(300);
+                held.release.countDown();
+            });
+            releaser.start();
+
+            provider.close();
+
+            assertThat(held.returned.getCount()).as("calls in flight drained when close() returns").isZero();
+            assertThat(canBind(port)).as("port free when close() returns").isTrue();
+            assertThat(call.get(5, TimeUnit.SECONDS)).isEqualTo("held:ada");
+            unexport.get(5, TimeUnit.SECONDS);
+            releaser.join(5_000);
+        } finally {
+            held.release.countDown();
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void close_racingThreadsThatExportAndUnexport_leavesEveryPortFree_andFailsOnlyWithClosed() throws Exception {
+        ExtensionDirector director = keep(new ExtensionDirector(getClass().getClassLoader()));
+        int threads = 6;
+        for (int round = 0; round < 3; round++) {
+            Weft weft = Weft.builder().director(director).build();
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                ports.add(freePort());
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            CountDownLatch started = new CountDownLatch(threads);
+            try {
+                List<Future<Integer>> loops = new ArrayList<>();
+                for (int port : ports) {
+                    loops.add(pool.submit(() -> {
+                        started.countDown();
+                        int cycles = 0;
+                        while (cycles < 500) {
+                            var exporter = weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:" + port);
+                            exporter.unexport();
+                            cycles++;
+                        }
+                        return cycles;
+                    }));
+                }
+                assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                Thread.sleep(50L * (round + 1));
+                weft.close();
+                int refused = 0;
+                for (Future<Integer> loop : loops) {
+                    Throwable outcome = catchThrowable(() -> loop.get(30, TimeUnit.SECONDS));
+                    if (outcome != null) {
+                        refused++;
+                        assertThat(outcome.getCause()).as("round %s", round)
+                                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+                    }
+                }
+                assertThat(refused).as("round %s: loops still running when close() came", round).isPositive();
+            } finally {
+                pool.shutdown();
+                assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+            }
+            for (int port : ports) {
+                assertThat(canBind(port)).as("round %s: port %s free", round, port).isTrue();
+            }
+        }
+    }
+
+    @Test
     void consumerClose_withACallInFlight_returnsPromptly_andTheCallEndsWithoutWaitingItsTimeout() throws Exception {
         Held held = new Held();
         Weft provider = keep(Weft.builder().build());
@@ -198,6 +286,29 @@ class WeftLifecycleTest {
             assertThat(elapsedMillis).as("well before the 8000 ms check timeout").isLessThan(5_000);
         } finally {
             pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void refer_waitingForAFirstProvider_whenInterrupted_failsSayingSo_andKeepsTheInterrupt() throws Exception {
+        Weft weft = keep(Weft.builder().build());
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Throwable> refer = pool.submit(() -> {
+                Throwable failure = catchThrowable(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1&timeout=8000"));
+                assertThat(Thread.currentThread().isInterrupted()).as("interrupt status kept").isTrue();
+                return failure;
+            });
+            Thread.sleep(200);
+            pool.shutdownNow();
+
+            Throwable failure = refer.get(10, TimeUnit.SECONDS);
+            assertThat(failure).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("interrupted while waiting for a first provider")
+                    .hasMessageNotContaining("no available provider within");
+        } finally {
+            pool.shutdownNow();
             assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
     }

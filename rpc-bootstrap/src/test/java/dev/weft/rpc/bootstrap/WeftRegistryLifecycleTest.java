@@ -10,6 +10,8 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,6 +67,39 @@ class WeftRegistryLifecycleTest {
             exporter.unexport();
 
             assertThat(children("providers")).as("provider nodes after unexport()").isEmpty();
+        }
+    }
+
+    @Test
+    void exporterUnexport_whileZooKeeperIsBriefHidden_removesTheRegistrationOnceItIsBack() throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build()) {
+            Exporter<Greeter> exporter = provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
+            int port = exporter.getInvoker().getUrl().getPort();
+            assertThat(children("providers")).hasSize(1);
+            zookeeper.stop();
+
+            exporter.unexport();
+            zookeeper.restart();
+
+            assertThat(eventually(() -> childrenQuietly("providers").isEmpty()))
+                    .as("provider node of port %s once ZooKeeper is back within the session: %s", port,
+                            childrenQuietly("providers"))
+                    .isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"category=configurators", "category=consumers", "category=routers"})
+    void export_withACategoryOtherThanProviders_isRejected_andNothingIsRegistered(String parameter)
+            throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build()) {
+            assertThatThrownBy(() -> provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0?" + parameter))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("export " + Greeter.class.getName())
+                    .hasMessageContaining(parameter);
+            assertThat(children("providers")).isEmpty();
+            assertThat(children("consumers")).isEmpty();
+            assertThat(children("configurators")).isEmpty();
         }
     }
 
