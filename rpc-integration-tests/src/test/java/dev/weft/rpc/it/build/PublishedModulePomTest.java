@@ -34,7 +34,7 @@ class PublishedModulePomTest {
             Map.entry("rpc-registry", Set.of("rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
             Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
                     "curator-framework", "curator-recipes", "guava", "slf4j-api")),
-            Map.entry("rpc-bootstrap", Set.of("rpc-registry", "rpc-registry-zookeeper", "rpc-cluster", "rpc-protocol",
+            Map.entry("rpc-bootstrap", Set.of("rpc-registry", "rpc-registry-zookeeper", "rpc-cluster", "rpc-loadbalance", "rpc-protocol",
                     "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")));
 
     private static final Set<String> LOGGING_BACKENDS = Set.of("slf4j-simple", "slf4j-nop", "slf4j-jdk14",
