@@ -164,10 +164,22 @@ public final class ExtensionLoader<T> {
      * The activated extensions for {@code url}: automatic ones ({@link Activate}) matching
      * {@code group} and the URL, plus those named in the URL parameter {@code key}
      * ({@code -name} removes, {@code -default} removes all automatic ones, {@code default} places them).
+     * Every name the parameter lists, added or removed, is checked before any extension is created.
+     *
+     * @throws IllegalStateException when the parameter lists a name no valid extension has (a
+     *                               removal included: a misspelt {@code -name} would otherwise leave
+     *                               the extension on), or a lone {@code -}; or when creating one failed
      */
     public List<T> getActivateExtensions(URL url, String key, String group) {
+        ExtensionClasses loaded = classes();
+        for (String name : ActivateSelector.Listed.of(url, key).names()) {
+            if (loaded.named(name) == null) {
+                throw new IllegalStateException("URL parameter " + key + "=" + url.getParameter(key) + ": "
+                        + unknown(name).getMessage());
+            }
+        }
         List<T> result = new ArrayList<>();
-        for (String name : ActivateSelector.select(classes(), url, key, group)) {
+        for (String name : ActivateSelector.select(loaded, url, key, group)) {
             result.add(getExtension(name));
         }
         return result;

@@ -56,6 +56,29 @@ class ExtensionLifecycleTest {
     }
 
     @Test
+    void activate_urlListRemovingAnUnknownName_failsNamingItAndTheAvailableOnes() {
+        assertThatThrownBy(() -> activated("t://h?plugins=-alwyas", "consumer"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No extension 'alwyas'")
+                .hasMessageContaining("did you mean 'always'?")
+                .hasMessageContaining("plugins=-alwyas");
+        assertThatThrownBy(() -> activated("t://h?plugins=manual,-", "consumer"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("plugins: manual,- (expected: names separated by ',', each optionally after '-'");
+    }
+
+    @Test
+    void activate_unknownNameInTheUrlList_failsBeforeAnyExtensionIsCreated() {
+        Plugins.CLOSED.clear();
+        ExtensionDirector own = new ExtensionDirector(getClass().getClassLoader());
+        assertThatThrownBy(() -> own.getExtensionLoader(Plugin.class)
+                .getActivateExtensions(URL.valueOf("t://h?plugins=manul"), "plugins", "consumer"))
+                .hasMessageContaining("No extension 'manul'");
+        own.close();
+        assertThat(Plugins.CLOSED).isEmpty();
+    }
+
+    @Test
     void injection_setsAdaptiveExtensionsAndDirector_butHonoursDisableInject() {
         Plugins.Injected injected = (Plugins.Injected) plugins.getExtension("injected");
         assertThat(injected.greeter).isSameAs(director.getExtensionLoader(Greeter.class).getAdaptiveExtension());
