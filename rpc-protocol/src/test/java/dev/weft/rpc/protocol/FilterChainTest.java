@@ -179,6 +179,14 @@ class FilterChainTest {
     }
 
     @Test
+    void filterKey_removingAnUnknownName_failsInsteadOfKeepingTheFilterOn() {
+        assertThatThrownBy(() -> consumerVisits("injvm://127.0.0.1/x?filter=-acitves"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No extension 'acitves'")
+                .hasMessageContaining("did you mean 'actives'?");
+    }
+
+    @Test
     void badKeyValue_failsWhenTheChainIsBuilt() {
         assertThatThrownBy(() -> FilterChain.consumer(visitedEcho("injvm://127.0.0.1/x?greet.actives=-1"), director))
                 .isInstanceOf(IllegalArgumentException.class)
