@@ -22,7 +22,9 @@ import java.util.Objects;
  * (an undeclared checked exception, an unchecked one from a library the consumer may lack) is
  * replaced by an {@link RpcException} {@link RpcException#BIZ_EXCEPTION BIZ_EXCEPTION} whose
  * message is {@code "<class name>: <message>"} and which keeps the original stack trace but not
- * the original object (its class may not exist on the other side).
+ * the original object (its class may not exist on the other side). The message is cut to
+ * {@value #MAX_MESSAGE_CHARS} characters, so that the answer fits a response frame; a message
+ * whose {@code getMessage()} throws is replaced by a note saying so.
  *
  * <p>No URL keys; always on for providers (remove it with {@code filter=-exception}). Stateless
  * and thread-safe.
@@ -32,6 +34,8 @@ public final class ExceptionFilter implements Filter {
 
     /** The extension name. */
     public static final String NAME = "exception";
+    /** The most characters of the original message a replacement keeps. */
+    static final int MAX_MESSAGE_CHARS = 8192;
 
     @Override
     public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
@@ -44,9 +48,27 @@ public final class ExceptionFilter implements Filter {
             return result;
         }
         RpcException replacement = new RpcException(RpcException.BIZ_EXCEPTION,
-                exception.getClass().getName() + ": " + exception.getMessage());
+                exception.getClass().getName() + ": " + messageOf(exception));
         replacement.setStackTrace(exception.getStackTrace());
         return RpcResult.ofException(replacement);
+    }
+
+    /**
+     * The exception's message, cut to {@value #MAX_MESSAGE_CHARS} characters; a message that cannot
+     * be read (its {@code getMessage()} throws) is said to be so, rather than failing the call with
+     * an exception of its own.
+     */
+    private static String messageOf(Throwable exception) {
+        String message;
+        try {
+            message = exception.getMessage();
+        } catch (RuntimeException | LinkageError e) {
+            return "(no message: getMessage() threw " + e.getClass().getName() + ": " + e.getMessage() + ")";
+        }
+        if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
+            return message;
+        }
+        return message.substring(0, MAX_MESSAGE_CHARS) + "... (" + (message.length() - MAX_MESSAGE_CHARS) + " more characters)";
     }
 
     private static boolean consumerCanRecreate(Throwable exception, Class<?> serviceInterface, Invocation invocation) {
