@@ -15,7 +15,9 @@ import java.util.Objects;
 
 /**
  * Provider filter {@value #NAME}: makes sure every exception a service answers with is one the
- * consumer can re-create. Passed through unchanged: an {@link RpcException}; an exception the
+ * consumer can re-create, and that none tells the consumer the service did not run. Passed
+ * through unchanged: an {@link RpcException} of code {@link RpcException#BIZ_EXCEPTION
+ * BIZ_EXCEPTION}; an exception the
  * method declares in its {@code throws} clause (or a subclass); an unchecked exception or error
  * of the JDK (loaded by the boot or platform class loader); an unchecked exception or error from
  * the same jar (code source) as the service interface, which every consumer has. Anything else
@@ -25,6 +27,14 @@ import java.util.Objects;
  * the original object (its class may not exist on the other side). The message is cut to
  * {@value #MAX_MESSAGE_CHARS} characters, so that the answer fits a response frame; a message
  * whose {@code getMessage()} throws is replaced by a note saying so.
+ *
+ * <p>Any other {@link RpcException} in an answer came from a call the service made (a nested
+ * call's "server busy", timeout or network failure) and travelled out of the service's code: it
+ * becomes an {@code RpcException} {@code BIZ_EXCEPTION} whose message ends with the original code.
+ * Passed on as it was, its code would tell this service's consumer that this call was not run
+ * ({@link RpcException#NOT_PROCESSED NOT_PROCESSED}) or failed in the network, and the consumer's
+ * cluster would run it again elsewhere although it ran here. Refusals by filters are thrown, not
+ * answered, and keep their codes.
  *
  * <p>No URL keys; always on for providers (remove it with {@code filter=-exception}). Stateless
  * and thread-safe.
@@ -44,11 +54,19 @@ public final class ExceptionFilter implements Filter {
             return result;
         }
         Throwable exception = result.getException();
+        if (exception instanceof RpcException rpc && !rpc.isBiz()) {
+            return replaced(rpc, messageOf(rpc) + " (code " + rpc.getCode() + ", raised while the service ran: not retried)");
+        }
         if (exception == null || consumerCanRecreate(exception, next.getInterface(), invocation)) {
             return result;
         }
+        return replaced(exception, messageOf(exception));
+    }
+
+    /** An answer of {@code exception}'s class name and {@code message}, code BIZ, with its stack trace. */
+    private static Result replaced(Throwable exception, String message) {
         RpcException replacement = new RpcException(RpcException.BIZ_EXCEPTION,
-                exception.getClass().getName() + ": " + messageOf(exception));
+                exception.getClass().getName() + ": " + message);
         replacement.setStackTrace(exception.getStackTrace());
         return RpcResult.ofException(replacement);
     }

@@ -89,9 +89,24 @@ class ExceptionFilterTest {
     }
 
     @Test
-    void rpcException_passesThrough() {
-        RpcException rpc = new RpcException(RpcException.FORBIDDEN_EXCEPTION, "no");
+    void businessRpcException_passesThrough() {
+        RpcException rpc = new RpcException(RpcException.BIZ_EXCEPTION, "no");
         assertThat(answerOf(rpc)).isSameAs(rpc);
+    }
+
+    @Test
+    void rpcExceptionOfANestedCall_answeredByTheService_becomesBiz_soTheCallerNeverRetriesAServiceThatRan() {
+        for (int code : new int[] {RpcException.NOT_PROCESSED, RpcException.TIMEOUT_EXCEPTION, RpcException.NETWORK_EXCEPTION,
+                RpcException.FORBIDDEN_EXCEPTION, RpcException.UNKNOWN_EXCEPTION}) {
+            RpcException nested = new RpcException(code, "Server busy: executions of method stock");
+            Throwable answer = answerOf(nested);
+            assertThat(answer).isInstanceOfSatisfying(RpcException.class, e -> {
+                assertThat(e.isBiz()).isTrue();
+                assertThat(e.isNotProcessed()).isFalse();
+            }).hasMessage("dev.weft.rpc.common.RpcException: Server busy: executions of method stock (code " + code
+                    + ", raised while the service ran: not retried)");
+            assertThat(answer.getStackTrace()).isEqualTo(nested.getStackTrace());
+        }
     }
 
     @Test
