@@ -50,6 +50,11 @@ public final class ExtensionLoader<T> {
     private final ConcurrentMap<String, T> raw = new ConcurrentHashMap<>();
     /** Aliases of one class share its instance. Only touched under the director's creation lock. */
     private final java.util.Map<Class<?>, T> rawByClass = new java.util.HashMap<>();
+    /**
+     * Why a class's static initialiser failed, by class: the JVM reports only the first attempt's
+     * cause, later ones fail with a bare "Could not initialize class".
+     */
+    private final ConcurrentMap<Class<?>, String> initialiserFailures = new ConcurrentHashMap<>();
     private volatile ExtensionClasses classes;
     private volatile T adaptive;
 
@@ -307,9 +312,16 @@ public final class ExtensionLoader<T> {
             }
             throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source
                     + ": constructor of " + constructor.getDeclaringClass().getName() + " threw " + cause, cause);
-        } catch (ReflectiveOperationException | LinkageError e) {
+        } catch (ExceptionInInitializerError e) {
+            String failure = "its static initialiser threw " + e.getCause();
+            initialiserFailures.put(constructor.getDeclaringClass(), failure);
             throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source
-                    + ": cannot construct " + constructor.getDeclaringClass().getName() + " (" + e + ")", e);
+                    + ": cannot construct " + constructor.getDeclaringClass().getName() + " (" + failure + ")", e);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            String initialiser = initialiserFailures.get(constructor.getDeclaringClass());
+            throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source
+                    + ": cannot construct " + constructor.getDeclaringClass().getName() + " (" + e
+                    + (initialiser == null ? "" : "; " + initialiser + " on the first attempt") + ")", e);
         }
     }
 

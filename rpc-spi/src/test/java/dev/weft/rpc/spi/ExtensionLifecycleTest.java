@@ -150,6 +150,31 @@ class ExtensionLifecycleTest {
     }
 
     @Test
+    void classWhoseStaticInitialiserFails_isListedWithoutRunningIt_andEveryRequestNamesTheCause(@TempDir Path extra)
+            throws Exception {
+        Path descriptor = extra.resolve("META-INF/rpc/" + Plugin.class.getName());
+        Files.createDirectories(descriptor.getParent());
+        Files.writeString(descriptor, "failing=" + Plugins.FailingInitialiser.class.getName() + "\nother="
+                + Plugins.Manual.class.getName() + "\n");
+        try (URLClassLoader child = new URLClassLoader(new java.net.URL[] {extra.toUri().toURL()}, getClass().getClassLoader());
+             ExtensionDirector isolated = new ExtensionDirector(child)) {
+            ExtensionLoader<Plugin> loader = isolated.getExtensionLoader(Plugin.class);
+            assertThat(loader.getSupportedExtensions()).contains("failing", "other");
+            assertThat(loader.getActivateExtensions(URL.valueOf("t://h"), "plugins", "provider")).extracting(Plugin::id)
+                    .containsExactly("always");
+            assertThat(Plugins.FAILING_INITIALISATIONS).hasValue(0);
+            for (int request = 0; request < 2; request++) {
+                assertThatThrownBy(() -> loader.getExtension("failing"))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("Extension 'failing' of " + Plugin.class.getName())
+                        .hasMessageContaining("java.lang.IllegalStateException: missing plugin.properties");
+            }
+            assertThat(Plugins.FAILING_INITIALISATIONS).hasValue(1);
+            assertThat(loader.getExtension("other").id()).isEqualTo("manual");
+        }
+    }
+
+    @Test
     void missingOptionalDependency_failsOnlyItsOwnLine(@TempDir Path extra) throws Exception {
         Path descriptor = extra.resolve("META-INF/rpc/" + Plugin.class.getName());
         Files.createDirectories(descriptor.getParent());
