@@ -26,7 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * invocation's {@code timeout} attachment when present, else the method's {@code timeout} key
  * (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), then fails with an {@link RpcException}
  * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
- * another provider.
+ * another provider. An attachment that is not a number of milliseconds above 0 fails the call as
+ * bad input (not {@code NOT_PROCESSED}, which would send it round every provider), as the
+ * protocol would.
  *
  * <p><b>Live limits.</b> The limit is read per call from the URL the call's provider is seen with
  * ({@link ViewedInvocation#urlOf}): a registry directory's view carrying override rules, else the
@@ -106,12 +108,18 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
         if (attached == null || attached.isEmpty()) {
             return url.getMethodParameter(invocation.getMethodName(), TIMEOUT_KEY, (long) DEFAULT_TIMEOUT_MILLIS);
         }
+        long timeout;
         try {
-            return Long.parseLong(attached.trim());
+            timeout = Long.parseLong(attached.trim());
         } catch (NumberFormatException e) {
-            throw new RpcException("attachment " + TIMEOUT_KEY + ": " + attached + " (expected: milliseconds) for "
+            timeout = 0;
+        }
+        if (timeout <= 0) {
+            // bad input, not a refusal: NOT_PROCESSED would send it round every provider
+            throw new RpcException("attachment " + TIMEOUT_KEY + ": " + attached + " (expected: milliseconds > 0) for "
                     + RpcInvocation.signature(invocation) + " to " + url);
         }
+        return timeout;
     }
 
     /**

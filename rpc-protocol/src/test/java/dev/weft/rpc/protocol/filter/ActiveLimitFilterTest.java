@@ -215,11 +215,31 @@ class ActiveLimitFilterTest {
                     .hasMessageContaining(": 1 still after waiting 60 ms");
             assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", "soon")))
                     .isInstanceOf(RpcException.class)
-                    .hasMessageStartingWith("attachment timeout: soon (expected: milliseconds) for greet(java.lang.String)");
+                    .hasMessageStartingWith("attachment timeout: soon (expected: milliseconds > 0) for greet(java.lang.String)");
             held.releaseAll();
             threads.awaitAll();
         }
     }
+    @Test
+    void actives_timeoutAttachmentOfZeroOrLess_failsAsBadInput_notAsASafeRetry() throws Exception {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=30000");
+        HeldCalls held = provider.holdCalls();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
+            for (String timeout : List.of("0", "-5")) {
+                assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", timeout)))
+                        .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isFalse())
+                        .hasMessageStartingWith("attachment timeout: " + timeout
+                                + " (expected: milliseconds > 0) for greet(java.lang.String)");
+            }
+            held.releaseAll();
+            threads.awaitAll();
+        }
+        assertThat(provider.calls()).isEqualTo(1);
+    }
+
     /** {@code invocation} as a directory's view with {@code query} on top of the provider's URL hands it on. */
     private static Invocation viewed(FakeProvider<Greeter> provider, Invocation invocation, String query) {
         return new ViewedInvocation(invocation, URL.valueOf(provider.getUrl().toFullString() + "&" + query));
