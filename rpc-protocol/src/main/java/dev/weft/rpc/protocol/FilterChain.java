@@ -71,7 +71,7 @@ public final class FilterChain {
         checkGroup(group);
         List<Filter> selected = new ArrayList<>();
         for (Filter filter : director.getExtensionLoader(Filter.class).getActivateExtensions(url, FILTER_KEY, group)) {
-            if (!belongsToOtherSide(filter, group)) {
+            if (!belongsToOtherSide(filter.getClass(), group)) {
                 if (filter instanceof UrlCheckingFilter) {
                     ((UrlCheckingFilter) filter).checkUrl(url);
                 }
@@ -85,7 +85,9 @@ public final class FilterChain {
      * Checks, on {@code url}, the keys of every filter of side {@code group} that reads URL keys
      * ({@link UrlCheckingFilter}), whether or not {@code url} turns the filter on: for values that
      * reach a chain after it was built, such as an override rule that a registry directory applies
-     * to its view of a referred provider (see {@link ViewedInvocation}).
+     * to its view of a referred provider (see {@link ViewedInvocation}). Only those filters are
+     * created: one that reads no keys is neither built nor asked, so a filter that cannot be built
+     * fails only the chains that name it.
      *
      * @throws IllegalArgumentException when {@code group} is neither side or a filter rejects a key's value
      */
@@ -95,9 +97,9 @@ public final class FilterChain {
         checkGroup(group);
         ExtensionLoader<Filter> loader = director.getExtensionLoader(Filter.class);
         for (String name : loader.getSupportedExtensions()) {
-            Filter filter = loader.getExtension(name, false);
-            if (filter instanceof UrlCheckingFilter checking && !belongsToOtherSide(filter, group)) {
-                checking.checkUrl(url);
+            Class<?> type = loader.getExtensionClass(name);
+            if (UrlCheckingFilter.class.isAssignableFrom(type) && !belongsToOtherSide(type, group)) {
+                ((UrlCheckingFilter) loader.getExtension(name, false)).checkUrl(url);
             }
         }
     }
@@ -125,8 +127,8 @@ public final class FilterChain {
         }
     }
 
-    private static boolean belongsToOtherSide(Filter filter, String group) {
-        Activate activate = filter.getClass().getAnnotation(Activate.class);
+    private static boolean belongsToOtherSide(Class<?> filterClass, String group) {
+        Activate activate = filterClass.getAnnotation(Activate.class);
         return activate != null && activate.group().length > 0 && !Arrays.asList(activate.group()).contains(group);
     }
 

@@ -162,6 +162,16 @@ class FilterChainTest {
     }
 
     @Test
+    void checkKeys_createsNoFilterThatReadsNoKeys_soOneThatCannotBeBuiltDoesNotFailTheCheck() {
+        FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=3"), FilterChain.CONSUMER, director);
+        FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?executes=3"), FilterChain.PROVIDER, director);
+        assertThatThrownBy(() -> FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=-3"), FilterChain.CONSUMER,
+                director)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("actives: -3 (expected: >= 0");
+        assertThatThrownBy(() -> consumerVisits("injvm://127.0.0.1/x?filter=rec-unbuildable"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("licence server unreachable");
+    }
+
+    @Test
     void checkKeys_ignoresKeysOfTheOtherSide_andAcceptsGoodValues() {
         FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?executes=many&actives=3"), FilterChain.CONSUMER, director);
         FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=many&executes=0"), FilterChain.PROVIDER, director);

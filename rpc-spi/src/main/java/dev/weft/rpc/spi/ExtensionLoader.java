@@ -125,6 +125,21 @@ public final class ExtensionLoader<T> {
         return getExtension(defaultName);
     }
 
+    /**
+     * The class bound to {@code name}, loaded but neither initialised nor instantiated: for callers
+     * that decide by type whether they need the extension at all.
+     *
+     * @throws IllegalStateException when no valid extension has that name (the message as for
+     *                               {@link #getExtension(String)})
+     */
+    public Class<?> getExtensionClass(String name) {
+        ExtensionClasses.Named named = name == null ? null : classes().named(name);
+        if (named == null) {
+            throw unknown(String.valueOf(name));
+        }
+        return named.type();
+    }
+
     /** The first name bound to {@code extensionClass}, or {@code null}. */
     public String getExtensionName(Class<?> extensionClass) {
         return extensionClass == null ? null : classes().nameOf(extensionClass);

@@ -128,8 +128,21 @@ class ExtensionLifecycleTest {
     }
 
     @Test
+    void getExtensionClass_givesTheBoundClass_withoutInitialisingIt_andNamesTheAvailableOnesForAnUnknownName() {
+        ExtensionDirector own = new ExtensionDirector(getClass().getClassLoader());
+        ExtensionLoader<Plugin> loader = own.getExtensionLoader(Plugin.class);
+        assertThat(loader.getExtensionClass("manual")).isEqualTo(Plugins.Manual.class);
+        assertThatThrownBy(() -> loader.getExtensionClass("manul"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No extension 'manul'").hasMessageContaining("did you mean 'manual'?");
+        assertThatThrownBy(() -> loader.getExtensionClass(null)).hasMessageContaining("No extension 'null'");
+        own.close();
+    }
+
+    @Test
     void discovery_doesNotInitialiseClasses_untilTheExtensionIsCreated() {
         assertThat(plugins.getSupportedExtensions()).contains("lazy");
+        assertThat(plugins.getExtensionClass("lazy")).isEqualTo(Plugins.Lazy.class);
         assertThat(Plugins.lazyInitialised).isFalse();
         plugins.getExtension("lazy");
         assertThat(Plugins.lazyInitialised).isTrue();
