@@ -89,4 +89,12 @@ public final class RecordingFilters {
             return next.invoke(invocation);
         }
     }
+
+    /** A chain-scoped filter that refuses every invoker when asked for its chain's filter. */
+    public static final class Unchainable implements ChainScopedFilter {
+        @Override
+        public Filter forChain(Invoker<?> invoker) {
+            throw new IllegalArgumentException("no counters for " + invoker.getUrl().getAddress());
+        }
+    }
 }
