@@ -27,8 +27,9 @@ import java.util.Objects;
  * {@code -default} removes every automatic one, {@code default} marks where the automatic ones go
  * among the named ones (at the front when absent). A named filter whose {@code @Activate} lists
  * groups without this side is left out, so a provider's {@code filter} key that reaches a consumer
- * through the registry does not run provider filters there. A filter implementing
- * {@link UrlCheckingFilter} checks its keys while the chain is built.
+ * through the registry does not run provider filters there. Every filter of the side implementing
+ * {@link UrlCheckingFilter} checks its keys while the chain is built, whether the URL selects it or
+ * not.
  *
  * <p>The returned invoker answers {@code getUrl()}, {@code getInterface()}, {@code isAvailable()}
  * and {@code destroy()} from the invoker inside. Thread-safe: a chain is immutable (its
@@ -60,7 +61,9 @@ public final class FilterChain {
 
     /**
      * The filters of side {@code group} ({@value #CONSUMER} or {@value #PROVIDER}) that {@code url}
-     * selects, outermost first, each having checked its keys on {@code url}.
+     * selects, outermost first, after every filter of that side that reads URL keys has checked
+     * them on {@code url} ({@link #checkKeys}), selected or not: {@code accesslog=off} leaves the
+     * {@code accesslog} filter out, yet is refused like {@code accesslog=yes}.
      *
      * @throws IllegalArgumentException when {@code group} is neither side or a filter rejects a key's value
      * @throws IllegalStateException    when the {@code filter} key names an unknown filter (the message lists the known ones)
@@ -72,12 +75,10 @@ public final class FilterChain {
         List<Filter> selected = new ArrayList<>();
         for (Filter filter : director.getExtensionLoader(Filter.class).getActivateExtensions(url, FILTER_KEY, group)) {
             if (!belongsToOtherSide(filter.getClass(), group)) {
-                if (filter instanceof UrlCheckingFilter) {
-                    ((UrlCheckingFilter) filter).checkUrl(url);
-                }
                 selected.add(filter);
             }
         }
+        checkKeys(url, group, director);
         return List.copyOf(selected);
     }
 

@@ -197,6 +197,22 @@ class FilterChainTest {
     }
 
     @Test
+    void keyedFilterSwitchedOff_byAValueItsKeyDoesNotAccept_failsLikeAnyBadValue() {
+        for (String off : List.of("off", "null", "0")) {
+            assertThatThrownBy(() -> FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x?accesslog=" + off),
+                    FilterChain.PROVIDER, director))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("accesslog: " + off + " (expected: true or false)");
+        }
+        assertThatThrownBy(() -> FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x?greet.executes=null"),
+                FilterChain.PROVIDER, director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("greet.executes: null");
+        assertThat(FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x?accesslog=false&executes=0"), FilterChain.PROVIDER,
+                director)).extracting(Object::getClass).containsExactly(ServerContextFilter.class, ExceptionFilter.class);
+    }
+
+    @Test
     void badKeyValue_failsWhenTheChainIsBuilt() {
         assertThatThrownBy(() -> FilterChain.consumer(visitedEcho("injvm://127.0.0.1/x?greet.actives=-1"), director))
                 .isInstanceOf(IllegalArgumentException.class)
