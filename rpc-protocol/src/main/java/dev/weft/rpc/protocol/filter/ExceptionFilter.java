@@ -16,8 +16,8 @@ import java.util.Objects;
 /**
  * Provider filter {@value #NAME}: makes sure every exception a service answers with is one the
  * consumer can re-create, and that none tells the consumer the service did not run. Passed
- * through unchanged: an {@link RpcException} of code {@link RpcException#BIZ_EXCEPTION
- * BIZ_EXCEPTION}; an exception the
+ * through unchanged: an {@link RpcException} other than {@link RpcException#NOT_PROCESSED
+ * NOT_PROCESSED}; an exception the
  * method declares in its {@code throws} clause (or a subclass); an unchecked exception or error
  * of the JDK (loaded by the boot or platform class loader); an unchecked exception or error from
  * the same jar (code source) as the service interface, which every consumer has. Anything else
@@ -28,13 +28,13 @@ import java.util.Objects;
  * {@value #MAX_MESSAGE_CHARS} characters, so that the answer fits a response frame; a message
  * whose {@code getMessage()} throws is replaced by a note saying so.
  *
- * <p>Any other {@link RpcException} in an answer came from a call the service made (a nested
- * call's "server busy", timeout or network failure) and travelled out of the service's code: it
- * becomes an {@code RpcException} {@code BIZ_EXCEPTION} whose message ends with the original code.
- * Passed on as it was, its code would tell this service's consumer that this call was not run
- * ({@link RpcException#NOT_PROCESSED NOT_PROCESSED}) or failed in the network, and the consumer's
- * cluster would run it again elsewhere although it ran here. Refusals by filters are thrown, not
- * answered, and keep their codes.
+ * <p>An {@code RpcException} in an answer came out of the service's code, so the service ran. A
+ * {@code NETWORK_EXCEPTION} or {@code TIMEOUT_EXCEPTION} passes on with its code, which is how a
+ * service reports that a link it depends on failed. A {@code NOT_PROCESSED} one (a nested call's
+ * "server busy") would tell this service's consumer that this call was not run, and every cluster
+ * strategy, {@code failfast} included, would run it again elsewhere: it becomes a
+ * {@code NETWORK_EXCEPTION} with the same message, marked as such. Refusals by filters are thrown,
+ * not answered, and keep their codes.
  *
  * <p>No URL keys; always on for providers (remove it with {@code filter=-exception}). Stateless
  * and thread-safe.
@@ -54,19 +54,19 @@ public final class ExceptionFilter implements Filter {
             return result;
         }
         Throwable exception = result.getException();
-        if (exception instanceof RpcException rpc && !rpc.isBiz()) {
-            return replaced(rpc, messageOf(rpc) + " (code " + rpc.getCode() + ", raised while the service ran: not retried)");
+        if (exception instanceof RpcException rpc && rpc.isNotProcessed()) {
+            return replaced(RpcException.NETWORK_EXCEPTION, rpc, messageOf(rpc)
+                    + " (NOT_PROCESSED from a call the service made; this call ran)");
         }
         if (exception == null || consumerCanRecreate(exception, next.getInterface(), invocation)) {
             return result;
         }
-        return replaced(exception, messageOf(exception));
+        return replaced(RpcException.BIZ_EXCEPTION, exception, messageOf(exception));
     }
 
-    /** An answer of {@code exception}'s class name and {@code message}, code BIZ, with its stack trace. */
-    private static Result replaced(Throwable exception, String message) {
-        RpcException replacement = new RpcException(RpcException.BIZ_EXCEPTION,
-                exception.getClass().getName() + ": " + message);
+    /** An answer of {@code exception}'s class name and {@code message}, with {@code code} and its stack trace. */
+    private static Result replaced(int code, Throwable exception, String message) {
+        RpcException replacement = new RpcException(code, exception.getClass().getName() + ": " + message);
         replacement.setStackTrace(exception.getStackTrace());
         return RpcResult.ofException(replacement);
     }

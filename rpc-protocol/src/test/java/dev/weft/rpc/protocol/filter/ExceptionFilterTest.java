@@ -89,24 +89,24 @@ class ExceptionFilterTest {
     }
 
     @Test
-    void businessRpcException_passesThrough() {
-        RpcException rpc = new RpcException(RpcException.BIZ_EXCEPTION, "no");
-        assertThat(answerOf(rpc)).isSameAs(rpc);
+    void rpcException_passesThrough_withItsCode() {
+        for (int code : new int[] {RpcException.BIZ_EXCEPTION, RpcException.NETWORK_EXCEPTION, RpcException.TIMEOUT_EXCEPTION,
+                RpcException.FORBIDDEN_EXCEPTION}) {
+            RpcException rpc = new RpcException(code, "no");
+            assertThat(answerOf(rpc)).isSameAs(rpc);
+        }
     }
 
     @Test
-    void rpcExceptionOfANestedCall_answeredByTheService_becomesBiz_soTheCallerNeverRetriesAServiceThatRan() {
-        for (int code : new int[] {RpcException.NOT_PROCESSED, RpcException.TIMEOUT_EXCEPTION, RpcException.NETWORK_EXCEPTION,
-                RpcException.FORBIDDEN_EXCEPTION, RpcException.UNKNOWN_EXCEPTION}) {
-            RpcException nested = new RpcException(code, "Server busy: executions of method stock");
-            Throwable answer = answerOf(nested);
-            assertThat(answer).isInstanceOfSatisfying(RpcException.class, e -> {
-                assertThat(e.isBiz()).isTrue();
-                assertThat(e.isNotProcessed()).isFalse();
-            }).hasMessage("dev.weft.rpc.common.RpcException: Server busy: executions of method stock (code " + code
-                    + ", raised while the service ran: not retried)");
-            assertThat(answer.getStackTrace()).isEqualTo(nested.getStackTrace());
-        }
+    void notProcessedOfANestedCall_answeredByTheService_becomesNetwork_soNoStrategyTakesTheCallForUnrun() {
+        RpcException nested = new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method stock");
+        Throwable answer = answerOf(nested);
+        assertThat(answer).isInstanceOfSatisfying(RpcException.class, e -> {
+            assertThat(e.isNetwork()).isTrue();
+            assertThat(e.isNotProcessed()).isFalse();
+        }).hasMessage("dev.weft.rpc.common.RpcException: Server busy: executions of method stock "
+                + "(NOT_PROCESSED from a call the service made; this call ran)");
+        assertThat(answer.getStackTrace()).isEqualTo(nested.getStackTrace());
     }
 
     @Test
