@@ -27,8 +27,9 @@ import java.util.Objects;
  * {@code -default} removes every automatic one, {@code default} marks where the automatic ones go
  * among the named ones (at the front when absent). A named filter whose {@code @Activate} lists
  * groups without this side is left out, so a provider's {@code filter} key that reaches a consumer
- * through the registry does not run provider filters there. A filter implementing
- * {@link UrlCheckingFilter} checks its keys while the chain is built.
+ * through the registry does not run provider filters there. Every filter of the side implementing
+ * {@link UrlCheckingFilter} checks its keys while the chain is built, whether the URL selects it or
+ * not.
  *
  * <p>The returned invoker answers {@code getUrl()}, {@code getInterface()}, {@code isAvailable()}
  * and {@code destroy()} from the invoker inside. Thread-safe: a chain is immutable (its
@@ -60,7 +61,9 @@ public final class FilterChain {
 
     /**
      * The filters of side {@code group} ({@value #CONSUMER} or {@value #PROVIDER}) that {@code url}
-     * selects, outermost first, each having checked its keys on {@code url}.
+     * selects, outermost first, after every filter of that side that reads URL keys has checked
+     * them on {@code url} ({@link #checkKeys}), selected or not: {@code accesslog=off} leaves the
+     * {@code accesslog} filter out, yet is refused like {@code accesslog=yes}.
      *
      * @throws IllegalArgumentException when {@code group} is neither side or a filter rejects a key's value
      * @throws IllegalStateException    when the {@code filter} key names an unknown filter (the message lists the known ones)
@@ -71,13 +74,11 @@ public final class FilterChain {
         checkGroup(group);
         List<Filter> selected = new ArrayList<>();
         for (Filter filter : director.getExtensionLoader(Filter.class).getActivateExtensions(url, FILTER_KEY, group)) {
-            if (!belongsToOtherSide(filter, group)) {
-                if (filter instanceof UrlCheckingFilter) {
-                    ((UrlCheckingFilter) filter).checkUrl(url);
-                }
+            if (!belongsToOtherSide(filter.getClass(), group)) {
                 selected.add(filter);
             }
         }
+        checkKeys(url, group, director);
         return List.copyOf(selected);
     }
 
@@ -85,7 +86,9 @@ public final class FilterChain {
      * Checks, on {@code url}, the keys of every filter of side {@code group} that reads URL keys
      * ({@link UrlCheckingFilter}), whether or not {@code url} turns the filter on: for values that
      * reach a chain after it was built, such as an override rule that a registry directory applies
-     * to its view of a referred provider (see {@link ViewedInvocation}).
+     * to its view of a referred provider (see {@link ViewedInvocation}). Only those filters are
+     * created: one that reads no keys is neither built nor asked, so a filter that cannot be built
+     * fails only the chains that name it.
      *
      * @throws IllegalArgumentException when {@code group} is neither side or a filter rejects a key's value
      */
@@ -95,9 +98,9 @@ public final class FilterChain {
         checkGroup(group);
         ExtensionLoader<Filter> loader = director.getExtensionLoader(Filter.class);
         for (String name : loader.getSupportedExtensions()) {
-            Filter filter = loader.getExtension(name, false);
-            if (filter instanceof UrlCheckingFilter checking && !belongsToOtherSide(filter, group)) {
-                checking.checkUrl(url);
+            Class<?> type = loader.getExtensionClass(name);
+            if (UrlCheckingFilter.class.isAssignableFrom(type) && !belongsToOtherSide(type, group)) {
+                ((UrlCheckingFilter) loader.getExtension(name, false)).checkUrl(url);
             }
         }
     }
@@ -125,8 +128,8 @@ public final class FilterChain {
         }
     }
 
-    private static boolean belongsToOtherSide(Filter filter, String group) {
-        Activate activate = filter.getClass().getAnnotation(Activate.class);
+    private static boolean belongsToOtherSide(Class<?> filterClass, String group) {
+        Activate activate = filterClass.getAnnotation(Activate.class);
         return activate != null && activate.group().length > 0 && !Arrays.asList(activate.group()).contains(group);
     }
 

@@ -18,8 +18,9 @@ import java.util.Objects;
  * refers each through a real protocol, which gets the chain.
  *
  * <p>The chain is selected and checked before the inner protocol exports or refers, so a bad
- * {@code filter}, {@code actives} or {@code executes} value fails the call with nothing opened.
- * Thread-safe.
+ * {@code filter}, {@code actives} or {@code executes} value fails the call with nothing opened;
+ * when a filter then refuses the invoker the inner protocol referred, that invoker is destroyed
+ * before the error is thrown. Thread-safe.
  */
 @Wrapper(mismatches = "registry")
 public final class ProtocolFilterWrapper implements Protocol, ExtensionDirectorAware {
@@ -46,14 +47,26 @@ public final class ProtocolFilterWrapper implements Protocol, ExtensionDirectorA
     public <T> Exporter<T> export(Invoker<T> invoker) throws RpcException {
         Objects.requireNonNull(invoker, "invoker");
         List<Filter> filters = select(invoker.getUrl(), FilterChain.PROVIDER);
-        return protocol.export(FilterChain.wrap(invoker, filters));
+        Invoker<T> chain;
+        try {
+            chain = FilterChain.wrap(invoker, filters);
+        } catch (RuntimeException e) {
+            throw chainFailure(invoker.getUrl(), FilterChain.PROVIDER, e);
+        }
+        return protocol.export(chain);
     }
 
     @Override
     public <T> Invoker<T> refer(Class<T> type, URL url) throws RpcException {
         Objects.requireNonNull(url, "url");
         List<Filter> filters = select(url, FilterChain.CONSUMER);
-        return FilterChain.wrap(protocol.refer(type, url), filters);
+        Invoker<T> referred = protocol.refer(type, url);
+        try {
+            return FilterChain.wrap(referred, filters);
+        } catch (RuntimeException e) {
+            referred.destroy(); // what the inner protocol opened for it, nobody else can reach
+            throw chainFailure(url, FilterChain.CONSUMER, e);
+        }
     }
 
     @Override
@@ -69,8 +82,12 @@ public final class ProtocolFilterWrapper implements Protocol, ExtensionDirectorA
         try {
             return FilterChain.filters(url, side, owner);
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new RpcException("Cannot build the " + side + " filter chain for " + url + ": " + e.getMessage(), e);
+            throw chainFailure(url, side, e);
         }
+    }
+
+    private static RpcException chainFailure(URL url, String side, RuntimeException e) {
+        return new RpcException("Cannot build the " + side + " filter chain for " + url + ": " + e.getMessage(), e);
     }
 
     @Override

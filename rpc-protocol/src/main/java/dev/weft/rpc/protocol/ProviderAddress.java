@@ -1,5 +1,6 @@
 package dev.weft.rpc.protocol;
 
+import com.google.common.net.InetAddresses;
 import dev.weft.rpc.common.URL;
 
 import java.util.Objects;
@@ -9,7 +10,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 /**
  * The URL a provider registers for its consumers, from the URL it was exported on and the port
  * it actually bound. Addresses are never guessed: an export on a concrete host registers that
- * host; an export on {@value #ANY_HOST} (every interface) registers the host in
+ * host; an export on {@value #ANY_HOST} or {@code ::} (every interface) registers the host in
  * {@value #REGISTER_HOST_KEY}, which is then required, because picking one network card for the
  * user is a classic source of unreachable providers. Stateless and thread-safe.
  */
@@ -37,12 +38,12 @@ public final class ProviderAddress {
                 boundPort, exportUrl);
         String host = exportUrl.getHost();
         String registerHost = exportUrl.getParameter(REGISTER_HOST_KEY, "");
-        checkArgument(!ANY_HOST.equals(registerHost), "URL parameter %s: %s (expected: an address consumers can connect to) in %s",
+        checkArgument(!isAnyHost(registerHost), "URL parameter %s: %s (expected: an address consumers can connect to) in %s",
                 REGISTER_HOST_KEY, registerHost, exportUrl);
         String registered;
-        if (ANY_HOST.equals(host)) {
+        if (isAnyHost(host)) {
             checkArgument(!registerHost.isEmpty(), "URL parameter %s: absent (expected: the address consumers connect to, "
-                    + "required when exporting on %s) in %s", REGISTER_HOST_KEY, ANY_HOST, exportUrl);
+                    + "required when exporting on %s) in %s", REGISTER_HOST_KEY, host, exportUrl);
             registered = registerHost;
         } else {
             checkArgument(registerHost.isEmpty() || registerHost.equals(host), "URL parameter %s: %s (expected: absent or %s, "
@@ -51,5 +52,12 @@ public final class ProviderAddress {
             registered = host;
         }
         return exportUrl.withHost(registered).withPort(boundPort).removeParameter(REGISTER_HOST_KEY);
+    }
+
+    /** Whether {@code host} is an address literal meaning every interface: {@value #ANY_HOST}, {@code ::} in any spelling. */
+    private static boolean isAnyHost(String host) {
+        String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return ANY_HOST.equals(literal)
+                || (InetAddresses.isInetAddress(literal) && InetAddresses.forString(literal).isAnyLocalAddress());
     }
 }

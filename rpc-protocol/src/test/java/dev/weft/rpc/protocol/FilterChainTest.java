@@ -162,6 +162,16 @@ class FilterChainTest {
     }
 
     @Test
+    void checkKeys_createsNoFilterThatReadsNoKeys_soOneThatCannotBeBuiltDoesNotFailTheCheck() {
+        FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=3"), FilterChain.CONSUMER, director);
+        FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?executes=3"), FilterChain.PROVIDER, director);
+        assertThatThrownBy(() -> FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=-3"), FilterChain.CONSUMER,
+                director)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("actives: -3 (expected: >= 0");
+        assertThatThrownBy(() -> consumerVisits("injvm://127.0.0.1/x?filter=rec-unbuildable"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("licence server unreachable");
+    }
+
+    @Test
     void checkKeys_ignoresKeysOfTheOtherSide_andAcceptsGoodValues() {
         FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?executes=many&actives=3"), FilterChain.CONSUMER, director);
         FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=many&executes=0"), FilterChain.PROVIDER, director);
@@ -176,6 +186,30 @@ class FilterChainTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("No extension 'acitves'")
                 .hasMessageContaining("actives");
+    }
+
+    @Test
+    void filterKey_removingAnUnknownName_failsInsteadOfKeepingTheFilterOn() {
+        assertThatThrownBy(() -> consumerVisits("injvm://127.0.0.1/x?filter=-acitves"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No extension 'acitves'")
+                .hasMessageContaining("did you mean 'actives'?");
+    }
+
+    @Test
+    void keyedFilterSwitchedOff_byAValueItsKeyDoesNotAccept_failsLikeAnyBadValue() {
+        for (String off : List.of("off", "null", "0")) {
+            assertThatThrownBy(() -> FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x?accesslog=" + off),
+                    FilterChain.PROVIDER, director))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("accesslog: " + off + " (expected: true or false)");
+        }
+        assertThatThrownBy(() -> FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x?greet.executes=null"),
+                FilterChain.PROVIDER, director))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("greet.executes: null");
+        assertThat(FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x?accesslog=false&executes=0"), FilterChain.PROVIDER,
+                director)).extracting(Object::getClass).containsExactly(ServerContextFilter.class, ExceptionFilter.class);
     }
 
     @Test

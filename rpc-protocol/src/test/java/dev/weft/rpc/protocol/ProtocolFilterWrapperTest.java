@@ -134,6 +134,39 @@ class ProtocolFilterWrapperTest {
     }
 
     @Test
+    void referWhoseChainCannotBeBuilt_destroysTheInvokerTheInnerProtocolOpened() {
+        FakeProvider<Greeter> opened = FakeProvider.at(Greeter.class, URL.valueOf(GREETER + "?filter=rec-unchainable"));
+        Protocol inner = new Protocol() {
+            @Override
+            public int getDefaultPort() {
+                return 0;
+            }
+
+            @Override
+            public <T> Exporter<T> export(Invoker<T> invoker) {
+                throw new UnsupportedOperationException("refer only");
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public <T> Invoker<T> refer(Class<T> type, URL url) {
+                return (Invoker<T>) opened;
+            }
+
+            @Override
+            public void destroy() {
+            }
+        };
+        ProtocolFilterWrapper wrapper = new ProtocolFilterWrapper(inner);
+        wrapper.setExtensionDirector(director);
+        assertThatThrownBy(() -> wrapper.refer(Greeter.class, opened.getUrl()))
+                .isInstanceOf(RpcException.class)
+                .hasMessageContaining("Cannot build the consumer filter chain")
+                .hasMessageContaining("no counters for 127.0.0.1");
+        assertThat(opened.isDestroyed()).isTrue();
+    }
+
+    @Test
     void wrappedProtocol_exportsUnexportsAndDestroys_throughTheProtocolItWraps() {
         Protocol injvm = director.getExtensionLoader(Protocol.class).getExtension("injvm");
         FakeProvider<Greeter> first = service(new SimpleGreeter(), GREETER);

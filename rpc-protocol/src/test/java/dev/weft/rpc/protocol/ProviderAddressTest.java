@@ -3,6 +3,8 @@ package dev.weft.rpc.protocol;
 import dev.weft.rpc.common.URL;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,6 +30,22 @@ class ProviderAddressTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("URL parameter register-host: absent (expected: the address consumers connect to, required when "
                         + "exporting on 0.0.0.0) in weft://0.0.0.0:20880/com.example.Greeter");
+    }
+
+    @Test
+    void ipv6AnyHost_isAnyHostToo_needingRegisterHost_neverRegisteredAsIs() {
+        for (String any : List.of("::", "0:0:0:0:0:0:0:0")) {
+            URL exported = URL.valueOf("weft://[" + any + "]:20880/com.example.Greeter");
+            assertThatThrownBy(() -> ProviderAddress.registeredUrl(exported, 20880))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("URL parameter register-host: absent (expected: the address consumers connect to, required when "
+                            + "exporting on " + any + ") in " + exported);
+            assertThat(ProviderAddress.registeredUrl(URL.valueOf("weft://[" + any + "]:20880/com.example.Greeter?register-host=10.1.2.3"),
+                    20880)).isEqualTo(URL.valueOf("weft://10.1.2.3:20880/com.example.Greeter"));
+        }
+        assertThatThrownBy(() -> ProviderAddress.registeredUrl(
+                URL.valueOf("weft://0.0.0.0:1/com.example.Greeter?register-host=[::]"), 1))
+                .hasMessageStartingWith("URL parameter register-host: [::] (expected: an address consumers can connect to)");
     }
 
     @Test

@@ -77,4 +77,24 @@ public final class RecordingFilters {
             super("rec-provider");
         }
     }
+
+    /** Reads no URL keys and cannot be built here (as a filter whose licence server is down): only naming it fails. */
+    public static final class Unbuildable implements Filter {
+        public Unbuildable() {
+            throw new IllegalStateException("licence server unreachable");
+        }
+
+        @Override
+        public Result invoke(Invoker<?> next, Invocation invocation) {
+            return next.invoke(invocation);
+        }
+    }
+
+    /** A chain-scoped filter that refuses every invoker when asked for its chain's filter. */
+    public static final class Unchainable implements ChainScopedFilter {
+        @Override
+        public Filter forChain(Invoker<?> invoker) {
+            throw new IllegalArgumentException("no counters for " + invoker.getUrl().getAddress());
+        }
+    }
 }

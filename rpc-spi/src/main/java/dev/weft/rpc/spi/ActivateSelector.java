@@ -34,23 +34,52 @@ final class ActivateSelector {
     private ActivateSelector() {
     }
 
-    public static List<String> select(ExtensionClasses classes, URL url, String key, String group) {
-        List<String> explicit = new ArrayList<>();
-        Set<String> removed = new LinkedHashSet<>();
-        String configured = key == null || url == null ? null : url.getParameter(key);
-        if (configured != null) {
-            for (String part : configured.split(",")) {
-                String name = part.strip();
-                if (name.isEmpty()) {
-                    continue;
-                }
-                if (name.startsWith(REMOVE_PREFIX)) {
-                    removed.add(name.substring(1).strip());
-                } else if (!explicit.contains(name)) {
-                    explicit.add(name);
+    /**
+     * The names the URL parameter {@code key} lists: those to add, in order and once each, and those
+     * to remove ({@code -name}, without the dash). Empty parts ({@code a,,b}) are skipped.
+     *
+     * @throws IllegalStateException when a part is a lone {@code -}
+     */
+    record Listed(List<String> explicit, Set<String> removed) {
+
+        static Listed of(URL url, String key) {
+            List<String> explicit = new ArrayList<>();
+            Set<String> removed = new LinkedHashSet<>();
+            String configured = key == null || url == null ? null : url.getParameter(key);
+            if (configured != null) {
+                for (String part : configured.split(",")) {
+                    String name = part.strip();
+                    if (name.isEmpty()) {
+                        continue;
+                    }
+                    if (name.startsWith(REMOVE_PREFIX)) {
+                        String target = name.substring(1).strip();
+                        if (target.isEmpty()) {
+                            throw new IllegalStateException("URL parameter " + key + ": " + configured
+                                    + " (expected: names separated by ',', each optionally after '-' to remove it; found a '-' naming nothing)");
+                        }
+                        removed.add(target);
+                    } else if (!explicit.contains(name)) {
+                        explicit.add(name);
+                    }
                 }
             }
+            return new Listed(List.copyOf(explicit), Set.copyOf(removed));
         }
+
+        /** Every extension name listed, added or removed, without the {@code default} marker. */
+        Set<String> names() {
+            Set<String> names = new LinkedHashSet<>(explicit);
+            names.addAll(removed);
+            names.remove(DEFAULT_MARKER);
+            return names;
+        }
+    }
+
+    public static List<String> select(ExtensionClasses classes, URL url, String key, String group) {
+        Listed listed = Listed.of(url, key);
+        List<String> explicit = listed.explicit();
+        Set<String> removed = listed.removed();
         List<String> automatic = new ArrayList<>();
         if (!removed.contains(DEFAULT_MARKER)) {
             List<ExtensionClasses.Named> candidates = new ArrayList<>();

@@ -50,6 +50,11 @@ public final class ExtensionLoader<T> {
     private final ConcurrentMap<String, T> raw = new ConcurrentHashMap<>();
     /** Aliases of one class share its instance. Only touched under the director's creation lock. */
     private final java.util.Map<Class<?>, T> rawByClass = new java.util.HashMap<>();
+    /**
+     * Why a class's static initialiser failed, by class: the JVM reports only the first attempt's
+     * cause, later ones fail with a bare "Could not initialize class".
+     */
+    private final ConcurrentMap<Class<?>, String> initialiserFailures = new ConcurrentHashMap<>();
     private volatile ExtensionClasses classes;
     private volatile T adaptive;
 
@@ -120,6 +125,21 @@ public final class ExtensionLoader<T> {
         return getExtension(defaultName);
     }
 
+    /**
+     * The class bound to {@code name}, loaded but neither initialised nor instantiated: for callers
+     * that decide by type whether they need the extension at all.
+     *
+     * @throws IllegalStateException when no valid extension has that name (the message as for
+     *                               {@link #getExtension(String)})
+     */
+    public Class<?> getExtensionClass(String name) {
+        ExtensionClasses.Named named = name == null ? null : classes().named(name);
+        if (named == null) {
+            throw unknown(String.valueOf(name));
+        }
+        return named.type();
+    }
+
     /** The first name bound to {@code extensionClass}, or {@code null}. */
     public String getExtensionName(Class<?> extensionClass) {
         return extensionClass == null ? null : classes().nameOf(extensionClass);
@@ -164,10 +184,22 @@ public final class ExtensionLoader<T> {
      * The activated extensions for {@code url}: automatic ones ({@link Activate}) matching
      * {@code group} and the URL, plus those named in the URL parameter {@code key}
      * ({@code -name} removes, {@code -default} removes all automatic ones, {@code default} places them).
+     * Every name the parameter lists, added or removed, is checked before any extension is created.
+     *
+     * @throws IllegalStateException when the parameter lists a name no valid extension has (a
+     *                               removal included: a misspelt {@code -name} would otherwise leave
+     *                               the extension on), or a lone {@code -}; or when creating one failed
      */
     public List<T> getActivateExtensions(URL url, String key, String group) {
+        ExtensionClasses loaded = classes();
+        for (String name : ActivateSelector.Listed.of(url, key).names()) {
+            if (loaded.named(name) == null) {
+                throw new IllegalStateException("URL parameter " + key + "=" + url.getParameter(key) + ": "
+                        + unknown(name).getMessage());
+            }
+        }
         List<T> result = new ArrayList<>();
-        for (String name : ActivateSelector.select(classes(), url, key, group)) {
+        for (String name : ActivateSelector.select(loaded, url, key, group)) {
             result.add(getExtension(name));
         }
         return result;
@@ -295,9 +327,16 @@ public final class ExtensionLoader<T> {
             }
             throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source
                     + ": constructor of " + constructor.getDeclaringClass().getName() + " threw " + cause, cause);
-        } catch (ReflectiveOperationException | LinkageError e) {
+        } catch (ExceptionInInitializerError e) {
+            String failure = "its static initialiser threw " + e.getCause();
+            initialiserFailures.put(constructor.getDeclaringClass(), failure);
             throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source
-                    + ": cannot construct " + constructor.getDeclaringClass().getName() + " (" + e + ")", e);
+                    + ": cannot construct " + constructor.getDeclaringClass().getName() + " (" + failure + ")", e);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            String initialiser = initialiserFailures.get(constructor.getDeclaringClass());
+            throw new IllegalStateException("Extension '" + name + "' of " + type.getName() + " at " + source
+                    + ": cannot construct " + constructor.getDeclaringClass().getName() + " (" + e
+                    + (initialiser == null ? "" : "; " + initialiser + " on the first attempt") + ")", e);
         }
     }
 

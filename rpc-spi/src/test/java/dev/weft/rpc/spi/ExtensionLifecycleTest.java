@@ -56,6 +56,29 @@ class ExtensionLifecycleTest {
     }
 
     @Test
+    void activate_urlListRemovingAnUnknownName_failsNamingItAndTheAvailableOnes() {
+        assertThatThrownBy(() -> activated("t://h?plugins=-alwyas", "consumer"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No extension 'alwyas'")
+                .hasMessageContaining("did you mean 'always'?")
+                .hasMessageContaining("plugins=-alwyas");
+        assertThatThrownBy(() -> activated("t://h?plugins=manual,-", "consumer"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("plugins: manual,- (expected: names separated by ',', each optionally after '-'");
+    }
+
+    @Test
+    void activate_unknownNameInTheUrlList_failsBeforeAnyExtensionIsCreated() {
+        Plugins.CLOSED.clear();
+        ExtensionDirector own = new ExtensionDirector(getClass().getClassLoader());
+        assertThatThrownBy(() -> own.getExtensionLoader(Plugin.class)
+                .getActivateExtensions(URL.valueOf("t://h?plugins=manul"), "plugins", "consumer"))
+                .hasMessageContaining("No extension 'manul'");
+        own.close();
+        assertThat(Plugins.CLOSED).isEmpty();
+    }
+
+    @Test
     void injection_setsAdaptiveExtensionsAndDirector_butHonoursDisableInject() {
         Plugins.Injected injected = (Plugins.Injected) plugins.getExtension("injected");
         assertThat(injected.greeter).isSameAs(director.getExtensionLoader(Greeter.class).getAdaptiveExtension());
@@ -105,8 +128,21 @@ class ExtensionLifecycleTest {
     }
 
     @Test
+    void getExtensionClass_givesTheBoundClass_withoutInitialisingIt_andNamesTheAvailableOnesForAnUnknownName() {
+        ExtensionDirector own = new ExtensionDirector(getClass().getClassLoader());
+        ExtensionLoader<Plugin> loader = own.getExtensionLoader(Plugin.class);
+        assertThat(loader.getExtensionClass("manual")).isEqualTo(Plugins.Manual.class);
+        assertThatThrownBy(() -> loader.getExtensionClass("manul"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No extension 'manul'").hasMessageContaining("did you mean 'manual'?");
+        assertThatThrownBy(() -> loader.getExtensionClass(null)).hasMessageContaining("No extension 'null'");
+        own.close();
+    }
+
+    @Test
     void discovery_doesNotInitialiseClasses_untilTheExtensionIsCreated() {
         assertThat(plugins.getSupportedExtensions()).contains("lazy");
+        assertThat(plugins.getExtensionClass("lazy")).isEqualTo(Plugins.Lazy.class);
         assertThat(Plugins.lazyInitialised).isFalse();
         plugins.getExtension("lazy");
         assertThat(Plugins.lazyInitialised).isTrue();
@@ -123,6 +159,31 @@ class ExtensionLifecycleTest {
             assertThat(plugins.getSupportedExtensions()).doesNotContain("extra");
             assertThat(isolated.getExtensionLoader(Plugin.class).getExtension("manual"))
                     .isNotSameAs(plugins.getExtension("manual"));
+        }
+    }
+
+    @Test
+    void classWhoseStaticInitialiserFails_isListedWithoutRunningIt_andEveryRequestNamesTheCause(@TempDir Path extra)
+            throws Exception {
+        Path descriptor = extra.resolve("META-INF/rpc/" + Plugin.class.getName());
+        Files.createDirectories(descriptor.getParent());
+        Files.writeString(descriptor, "failing=" + Plugins.FailingInitialiser.class.getName() + "\nother="
+                + Plugins.Manual.class.getName() + "\n");
+        try (URLClassLoader child = new URLClassLoader(new java.net.URL[] {extra.toUri().toURL()}, getClass().getClassLoader());
+             ExtensionDirector isolated = new ExtensionDirector(child)) {
+            ExtensionLoader<Plugin> loader = isolated.getExtensionLoader(Plugin.class);
+            assertThat(loader.getSupportedExtensions()).contains("failing", "other");
+            assertThat(loader.getActivateExtensions(URL.valueOf("t://h"), "plugins", "provider")).extracting(Plugin::id)
+                    .containsExactly("always");
+            assertThat(Plugins.FAILING_INITIALISATIONS).hasValue(0);
+            for (int request = 0; request < 2; request++) {
+                assertThatThrownBy(() -> loader.getExtension("failing"))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("Extension 'failing' of " + Plugin.class.getName())
+                        .hasMessageContaining("java.lang.IllegalStateException: missing plugin.properties");
+            }
+            assertThat(Plugins.FAILING_INITIALISATIONS).hasValue(1);
+            assertThat(loader.getExtension("other").id()).isEqualTo("manual");
         }
     }
 

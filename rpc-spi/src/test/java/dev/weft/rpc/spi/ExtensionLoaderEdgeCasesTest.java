@@ -136,6 +136,20 @@ class ExtensionLoaderEdgeCasesTest {
     }
 
     @Test
+    void adaptiveExtensionHeldAcrossClose_refusesEveryName_evenTheOneItPickedLast() {
+        Transport adaptive = director.getExtensionLoader(Transport.class).getAdaptiveExtension();
+        assertThat(adaptive.open(URL.valueOf("udp://h:2"))).isEqualTo("udp:h:2");
+
+        director.close();
+
+        for (String url : List.of("udp://h:2", "tcp://h:1")) {
+            assertThatThrownBy(() -> adaptive.open(URL.valueOf(url)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("ExtensionDirector: closed");
+        }
+    }
+
+    @Test
     void extensionPointWithoutAdaptiveMethods_hasNoProblem() {
         ExtensionLoader<NoAdaptiveMethods> none = director.getExtensionLoader(NoAdaptiveMethods.class);
 

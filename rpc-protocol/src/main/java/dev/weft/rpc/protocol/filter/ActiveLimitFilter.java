@@ -1,5 +1,6 @@
 package dev.weft.rpc.protocol.filter;
 
+import com.google.common.base.Ticker;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -12,6 +13,8 @@ import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
 import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.spi.Activate;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -26,7 +29,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * invocation's {@code timeout} attachment when present, else the method's {@code timeout} key
  * (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), then fails with an {@link RpcException}
  * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
- * another provider.
+ * another provider. The wait comes off the deadline, not on top of it: a call that waited is
+ * handed on as a copy whose {@code timeout} attachment is what is left (measured on the
+ * director's ticker), so the protocol's deadline ends when the call's does; the caller's
+ * invocation keeps its own, so a retry elsewhere gets a whole deadline. An attachment that is not a number of milliseconds above 0 fails the call as
+ * bad input (not {@code NOT_PROCESSED}, which would send it round every provider), as the
+ * protocol would.
  *
  * <p><b>Live limits.</b> The limit is read per call from the URL the call's provider is seen with
  * ({@link ViewedInvocation#urlOf}): a registry directory's view carrying override rules, else the
@@ -51,7 +59,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Calls started while no limit applied hold no permit and are not counted. Thread-safe.
  */
 @Activate(group = FilterChain.CONSUMER, order = 100)
-public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFilter {
+public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFilter, ExtensionDirectorAware {
 
     /** The extension name. */
     public static final String NAME = "actives";
@@ -62,21 +70,34 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
     /** The wait when {@code timeout} is absent, the same as the call deadline's default. */
     static final int DEFAULT_TIMEOUT_MILLIS = 1000;
 
+    /** The director's clock, which measures the wait for a permit. */
+    private volatile Ticker ticker = Ticker.systemTicker();
+
     @Override
     public void checkUrl(URL url) {
         UrlKeys.checkNonNegativeInts(url, ACTIVES_KEY);
     }
 
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        ticker = director.getTicker();
+    }
+
     /** The filter of one chain, holding that chain's permits. */
     @Override
     public Filter forChain(Invoker<?> invoker) {
-        return new ChainPermits();
+        return new ChainPermits(ticker);
     }
 
     /** The permits of one chain (one referred invoker), by method. */
     private static final class ChainPermits implements Filter {
 
         private final ConcurrentMap<String, Permits> byMethod = new ConcurrentHashMap<>();
+        private final Ticker ticker;
+
+        ChainPermits(Ticker ticker) {
+            this.ticker = ticker;
+        }
 
         @Override
         public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
@@ -88,17 +109,41 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
             }
             long timeoutMillis = timeoutMillis(url, invocation);
             Permits permits = byMethod.computeIfAbsent(method, m -> new Permits());
-            if (!permits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
-                throw new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
-                        + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
-                        + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
+            Invocation passedOn = invocation;
+            if (!permits.tryAcquire(limit)) {
+                long start = ticker.read();
+                if (!permits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
+                    throw refused(method, url, limit, timeoutMillis);
+                }
+                long remainingMillis = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(ticker.read() - start);
+                if (remainingMillis <= 0) {
+                    permits.release();
+                    throw refused(method, url, limit, timeoutMillis);
+                }
+                passedOn = withTimeout(invocation, url, remainingMillis);
             }
             try {
-                return next.invoke(invocation);
+                return next.invoke(passedOn);
             } finally {
                 permits.release();
             }
         }
+    }
+
+    private static RpcException refused(String method, URL url, int limit, long timeoutMillis) {
+        return new RpcException(RpcException.NOT_PROCESSED, "Calls in flight of method " + method + " to "
+                + url.getAddress() + ": " + limit + " still after waiting " + timeoutMillis + " ms (expected: below "
+                + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
+    }
+
+    /**
+     * A copy of {@code invocation} whose deadline is what is left of it: the caller's invocation
+     * keeps its own, so a retry elsewhere starts with a whole deadline again.
+     */
+    private static Invocation withTimeout(Invocation invocation, URL url, long remainingMillis) {
+        ViewedInvocation copy = new ViewedInvocation(invocation, url);
+        copy.setAttachment(TIMEOUT_KEY, Long.toString(remainingMillis));
+        return copy;
     }
 
     private static long timeoutMillis(URL url, Invocation invocation) {
@@ -106,12 +151,18 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
         if (attached == null || attached.isEmpty()) {
             return url.getMethodParameter(invocation.getMethodName(), TIMEOUT_KEY, (long) DEFAULT_TIMEOUT_MILLIS);
         }
+        long timeout;
         try {
-            return Long.parseLong(attached.trim());
+            timeout = Long.parseLong(attached.trim());
         } catch (NumberFormatException e) {
-            throw new RpcException("attachment " + TIMEOUT_KEY + ": " + attached + " (expected: milliseconds) for "
+            timeout = 0;
+        }
+        if (timeout <= 0) {
+            // bad input, not a refusal: NOT_PROCESSED would send it round every provider
+            throw new RpcException("attachment " + TIMEOUT_KEY + ": " + attached + " (expected: milliseconds > 0) for "
                     + RpcInvocation.signature(invocation) + " to " + url);
         }
+        return timeout;
     }
 
     /**
@@ -124,6 +175,20 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition released = lock.newCondition();
         private int inFlight;
+
+        /** Takes a permit if fewer than {@code limit} are taken, without waiting. */
+        boolean tryAcquire(int limit) {
+            lock.lock();
+            try {
+                if (inFlight >= limit) {
+                    return false;
+                }
+                inFlight++;
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
 
         /** Takes a permit, waiting up to {@code timeoutNanos} while {@code limit} are taken. */
         boolean acquire(int limit, long timeoutNanos) {

@@ -19,8 +19,9 @@ import java.util.Map;
  * service code reads them with {@code CallContext.of(director).get(key)} and calls it makes carry
  * them on; the thread's previous context is restored afterwards. The {@value #TIMEOUT_ATTACHMENT}
  * attachment (one call's deadline, which protocols read) belongs to the hop it came with and is
- * left out, so it does not become the deadline of the service's own calls. Always on for
- * providers. Thread-safe.
+ * left out, so it does not become the deadline of the service's own calls. An attachment whose
+ * value is {@code null} ({@code RpcInvocation.setAttachment(key, null)}) counts as absent. Always
+ * on for providers. Thread-safe.
  */
 @Activate(group = FilterChain.PROVIDER, order = -10_000)
 public final class ServerContextFilter implements Filter, ExtensionDirectorAware {
@@ -43,16 +44,29 @@ public final class ServerContextFilter implements Filter, ExtensionDirectorAware
         if (context == null) {
             throw new IllegalStateException("ServerContextFilter: no director (expected: created by an ExtensionLoader)");
         }
-        Map<String, String> received = invocation.getAttachments();
-        if (received.containsKey(TIMEOUT_ATTACHMENT)) {
-            received = new HashMap<>(received);
-            received.remove(TIMEOUT_ATTACHMENT);
-        }
-        CallContext.Scope scope = context.replaceWith(received);
+        CallContext.Scope scope = context.replaceWith(passedOn(invocation.getAttachments()));
         try {
             return next.invoke(invocation);
         } finally {
             scope.close();
         }
+    }
+
+    /** {@code received} without the {@value #TIMEOUT_ATTACHMENT} attachment and those whose value is null. */
+    private static Map<String, String> passedOn(Map<String, String> received) {
+        boolean unchanged = !received.containsKey(TIMEOUT_ATTACHMENT);
+        for (String value : received.values()) {
+            unchanged &= value != null;
+        }
+        if (unchanged) {
+            return received;
+        }
+        Map<String, String> kept = new HashMap<>();
+        received.forEach((key, value) -> {
+            if (value != null && !key.equals(TIMEOUT_ATTACHMENT)) {
+                kept.put(key, value);
+            }
+        });
+        return kept;
     }
 }

@@ -57,6 +57,19 @@ class AccessLogFilterTest {
     }
 
     @Test
+    void callersApplication_withLineBreaksSpacesOrGreatLength_staysOneLineWithItsFieldsIntact() {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/com.example.Greeter?accesslog=true");
+        filter.invoke(provider, Calls.greet("ada").setAttachment(ContextFilter.APPLICATION_KEY,
+                "shop outcome=ok\nINFO service=forged\\"));
+        filter.invoke(provider, Calls.greet("ada").setAttachment(ContextFilter.APPLICATION_KEY, "a".repeat(10_000)));
+        assertThat(log.lines()).containsExactly(
+                "INFO service=com.example.Greeter method=greet(java.lang.String) "
+                        + "application=shop\\u0020outcome=ok\\u000AINFO\\u0020service=forged\\u005C outcome=ok micros=412",
+                "INFO service=com.example.Greeter method=greet(java.lang.String) application=" + "a".repeat(256)
+                        + "...(+9744) outcome=ok micros=412");
+    }
+
+    @Test
     void accesslogFalse_writesNothing() {
         FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/com.example.Greeter?accesslog=false");
         assertThat(filter.invoke(provider, Calls.greet("ada")).getValue()).isEqualTo("hello ada");

@@ -3,6 +3,7 @@ package dev.weft.rpc.protocol.filter;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.FilterChain;
@@ -10,6 +11,7 @@ import dev.weft.rpc.protocol.Greeter;
 import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.testing.FakeProvider;
+import dev.weft.rpc.testing.FakeTicker;
 import dev.weft.rpc.testing.HeldCalls;
 import dev.weft.rpc.testing.PeakInFlight;
 import org.junit.jupiter.api.AfterEach;
@@ -215,11 +217,60 @@ class ActiveLimitFilterTest {
                     .hasMessageContaining(": 1 still after waiting 60 ms");
             assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", "soon")))
                     .isInstanceOf(RpcException.class)
-                    .hasMessageStartingWith("attachment timeout: soon (expected: milliseconds) for greet(java.lang.String)");
+                    .hasMessageStartingWith("attachment timeout: soon (expected: milliseconds > 0) for greet(java.lang.String)");
             held.releaseAll();
             threads.awaitAll();
         }
     }
+    @Test
+    void actives_timeoutAttachmentOfZeroOrLess_failsAsBadInput_notAsASafeRetry() throws Exception {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=30000");
+        HeldCalls held = provider.holdCalls();
+        Invoker<Greeter> chain = chain(provider);
+        try (Concurrently threads = new Concurrently(1)) {
+            threads.submit(() -> chain.invoke(Calls.greet("held")));
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
+            for (String timeout : List.of("0", "-5")) {
+                assertThatThrownBy(() -> chain.invoke(Calls.greet("ada").setAttachment("timeout", timeout)))
+                        .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isFalse())
+                        .hasMessageStartingWith("attachment timeout: " + timeout
+                                + " (expected: milliseconds > 0) for greet(java.lang.String)");
+            }
+            held.releaseAll();
+            threads.awaitAll();
+        }
+        assertThat(provider.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void actives_timeSpentWaitingForAPermit_comesOffTheCallsDeadline_notOnTopOfIt() throws Exception {
+        FakeTicker ticker = new FakeTicker();
+        try (ExtensionDirector timed = new ExtensionDirector(ActiveLimitFilterTest.class.getClassLoader(), ticker)) {
+            FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=30000");
+            HeldCalls held = provider.holdCalls();
+            Invoker<Greeter> chain = FilterChain.consumer(provider, timed);
+            RpcInvocation waiting = Calls.greet("waiting");
+            AtomicReference<Object> answer = new AtomicReference<>();
+            Thread first = new Thread(() -> chain.invoke(Calls.greet("held")));
+            Thread second = new Thread(() -> answer.set(chain.invoke(waiting).getValue()));
+            first.start();
+            assertThat(held.awaitHeld(1, AWAIT)).isTrue();
+            second.start();
+            long givenUp = System.nanoTime() + AWAIT.toNanos();
+            while (second.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < givenUp) {
+                Thread.sleep(5);
+            }
+            assertThat(second.getState()).isEqualTo(Thread.State.TIMED_WAITING);
+            ticker.advance(Duration.ofMillis(12_000));
+            held.releaseAll();
+            first.join(AWAIT.toMillis());
+            second.join(AWAIT.toMillis());
+            assertThat(answer).hasValue("hello waiting");
+            assertThat(provider.invocations().get(1).getAttachment("timeout")).isEqualTo("18000");
+            assertThat(waiting.getAttachments()).isEmpty(); // a retry elsewhere gets its own full deadline
+        }
+    }
+
     /** {@code invocation} as a directory's view with {@code query} on top of the provider's URL hands it on. */
     private static Invocation viewed(FakeProvider<Greeter> provider, Invocation invocation, String query) {
         return new ViewedInvocation(invocation, URL.valueOf(provider.getUrl().toFullString() + "&" + query));

@@ -127,6 +127,19 @@ class ContextFilterTest {
     }
 
     @Test
+    void provider_attachmentWithANullValue_isLeftOutOfTheContext_andTheServiceRuns() {
+        AtomicReference<Map<String, String>> seenByService = new AtomicReference<>();
+        Invoker<Greeter> service = FakeProvider.at(Greeter.class, URL.valueOf("injvm://127.0.0.1/x"))
+                .answering(Reply.computed(invocation -> {
+                    seenByService.set(context.attachments());
+                    return "ok";
+                }));
+        RpcInvocation incoming = Calls.greet("ada").setAttachment("trace-id", "t-9").setAttachment("tenant", null);
+        assertThat(FilterChain.provider(service, director).invoke(incoming).getValue()).isEqualTo("ok");
+        assertThat(seenByService.get()).containsOnly(Map.entry("trace-id", "t-9"));
+    }
+
+    @Test
     void consumer_timeoutSetInTheContext_travelsAsThatCallsDeadline() {
         CallContext.Scope scope = context.with("timeout", "250");
         try {

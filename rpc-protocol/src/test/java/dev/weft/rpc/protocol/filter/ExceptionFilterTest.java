@@ -73,9 +73,40 @@ class ExceptionFilterTest {
     }
 
     @Test
-    void rpcException_passesThrough() {
-        RpcException rpc = new RpcException(RpcException.FORBIDDEN_EXCEPTION, "no");
-        assertThat(answerOf(rpc)).isSameAs(rpc);
+    void undeclaredException_whoseGetMessageThrows_becomesBizRpcException_sayingSo() {
+        Throwable answer = answerOf(new UnreadableMessageException());
+        assertThat(answer).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
+                .hasMessage(UnreadableMessageException.class.getName()
+                        + ": (no message: getMessage() threw java.lang.IllegalStateException: not loaded)");
+    }
+
+    @Test
+    void undeclaredException_withAHugeMessage_becomesBizRpcException_withTheMessageCut() {
+        Throwable answer = answerOf(new TimeoutException("x".repeat(1_000_000)));
+        assertThat(answer).isInstanceOf(RpcException.class)
+                .hasMessage("java.util.concurrent.TimeoutException: " + "x".repeat(ExceptionFilter.MAX_MESSAGE_CHARS)
+                        + "... (" + (1_000_000 - ExceptionFilter.MAX_MESSAGE_CHARS) + " more characters)");
+    }
+
+    @Test
+    void rpcException_passesThrough_withItsCode() {
+        for (int code : new int[] {RpcException.BIZ_EXCEPTION, RpcException.NETWORK_EXCEPTION, RpcException.TIMEOUT_EXCEPTION,
+                RpcException.FORBIDDEN_EXCEPTION}) {
+            RpcException rpc = new RpcException(code, "no");
+            assertThat(answerOf(rpc)).isSameAs(rpc);
+        }
+    }
+
+    @Test
+    void notProcessedOfANestedCall_answeredByTheService_becomesNetwork_soNoStrategyTakesTheCallForUnrun() {
+        RpcException nested = new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method stock");
+        Throwable answer = answerOf(nested);
+        assertThat(answer).isInstanceOfSatisfying(RpcException.class, e -> {
+            assertThat(e.isNetwork()).isTrue();
+            assertThat(e.isNotProcessed()).isFalse();
+        }).hasMessage("dev.weft.rpc.common.RpcException: Server busy: executions of method stock "
+                + "(NOT_PROCESSED from a call the service made; this call ran)");
+        assertThat(answer.getStackTrace()).isEqualTo(nested.getStackTrace());
     }
 
     @Test
@@ -91,6 +122,16 @@ class ExceptionFilterTest {
         RpcInvocation unknown = new RpcInvocation("missing", new Class<?>[0], null);
         Result result = filter.invoke(answering(RpcResult.ofException(new IOException("disk"))), unknown);
         assertThat(result.getException()).isInstanceOf(RpcException.class).hasMessage("java.io.IOException: disk");
+    }
+
+    /** A checked exception whose message cannot be read (as when it is built lazily from missing state). */
+    static final class UnreadableMessageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("not loaded");
+        }
     }
 
     /** An unchecked exception shipped with the service interface (same code source). */

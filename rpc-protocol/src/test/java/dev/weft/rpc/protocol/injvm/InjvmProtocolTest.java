@@ -14,6 +14,12 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -155,6 +161,49 @@ class InjvmProtocolTest {
                 .hasMessageStartingWith("injvm protocol: destroyed");
         assertThatThrownBy(() -> protocol.refer(Greeter.class, URL.valueOf(GREETER))).isInstanceOf(RpcException.class)
                 .hasMessageStartingWith("injvm protocol: destroyed");
+    }
+
+    @Test
+    void destroy_racingExportsAndRefers_leavesNothingLive_andRefusesTheRestClearly() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            InjvmProtocol racing = new InjvmProtocol();
+            List<FakeProvider<Greeter>> exportedProviders = new CopyOnWriteArrayList<>();
+            List<Invoker<Greeter>> referred = new CopyOnWriteArrayList<>();
+            CountDownLatch start = new CountDownLatch(1);
+            ExecutorService threads = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> tasks = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    int thread = t;
+                    tasks.add(threads.submit(() -> {
+                        start.await();
+                        for (int i = 0; i < 25; i++) {
+                            String url = GREETER + "?group=t" + thread + "-" + i;
+                            try {
+                                FakeProvider<Greeter> provider = provider(url, "hi");
+                                racing.export(provider);
+                                exportedProviders.add(provider);
+                                referred.add(racing.refer(Greeter.class, URL.valueOf(url)));
+                            } catch (RpcException e) {
+                                assertThat(e).hasMessageStartingWith("injvm protocol: destroyed");
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                start.countDown();
+                racing.destroy();
+                for (Future<?> task : tasks) {
+                    task.get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                threads.shutdownNow();
+                assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(exportedProviders).allSatisfy(provider -> assertThat(provider.isDestroyed()).isTrue());
+            assertThat(referred).allSatisfy(invoker -> assertThat(invoker.isAvailable()).isFalse());
+            assertThat(racing.exportedKeys()).isEmpty();
+        }
     }
 
     @Test

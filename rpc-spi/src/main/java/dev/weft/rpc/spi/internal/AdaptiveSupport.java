@@ -13,9 +13,9 @@ import java.util.function.Function;
  *
  * <p>Per call: read the keys from the URL (method level when an {@link Invocation} is passed;
  * the key {@value #PROTOCOL_KEY} reads the URL's scheme),
- * fall back to the default name, and return the extension, remembering the last name per
- * method so the common case is one identity comparison. Thread-safe: the memo is an immutable
- * pair published through a plain array slot (a stale read only costs one loader lookup).
+ * fall back to the default name, and return the loader's extension of that name (one map read
+ * once it exists; the loader refuses every name once its director is closed). Thread-safe and
+ * stateless beyond its construction.
  */
 public final class AdaptiveSupport {
 
@@ -30,10 +30,6 @@ public final class AdaptiveSupport {
     private final String defaultName;
     private final AdaptiveMethod[] methods;
     private final Function<String, Object> extensions;
-    private final Memo[] memos;
-
-    private record Memo(String name, Object extension) {
-    }
 
     public AdaptiveSupport(Class<?> type, String defaultName, List<AdaptiveMethod> methods,
                            Function<String, Object> extensions) {
@@ -41,7 +37,6 @@ public final class AdaptiveSupport {
         this.defaultName = defaultName;
         this.methods = methods.toArray(new AdaptiveMethod[0]);
         this.extensions = extensions;
-        this.memos = new Memo[this.methods.length];
     }
 
     /** The dispatch of each method, in the index order generated code uses. */
@@ -79,13 +74,7 @@ public final class AdaptiveSupport {
                         + ", or a default in @SPI)");
             }
         }
-        Memo memo = memos[index];
-        if (memo != null && (memo.name == name || memo.name.equals(name))) {
-            return memo.extension;
-        }
-        Object extension = extensions.apply(name);
-        memos[index] = new Memo(name, extension);
-        return extension;
+        return extensions.apply(name);
     }
 
     /** Called by generated code before {@code getUrl()} on a null argument. */
