@@ -2,6 +2,7 @@ package dev.weft.rpc.registry;
 
 import com.google.common.collect.Maps;
 import com.google.common.collect.Sets;
+import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.common.URL;
 
@@ -240,9 +241,13 @@ final class DirectoryState {
         return false;
     }
 
-    /** {@code raw} with the consumer's parameters on top, except {@link #PROVIDER_KEYS}. */
+    /**
+     * {@code raw} without its {@code filter} key (the provider's own chain), with the consumer's
+     * parameters on top, except {@link #PROVIDER_KEYS}.
+     */
     static URL merge(URL raw, URL consumer) {
         Map<String, String> parameters = new LinkedHashMap<>(raw.getParameters());
+        parameters.remove(FilterChain.FILTER_KEY);
         consumer.getParameters().forEach((k, v) -> {
             if (!PROVIDER_KEYS.contains(k)) {
                 parameters.put(k, v);
