@@ -18,7 +18,8 @@ import java.util.Objects;
  *
  * <p>Whatever the implementation throws is returned in the {@link Result}. An invocation that
  * cannot be dispatched (unknown method, arguments that do not fit, invoker destroyed) fails
- * with an {@link RpcException}. Thread-safe.
+ * with an {@link RpcException}; a destroyed invoker's is {@link RpcException#NOT_PROCESSED}, since
+ * the implementation did not run. Thread-safe.
  *
  * @param <T> the service interface
  */
@@ -100,7 +101,8 @@ final class DispatchingInvoker<T> implements Invoker<T> {
     }
 
     private RpcException destroyedException() {
-        return new RpcException("Invoker of " + type.getName() + ": destroyed (expected: a live invoker) " + url);
+        return new RpcException(RpcException.NOT_PROCESSED, "Invoker of " + type.getName()
+                + ": destroyed (expected: a live invoker; not run, safe to retry) " + url);
     }
 
     @Override
