@@ -13,12 +13,14 @@ import java.util.NoSuchElementException;
 import java.util.function.Function;
 
 /**
- * Exceptions across the wire. The provider sends (class name, message, stack). The consumer
- * re-creates the exception only when the name equals a class the consumer already holds: one of
- * the called method's declared exception classes, {@link RpcException}, or one of a fixed list of
- * JDK unchecked exceptions. Any other name becomes an {@link RpcException} (business code) naming
- * the remote class and message. A name from the wire is only ever compared with
- * {@code Class.getName()} of those classes; it is never loaded.
+ * Exceptions across the wire. The provider sends (class name, message, stack), and for an
+ * exception whose class extends one the called method declares without being declared itself, the
+ * name of that declared class. The consumer re-creates the exception only as a class it already
+ * holds: one of the called method's declared exception classes (the exception's own, else the
+ * declared one it extends, whose message then names the remote class), {@link RpcException}, or
+ * one of a fixed list of JDK unchecked exceptions. Any other name becomes an {@link RpcException}
+ * (business code) naming the remote class and message. A name from the wire is only ever compared
+ * with {@code Class.getName()} of those classes; it is never loaded.
  *
  * <p>Immutable and thread-safe.
  */
@@ -55,8 +57,8 @@ final class ExceptionCodec {
         }
     }
 
-    /** What the provider sends for {@code error}. */
-    RemoteError describe(Throwable error) {
+    /** What the provider sends for {@code error}, thrown by a call of {@code method}. */
+    RemoteError describe(Throwable error, Method method) {
         StackTraceElement[] trace = error.getStackTrace();
         List<RemoteError.StackFrame> stack = new ArrayList<>(Math.min(trace.length, MAX_STACK));
         for (int i = 0; i < trace.length && i < MAX_STACK; i++) {
@@ -65,7 +67,24 @@ final class ExceptionCodec {
                     e.getLineNumber()));
         }
         int code = error instanceof RpcException rpc ? rpc.getCode() : -1;
-        return new RemoteError(error.getClass().getName(), error.getMessage(), stack, code);
+        return new RemoteError(error.getClass().getName(), error.getMessage(), stack, code, declaredAs(error, method));
+    }
+
+    /**
+     * The most specific class {@code method} declares that {@code error} is an instance of, when
+     * {@code error}'s own class is not declared; else null.
+     */
+    private static String declaredAs(Throwable error, Method method) {
+        Class<?> closest = null;
+        for (Class<?> declared : method.getExceptionTypes()) {
+            if (declared == error.getClass()) {
+                return null;
+            }
+            if (declared.isInstance(error) && (closest == null || closest.isAssignableFrom(declared))) {
+                closest = declared;
+            }
+        }
+        return closest == null ? null : closest.getName();
     }
 
     /** The consumer's exception for {@code error} thrown by a call of {@code method} at {@code remote}. */
@@ -80,6 +99,11 @@ final class ExceptionCodec {
         for (Class<?> declared : method.getExceptionTypes()) {
             if (result == null && declared.getName().equals(type)) {
                 result = instantiate(declared, message);
+            }
+        }
+        for (Class<?> declared : method.getExceptionTypes()) {
+            if (result == null && declared.getName().equals(error.declaredAs())) {
+                result = instantiate(declared, (message == null ? "" : message + " ") + "(remote " + type + ")");
             }
         }
         if (result == null && JdkUnchecked.BY_NAME.containsKey(type)) {

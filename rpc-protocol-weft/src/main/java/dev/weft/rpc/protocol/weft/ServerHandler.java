@@ -310,7 +310,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             try {
                 if (result.hasException()) {
                     frame = ResponseCodec.error(channel.alloc(), service.serialization(), id,
-                            server.exceptions().describe(result.getException()));
+                            server.exceptions().describe(result.getException(), method));
                 } else {
                     frame = ResponseCodec.value(channel.alloc(), service.serialization(), id, method, result.getValue());
                 }

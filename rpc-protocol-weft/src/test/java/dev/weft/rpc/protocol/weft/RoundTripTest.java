@@ -100,6 +100,14 @@ class RoundTripTest {
     }
 
     @Test
+    void subclassOfADeclaredException_arrivesAsTheDeclaredClass_namingTheRemoteOne() {
+        assertThatThrownBy(() -> shapes.fail("declared-subclass"))
+                .isExactlyInstanceOf(Shapes.PointException.class)
+                .hasMessage("bad point, provider detail (remote " + ShapesImpl.ProviderPointException.class.getName() + ")")
+                .satisfies(e -> assertThat(e.getStackTrace()[0].getClassName()).isEqualTo(ShapesImpl.class.getName()));
+    }
+
+    @Test
     void allowListedJdkException_isRecreated() {
         assertThatThrownBy(() -> shapes.fail("iae"))
                 .isExactlyInstanceOf(IllegalArgumentException.class)

@@ -107,6 +107,7 @@ final class ShapesImpl implements Shapes {
             case "declared" -> throw new PointException("bad point");
             case "iae" -> throw new IllegalArgumentException("bad argument");
             case "custom" -> throw new CustomProviderException("provider only");
+            case "declared-subclass" -> throw new ProviderPointException("bad point, provider detail");
             default -> throw new IllegalStateException("unknown kind " + kind);
         }
     }
@@ -132,6 +133,15 @@ final class ShapesImpl implements Shapes {
     }
 
     /** An exception class the consumer does not declare. */
+    /** A subclass of a declared exception that only the provider knows. */
+    static final class ProviderPointException extends Shapes.PointException {
+        private static final long serialVersionUID = 1L;
+
+        ProviderPointException(String message) {
+            super(message);
+        }
+    }
+
     static final class CustomProviderException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
