@@ -9,6 +9,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -16,6 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +33,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A file with the last provider and rule lists each service received, so that a consumer can
@@ -41,10 +47,15 @@ import java.util.concurrent.TimeUnit;
  * {@code <category> <service key>} alone for an empty list; {@code #} starts a comment. Lines
  * that do not parse (or are not UTF-8) are logged with the file and line number and skipped.
  *
- * <p><b>Shared files.</b> Several instances (in one process or several) may name the same file:
- * each write first reads the file and keeps the lists of the services this instance has not
- * saved itself, so no instance drops another's services. Two writes at the same moment may
- * still lose the other's latest change; each instance rewrites all it saved on its next write.
+ * <p><b>Shared files.</b> Several instances (in one process or several) may name the same file.
+ * A write takes an exclusive lock on {@code <file>.lock} beside it (created once, never deleted),
+ * then reads the file, keeps the lists of the services this instance has not saved itself, puts
+ * its own on top and replaces the file, all under the lock; so no instance drops another's
+ * services or their latest change. A writer waits for the lock at most 10 s (by polling: within
+ * one process the JVM refuses a second lock on a file rather than blocking). A write that does
+ * not get the lock in time, or fails, leaves the file as it is and is logged, rate-limited with
+ * the count of failures; the instance keeps its lists and writes them all with its next write
+ * (its next save, or {@link #close()}). The lock is advisory: only these instances honour it.
  *
  * <p>Thread-safe. {@link #close()} writes what is pending and stops the thread.
  */
@@ -53,9 +64,16 @@ public final class RegistryCacheFile implements AutoCloseable {
     /** Registry URL key: the path of the cache file of last known providers (default: none). */
     public static final String FILE_KEY = "file";
 
-    private static final Logger log = LoggerFactory.getLogger(RegistryCacheFile.class);
+    static final int LOCK_WAIT_SECONDS = 10;
+    private static final long MAX_LOCK_POLL_MILLIS = 16;
 
+    private final Logger log;
     private final Path path;
+    /** Locked by every write of every instance naming {@link #path}. */
+    private final Path lockPath;
+    private final Duration lockWait;
+    /** Writes that did not reach the file (lock not taken in time, or an I/O error), for rate-limited logs. */
+    private final AtomicLong failedWrites = new AtomicLong();
     private final ConcurrentMap<String, List<URL>> lists = new ConcurrentHashMap<>();
     /** The keys of {@link #lists} saved through this instance (the others were read from the file). */
     private final Set<String> saved = ConcurrentHashMap.newKeySet();
@@ -69,7 +87,15 @@ public final class RegistryCacheFile implements AutoCloseable {
      * @throws UncheckedIOException when the file exists but cannot be read
      */
     public RegistryCacheFile(Path path) {
+        this(path, Duration.ofSeconds(LOCK_WAIT_SECONDS), LoggerFactory.getLogger(RegistryCacheFile.class));
+    }
+
+    /** The cache file at {@code path}, whose writes wait at most {@code lockWait} for the lock and log to {@code log}. */
+    RegistryCacheFile(Path path, Duration lockWait, Logger log) {
         this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
+        this.lockPath = this.path.resolveSibling(this.path.getFileName() + ".lock");
+        this.lockWait = Objects.requireNonNull(lockWait, "lockWait");
+        this.log = Objects.requireNonNull(log, "log");
         read();
         this.writer = Executors.newSingleThreadExecutor(new ThreadFactoryBuilder().setDaemon(true)
                 .setNameFormat("weft-registry-cache-" + this.path.getFileName().toString().replace("%", "%%") + "-%d").build());
@@ -213,30 +239,82 @@ public final class RegistryCacheFile implements AutoCloseable {
 
     private void write() {
         synchronized (writeLock) {
-            StringBuilder text = new StringBuilder("# Weft registry cache: last known lists per service; rewritten on change\n");
-            merged().forEach((key, urls) -> {
-                if (urls.isEmpty()) {
-                    text.append(key).append('\n');
-                }
-                for (URL url : urls) {
-                    text.append(key).append(' ').append(url.toFullString()).append('\n');
-                }
-            });
             try {
                 Path parent = path.getParent();
                 if (parent != null) {
                     Files.createDirectories(parent);
                 }
-                Path temp = Files.createTempFile(parent == null ? Path.of(".") : parent, path.getFileName() + ".", ".tmp");
-                Files.writeString(temp, text, StandardCharsets.UTF_8);
-                try {
-                    Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
+                try (FileChannel channel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                     FileLock lock = lock(channel)) {
+                    if (lock == null) {
+                        failed("lock " + lockPath + " not taken within " + lockWait.toMillis() + " ms");
+                        return;
+                    }
+                    replaceFile(parent);
                 }
             } catch (IOException e) {
-                log.warn("Registry cache file {} not written: {}", path, e.toString());
+                failed(e.toString());
             }
+        }
+    }
+
+    /**
+     * The lock on {@code channel}, waiting at most {@link #lockWait}; {@code null} when another
+     * writer held it all that time or this thread was interrupted. Polls: the JVM refuses a lock
+     * that another channel of this process holds ({@link OverlappingFileLockException}) instead of
+     * blocking, and a bounded wait on another process's lock needs polling too.
+     */
+    private FileLock lock(FileChannel channel) throws IOException {
+        long deadline = System.nanoTime() + lockWait.toNanos();
+        long pause = 1;
+        while (true) {
+            try {
+                FileLock lock = channel.tryLock();
+                if (lock != null) {
+                    return lock;
+                }
+            } catch (OverlappingFileLockException e) {
+                // another instance in this process is writing
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return null;
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            pause = Math.min(pause * 2, MAX_LOCK_POLL_MILLIS);
+        }
+    }
+
+    /** Reads, merges and atomically replaces the file; the caller holds the lock. */
+    private void replaceFile(Path parent) throws IOException {
+        StringBuilder text = new StringBuilder("# Weft registry cache: last known lists per service; rewritten on change\n");
+        merged().forEach((key, urls) -> {
+            if (urls.isEmpty()) {
+                text.append(key).append('\n');
+            }
+            for (URL url : urls) {
+                text.append(key).append(' ').append(url.toFullString()).append('\n');
+            }
+        });
+        Path temp = Files.createTempFile(parent == null ? Path.of(".") : parent, path.getFileName() + ".", ".tmp");
+        Files.writeString(temp, text, StandardCharsets.UTF_8);
+        try {
+            Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Logs a write that did not reach the file: the 1st, 2nd, 4th, 8th… time, with the count. */
+    private void failed(String reason) {
+        long n = failedWrites.incrementAndGet();
+        if (Long.bitCount(n) == 1) {
+            log.warn("Registry cache file {} not written: {}; this instance keeps its lists and writes them all"
+                    + " with its next save or close ({} failed writes so far)", path, reason, n);
         }
     }
 
