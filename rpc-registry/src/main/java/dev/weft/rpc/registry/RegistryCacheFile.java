@@ -53,11 +53,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * its own on top and replaces the file, all under the lock; so no instance drops another's
  * services or their latest change. A writer waits for the lock at most 10 s (by polling: within
  * one process the JVM refuses a second lock on a file rather than blocking). A write that does
- * not get the lock in time, or fails, leaves the file as it is and is logged, rate-limited with
- * the count of failures; the instance keeps its lists and writes them all with its next write
- * (its next save, or {@link #close()}). The lock is advisory: only these instances honour it.
+ * not get the lock in time, or fails (the file cannot be read any more, or not replaced), leaves
+ * the file as it is and is logged, rate-limited with the count of failures; the instance keeps
+ * its lists and writes them all with its next write (its next save, or {@link #close()}). The
+ * lock is advisory: only these instances honour it.
  *
- * <p>Thread-safe. {@link #close()} writes what is pending and stops the thread.
+ * <p>Thread-safe. {@link #close()} writes what is pending and stops the thread; a save after it
+ * is not kept (logged, rate-limited with a count).
  */
 public final class RegistryCacheFile implements AutoCloseable {
 
@@ -80,6 +82,10 @@ public final class RegistryCacheFile implements AutoCloseable {
     private final ExecutorService writer;
     private final CoalescingRefresher flusher;
     private final Object writeLock = new Object();
+    /** Guards {@link #closed}, so a save either reaches the last write of {@link #close()} or is refused. */
+    private final Object lifecycle = new Object();
+    private boolean closed;
+    private final AtomicLong savesAfterClose = new AtomicLong();
 
     /**
      * The cache file at {@code path}, with the lists it holds now (none when it does not exist).
@@ -112,12 +118,26 @@ public final class RegistryCacheFile implements AutoCloseable {
         return path;
     }
 
-    /** Remembers the current list of {@code category} for {@code service} and schedules a write. */
+    /**
+     * Remembers the current list of {@code category} for {@code service} and schedules a write.
+     * After {@link #close()} the list is not kept; that is logged, rate-limited with a count.
+     */
     public void save(ServiceKey service, String category, List<URL> urls) {
         String key = key(service, category);
-        lists.put(key, List.copyOf(urls));
-        saved.add(key);
-        flusher.request();
+        List<URL> copy = List.copyOf(urls);
+        synchronized (lifecycle) {
+            if (!closed) {
+                lists.put(key, copy);
+                saved.add(key);
+                flusher.request();
+                return;
+            }
+        }
+        long n = savesAfterClose.incrementAndGet();
+        if (Long.bitCount(n) == 1) {
+            log.warn("Registry cache file {} is closed: the {} list of {} is not saved ({} saves after close)",
+                    path, category, service, n);
+        }
     }
 
     /** The last list of {@code category} saved for {@code service}, if any. */
@@ -128,6 +148,12 @@ public final class RegistryCacheFile implements AutoCloseable {
     /** Writes what is pending, then stops the writing thread; idempotent. */
     @Override
     public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
         writer.shutdown();
         try {
             if (!writer.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -219,16 +245,12 @@ public final class RegistryCacheFile implements AutoCloseable {
     /**
      * What to write: the file's lists as they are now, with every list this instance saved on
      * top, and the lists it read at start that the file no longer holds.
+     *
+     * @throws IOException when the file exists but cannot be read: replacing it would drop the
+     *                     other instances' lists
      */
-    private Map<String, List<URL>> merged() {
-        Map<String, List<URL>> merged;
-        try {
-            merged = parse(readLines(), false);
-        } catch (IOException e) {
-            log.warn("Registry cache file {} cannot be read before writing; writing this instance's lists only: {}",
-                    path, e.toString());
-            merged = new TreeMap<>();
-        }
+    private Map<String, List<URL>> merged() throws IOException {
+        Map<String, List<URL>> merged = parse(readLines(), false);
         for (Map.Entry<String, List<URL>> entry : lists.entrySet()) {
             if (saved.contains(entry.getKey()) || !merged.containsKey(entry.getKey())) {
                 merged.put(entry.getKey(), entry.getValue());
@@ -301,11 +323,15 @@ public final class RegistryCacheFile implements AutoCloseable {
             }
         });
         Path temp = Files.createTempFile(parent == null ? Path.of(".") : parent, path.getFileName() + ".", ".tmp");
-        Files.writeString(temp, text, StandardCharsets.UTF_8);
         try {
-            Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
+            Files.writeString(temp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp); // left only when the write or the move failed
         }
     }
 
