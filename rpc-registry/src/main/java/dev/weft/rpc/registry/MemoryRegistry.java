@@ -39,6 +39,8 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     public static final String DYNAMIC_KEY = "dynamic";
 
     private static final String ALL_CATEGORIES = "*";
+    private static final List<String> KNOWN_CATEGORIES = List.of(Categories.PROVIDERS, Categories.CONSUMERS,
+            Categories.CONFIGURATORS, Categories.ROUTERS);
     private static final Logger log = LoggerFactory.getLogger(MemoryRegistry.class);
 
     private final URL url;
@@ -73,12 +75,19 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     }
 
     /**
-     * @throws IllegalArgumentException when {@code url} names no service interface
+     * @throws IllegalArgumentException when {@code url} names no service interface, or a category
+     *                                  that is not one of {@link Categories}'
      * @throws IllegalStateException    when this registry is closed
      */
     @Override
     public void register(URL registeredUrl) {
         Objects.requireNonNull(registeredUrl, "url");
+        Store.interfaceOf(registeredUrl);
+        String category = Categories.of(registeredUrl);
+        if (!KNOWN_CATEGORIES.contains(category)) {
+            throw new IllegalArgumentException(Categories.CATEGORY_KEY + ": " + category + " (expected: one of "
+                    + KNOWN_CATEGORIES + ") in " + registeredUrl);
+        }
         synchronized (store) {
             checkOpen();
             registered.add(registeredUrl);
@@ -99,6 +108,9 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
      * Subscribes {@code listener} to the categories {@code subscribed} names ({@code category},
      * comma-separated, {@code *} for all; default providers) of its service interface, and
      * notifies it of each of them now.
+     *
+     * @throws IllegalArgumentException when {@code subscribed} names no service interface, or a
+     *                                  category that is not one of {@link Categories}
      */
     @Override
     public void subscribe(URL subscribed, NotifyListener listener) {
@@ -183,11 +195,17 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
         for (String name : names.split(",")) {
             String trimmed = name.trim();
             if (ALL_CATEGORIES.equals(trimmed)) {
-                categories.addAll(List.of(Categories.PROVIDERS, Categories.CONSUMERS, Categories.CONFIGURATORS,
-                        Categories.ROUTERS));
-            } else if (!trimmed.isEmpty()) {
+                categories.addAll(KNOWN_CATEGORIES);
+            } else if (KNOWN_CATEGORIES.contains(trimmed)) {
                 categories.add(trimmed);
+            } else if (!trimmed.isEmpty()) {
+                throw new IllegalArgumentException(Categories.CATEGORY_KEY + ": " + trimmed + " (expected: one of "
+                        + KNOWN_CATEGORIES + ", or " + ALL_CATEGORIES + " for all) in " + subscribed);
             }
+        }
+        if (categories.isEmpty()) {
+            throw new IllegalArgumentException(Categories.CATEGORY_KEY + ": " + names + " (expected: one or more of "
+                    + KNOWN_CATEGORIES + ", or " + ALL_CATEGORIES + " for all) in " + subscribed);
         }
         return categories;
     }
