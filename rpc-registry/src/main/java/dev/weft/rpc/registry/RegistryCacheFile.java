@@ -43,9 +43,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Saves are kept in memory and written to disk on a thread of the file's own, coalesced (a
  * burst of changes is one write), atomically (a temporary file then a move, so a reader never
- * sees half a file). Format, UTF-8, one line per URL: {@code <category> <service key> <URL>}, and
- * {@code <category> <service key>} alone for an empty list; {@code #} starts a comment. Lines
- * that do not parse (or are not UTF-8) are logged with the file and line number and skipped.
+ * sees half a file; when the path is a symbolic link, the file it points to is replaced, and
+ * {@link #getPath()} names that file). Format, UTF-8, one line per URL:
+ * {@code <category> <service key> <URL>}, and {@code <category> <service key>} alone for an
+ * empty list; {@code #} starts a comment. Lines that do not parse (or are not UTF-8) are logged
+ * with the file and line number and skipped.
  *
  * <p><b>Shared files.</b> Several instances (in one process or several) may name the same file.
  * A write takes an exclusive lock on {@code <file>.lock} beside it (created once, never deleted),
@@ -68,6 +70,7 @@ public final class RegistryCacheFile implements AutoCloseable {
 
     static final int LOCK_WAIT_SECONDS = 10;
     private static final long MAX_LOCK_POLL_MILLIS = 16;
+    private static final int MAX_LINK_HOPS = 40;
 
     private final Logger log;
     private final Path path;
@@ -98,7 +101,7 @@ public final class RegistryCacheFile implements AutoCloseable {
 
     /** The cache file at {@code path}, whose writes wait at most {@code lockWait} for the lock and log to {@code log}. */
     RegistryCacheFile(Path path, Duration lockWait, Logger log) {
-        this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
+        this.path = followLinks(Objects.requireNonNull(path, "path").toAbsolutePath());
         this.lockPath = this.path.resolveSibling(this.path.getFileName() + ".lock");
         this.lockWait = Objects.requireNonNull(lockWait, "lockWait");
         this.log = Objects.requireNonNull(log, "log");
@@ -106,6 +109,22 @@ public final class RegistryCacheFile implements AutoCloseable {
         this.writer = Executors.newSingleThreadExecutor(new ThreadFactoryBuilder().setDaemon(true)
                 .setNameFormat("weft-registry-cache-" + this.path.getFileName().toString().replace("%", "%%") + "-%d").build());
         this.flusher = new CoalescingRefresher(writer, this::write);
+    }
+
+    /**
+     * The file {@code path} stands for: a symbolic link is followed (even to a file not created
+     * yet), so that writes replace the file it points to rather than the link.
+     */
+    private static Path followLinks(Path path) {
+        Path file = path;
+        for (int hops = 0; hops < MAX_LINK_HOPS && Files.isSymbolicLink(file); hops++) {
+            try {
+                file = file.resolveSibling(Files.readSymbolicLink(file)).normalize();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Registry cache file " + path + " cannot be read", e);
+            }
+        }
+        return file;
     }
 
     /** The cache file a registry URL names with {@value #FILE_KEY}, if any. */

@@ -6,6 +6,7 @@ import dev.weft.rpc.testing.CapturingLogger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,6 +62,21 @@ class RegistryCacheFileFaultsTest {
         while (log.lines().stream().noneMatch(l -> l.endsWith("(" + n + " failed writes so far)"))
                 && System.nanoTime() < deadline) {
             Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void fileThatIsASymbolicLink_staysOne_theFileItPointsToIsWritten() throws Exception {
+        Path target = Files.createDirectories(dir.resolve("volume")).resolve("registry.cache");
+        Files.writeString(target, "providers " + KEY + " " + P1.toFullString() + "\n", StandardCharsets.UTF_8);
+        Path link = Files.createSymbolicLink(dir.resolve("registry.cache"), target);
+        try (RegistryCacheFile cache = new RegistryCacheFile(link)) {
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P1));
+            cache.save(KEY, Categories.PROVIDERS, List.of(P2));
+        }
+        assertThat(Files.isSymbolicLink(link)).as("still a link").isTrue();
+        try (RegistryCacheFile cache = new RegistryCacheFile(target)) {
+            assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P2));
         }
     }
 
