@@ -16,6 +16,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -127,10 +128,25 @@ public final class RegistryCacheFile implements AutoCloseable {
         return file;
     }
 
-    /** The cache file a registry URL names with {@value #FILE_KEY}, if any. */
+    /**
+     * The cache file a registry URL names with {@value #FILE_KEY}, if any.
+     *
+     * @throws IllegalArgumentException when the value is not a path on this system
+     * @throws UncheckedIOException     when the file exists but cannot be read
+     */
     public static Optional<RegistryCacheFile> forRegistry(URL registryUrl) {
         String file = registryUrl.getParameter(FILE_KEY, "");
-        return file.isEmpty() ? Optional.empty() : Optional.of(new RegistryCacheFile(Path.of(file)));
+        if (file.isEmpty()) {
+            return Optional.empty();
+        }
+        Path path;
+        try {
+            path = Path.of(file);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(FILE_KEY + ": " + file + " (expected: a file path; " + e.getMessage()
+                    + ") in " + registryUrl, e);
+        }
+        return Optional.of(new RegistryCacheFile(path));
     }
 
     public Path getPath() {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A cache file that cannot be written, or is used after close: what is logged, what is left on disk. */
 class RegistryCacheFileFaultsTest {
@@ -78,6 +79,15 @@ class RegistryCacheFileFaultsTest {
         try (RegistryCacheFile cache = new RegistryCacheFile(target)) {
             assertThat(cache.load(KEY, Categories.PROVIDERS)).contains(List.of(P2));
         }
+    }
+
+    @Test
+    void forRegistry_withAFileValueThatIsNoPath_isRefused_namingTheKeyValueAndRegistry() {
+        URL registry = URL.valueOf("zookeeper://127.0.0.1:2181?file=a%00b");
+        assertThatThrownBy(() -> RegistryCacheFile.forRegistry(registry))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("file: a\u0000b (expected: a file path; ")
+                .hasMessageEndingWith(") in " + registry);
     }
 
     @Test
