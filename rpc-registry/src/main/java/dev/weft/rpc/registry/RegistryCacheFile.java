@@ -1,6 +1,7 @@
 package dev.weft.rpc.registry;
 
 import dev.weft.rpc.protocol.ServiceKey;
+import com.google.common.net.PercentEscaper;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.weft.rpc.common.URL;
 import org.slf4j.Logger;
@@ -8,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -47,7 +49,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * sees half a file; when the path is a symbolic link, the file it points to is replaced, and
  * {@link #getPath()} names that file). Format, UTF-8, one line per URL:
  * {@code <category> <service key> <URL>}, and {@code <category> <service key>} alone for an
- * empty list; {@code #} starts a comment. Lines that do not parse (or are not UTF-8) are logged
+ * empty list (in the service key, a space, {@code %}, {@code +}, a control or non-ASCII
+ * character is %-escaped); {@code #} starts a comment. Lines that do not parse (or are not UTF-8) are logged
  * with the file and line number and skipped.
  *
  * <p><b>Shared files.</b> Several instances (in one process or several) may name the same file.
@@ -72,6 +75,12 @@ public final class RegistryCacheFile implements AutoCloseable {
     static final int LOCK_WAIT_SECONDS = 10;
     private static final long MAX_LOCK_POLL_MILLIS = 16;
     private static final int MAX_LINK_HOPS = 40;
+    /**
+     * Writes a service key as one word: a space, {@code %}, {@code +}, a control character or a
+     * non-ASCII one (possible in a group or version) is %-escaped, every other character is itself.
+     */
+    private static final PercentEscaper SERVICE_KEY_ESCAPER = new PercentEscaper("-_.*/:$@,;=~!()[]'&?#{}|^`<>\"\\",
+            false);
 
     private final Logger log;
     private final Path path;
@@ -262,7 +271,17 @@ public final class RegistryCacheFile implements AutoCloseable {
                 }
                 continue;
             }
-            List<URL> urls = read.computeIfAbsent(parts[0] + " " + parts[1], k -> new ArrayList<>());
+            String service;
+            try {
+                service = URLDecoder.decode(parts[1], StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                if (report) {
+                    log.warn("Registry cache file {} line {}: service key {} (expected: %-escapes of two hex digits);"
+                            + " skipped", path, i + 1, parts[1]);
+                }
+                continue;
+            }
+            List<URL> urls = read.computeIfAbsent(parts[0] + " " + service, k -> new ArrayList<>());
             if (parts.length == 3) {
                 try {
                     urls.add(URL.valueOf(parts[2]));
@@ -350,11 +369,13 @@ public final class RegistryCacheFile implements AutoCloseable {
     private void replaceFile(Path parent) throws IOException {
         StringBuilder text = new StringBuilder("# Weft registry cache: last known lists per service; rewritten on change\n");
         merged().forEach((key, urls) -> {
+            int space = key.indexOf(' ');
+            String line = key.substring(0, space + 1) + SERVICE_KEY_ESCAPER.escape(key.substring(space + 1));
             if (urls.isEmpty()) {
-                text.append(key).append('\n');
+                text.append(line).append('\n');
             }
             for (URL url : urls) {
-                text.append(key).append(' ').append(url.toFullString()).append('\n');
+                text.append(line).append(' ').append(url.toFullString()).append('\n');
             }
         });
         Path temp = Files.createTempFile(parent == null ? Path.of(".") : parent, path.getFileName() + ".", ".tmp");

@@ -134,6 +134,25 @@ class RegistryCacheFileFormatTest {
     }
 
     @Test
+    void serviceKeysWithSpacesPercentsOrLineBreaks_readBackAsSaved_andPlainKeysAreWrittenAsThemselves() throws Exception {
+        Path file = dir.resolve("odd-keys.cache");
+        ServiceKey spaced = ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=blue+team&version=1%25"));
+        ServiceKey broken = ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=a%0Ab%2Bc"));
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            cache.save(spaced, Categories.PROVIDERS, List.of(P1));
+            cache.save(broken, Categories.PROVIDERS, List.of(P2));
+            cache.save(BLUE, Categories.PROVIDERS, List.of(P2));
+        }
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            assertThat(cache.load(spaced, Categories.PROVIDERS)).contains(List.of(P1));
+            assertThat(cache.load(broken, Categories.PROVIDERS)).contains(List.of(P2));
+            assertThat(cache.load(BLUE, Categories.PROVIDERS)).contains(List.of(P2));
+        }
+        assertThat(Files.readAllLines(file, StandardCharsets.UTF_8))
+                .contains("providers " + BLUE + " " + P2.toFullString());
+    }
+
+    @Test
     void savedList_isACopy_laterChangesToTheCallersListDoNotLeakIn() {
         try (RegistryCacheFile cache = new RegistryCacheFile(dir.resolve("copy.cache"))) {
             List<URL> urls = new ArrayList<>(List.of(P1));
