@@ -7,7 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,7 +31,8 @@ import java.util.Set;
  * not filtered here (a {@link RegistryDirectory} does that).
  *
  * <p>Thread-safe. Listeners are called on the thread that made the change, one at a time for the
- * whole store, in the order of the changes; a listener must not block, and may call the registry.
+ * whole store, in the order of the changes; a listener must not block, and may call the registry
+ * (a change it makes is notified after its call returns).
  * A listener that throws is logged (at most once per 10 s per store, with a count) and the change
  * still reaches the others; the change itself is made.
  */
@@ -218,10 +221,20 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     private record Subscription(URL url, NotifyListener listener, String serviceInterface, Set<String> categories) {
     }
 
+    private record Delivery(Subscription subscription, String category) {
+    }
+
     /** The URLs and subscriptions shared by the handles of one address. Guarded by its own monitor. */
     static final class Store {
         private final Map<String, Map<String, Set<URL>>> urls = new HashMap<>();
         private final List<Subscription> subscriptions = new ArrayList<>();
+        /**
+         * Notifications not made yet, in the order of the changes. A change a listener makes from
+         * inside its call is queued here and made after that call returns, so no listener is
+         * called again before it returns.
+         */
+        private final Deque<Delivery> pending = new ArrayDeque<>();
+        private boolean delivering;
         private final ThrottledLog listenerFailures = new ThrottledLog(log, Ticker.systemTicker(), Duration.ofSeconds(10));
 
         static String interfaceOf(URL url) {
@@ -267,8 +280,9 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
         void subscribe(Subscription subscription) {
             subscriptions.add(subscription);
             for (String category : subscription.categories()) {
-                notify(subscription, category);
+                pending.add(new Delivery(subscription, category));
             }
+            deliver();
         }
 
         void unsubscribe(Subscription subscription) {
@@ -279,8 +293,26 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
             for (Subscription subscription : List.copyOf(subscriptions)) {
                 if (subscription.serviceInterface().equals(serviceInterface)
                         && subscription.categories().contains(category)) {
-                    notify(subscription, category);
+                    pending.add(new Delivery(subscription, category));
                 }
+            }
+            deliver();
+        }
+
+        /** Makes the pending notifications one at a time, unless a call further up this thread is making them. */
+        private void deliver() {
+            if (delivering) {
+                return;
+            }
+            delivering = true;
+            try {
+                for (Delivery next = pending.poll(); next != null; next = pending.poll()) {
+                    if (subscriptions.contains(next.subscription())) {
+                        notify(next.subscription(), next.category());
+                    }
+                }
+            } finally {
+                delivering = false;
             }
         }
 

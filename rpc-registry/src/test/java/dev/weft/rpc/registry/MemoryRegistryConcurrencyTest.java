@@ -15,10 +15,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The memory registry's promise under many writing threads: listeners one at a time, every change in order. */
+/** The memory registry's promise to listeners, under many writing threads and from inside a listener: one call at a time, every change in order. */
 class MemoryRegistryConcurrencyTest {
 
     private static final String SERVICE = "com.example.DemoService";
@@ -73,6 +74,26 @@ class MemoryRegistryConcurrencyTest {
         assertThat(recorders.get(0).lists).isEqualTo(recorders.get(1).lists);
     }
 
+    @Test
+    void listenerThatRegistersInsideNotify_isNotCalledAgainBeforeItReturns_andEveryoneEndsWithTheLatestList() {
+        MemoryRegistry registry = new MemoryRegistry(URL.valueOf("memory://a"));
+        URL first = URL.valueOf("weft://10.0.0.1:1/" + SERVICE);
+        URL second = URL.valueOf("weft://10.0.0.2:2/" + SERVICE);
+        registry.register(first);
+        Recorder other = new Recorder();
+        registry.subscribe(SUBSCRIBER, other);
+        Recorder registering = new Recorder(recorder -> {
+            if (recorder.lists.size() == 1) {
+                registry.register(second); // may call the registry, as the class comment says
+            }
+        });
+        registry.subscribe(SUBSCRIBER, registering);
+
+        assertThat(registering.overlaps).as("calls inside calls").hasValue(0);
+        assertThat(registering.lists).containsExactly(List.of(first), List.of(first, second));
+        assertThat(other.lists).containsExactly(List.of(first), List.of(first, second));
+    }
+
     private static Set<URL> providers(List<URL> list) {
         Set<URL> result = new HashSet<>(list);
         result.removeIf(Categories::isEmptyMarker);
@@ -83,6 +104,16 @@ class MemoryRegistryConcurrencyTest {
         final List<List<URL>> lists = new CopyOnWriteArrayList<>();
         final AtomicInteger inside = new AtomicInteger();
         final AtomicInteger overlaps = new AtomicInteger();
+        private final Consumer<Recorder> during;
+
+        Recorder() {
+            this(recorder -> { });
+        }
+
+        /** A recorder that runs {@code during} inside each call, after recording the list. */
+        Recorder(Consumer<Recorder> during) {
+            this.during = during;
+        }
 
         @Override
         public void notify(List<URL> urls) {
@@ -90,6 +121,7 @@ class MemoryRegistryConcurrencyTest {
                 overlaps.incrementAndGet();
             }
             lists.add(List.copyOf(urls));
+            during.accept(this);
             inside.decrementAndGet();
         }
     }
