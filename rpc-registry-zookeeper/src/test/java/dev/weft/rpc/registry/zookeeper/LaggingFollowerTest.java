@@ -56,7 +56,8 @@ class LaggingFollowerTest {
 
                 stallLearner(follower, caughtUp);
                 provider.register(URL.valueOf("weft://127.0.0.1:20880/" + SERVICE));
-                assertThat(operator.getChildren().forPath("/weft/" + SERVICE + "/providers")).hasSize(1);
+                Await.until("the provider's node, committed by the leader and the other follower",
+                        () -> children(operator).size() == 1, () -> children(operator));
 
                 RecordingListener listener = new RecordingListener();
                 consumer.subscribe(URL.valueOf("consumer://127.0.0.1/" + SERVICE + "?category=providers"), listener);
@@ -115,6 +116,14 @@ class LaggingFollowerTest {
             }
         }
         throw new NoSuchFieldException(target.getClass() + "." + name);
+    }
+
+    private static List<String> children(CuratorFramework client) {
+        try {
+            return client.getChildren().forPath("/weft/" + SERVICE + "/providers");
+        } catch (Exception e) {
+            return List.of();
+        }
     }
 
     private static boolean exists(ZookeeperRegistry registry, String path) {
