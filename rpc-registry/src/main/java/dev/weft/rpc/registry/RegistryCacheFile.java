@@ -184,9 +184,27 @@ public final class RegistryCacheFile implements AutoCloseable {
         }
     }
 
-    /** The last list of {@code category} saved for {@code service}, if any. */
+    /**
+     * The last list of {@code category} saved for {@code service}, if any: the one this instance
+     * saved, else the one the file holds now (another instance or process may have written it
+     * since this one was opened).
+     */
     public Optional<List<URL>> load(ServiceKey service, String category) {
-        return Optional.ofNullable(lists.get(key(service, category)));
+        String key = key(service, category);
+        if (!saved.contains(key)) {
+            try {
+                List<URL> inFile = parse(readLines(), false).get(key);
+                synchronized (lifecycle) {
+                    if (inFile != null && !saved.contains(key)) {
+                        lists.put(key, inFile);
+                    }
+                }
+            } catch (IOException e) {
+                log.warn("Registry cache file {} cannot be read; {} {} from when it was opened: {}",
+                        path, category, service, e.toString());
+            }
+        }
+        return Optional.ofNullable(lists.get(key));
     }
 
     /** Writes what is pending, then stops the writing thread; idempotent. */

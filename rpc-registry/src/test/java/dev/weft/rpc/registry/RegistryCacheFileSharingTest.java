@@ -82,6 +82,21 @@ class RegistryCacheFileSharingTest {
     }
 
     @Test
+    void load_ofAServiceThisInstanceNeverSaved_seesWhatAnotherInstanceWroteSinceThisOneOpened() {
+        Path file = dir.resolve("later.cache");
+        try (RegistryCacheFile longLived = new RegistryCacheFile(file)) {
+            longLived.save(service("own"), Categories.PROVIDERS, List.of(provider(1)));
+            try (RegistryCacheFile other = new RegistryCacheFile(file)) {
+                other.save(service("other"), Categories.PROVIDERS, List.of(provider(2)));
+                other.save(service("own"), Categories.PROVIDERS, List.of(provider(3)));
+            }
+            assertThat(longLived.load(service("other"), Categories.PROVIDERS)).contains(List.of(provider(2)));
+            // what this instance saved itself is its own latest word
+            assertThat(longLived.load(service("own"), Categories.PROVIDERS)).contains(List.of(provider(1)));
+        }
+    }
+
+    @Test
     void twoProcessesWritingAtTheSameTime_bothKeepTheirLastLists() throws Exception {
         Path file = dir.resolve("two-processes.cache");
         Path stop = dir.resolve("stop");
