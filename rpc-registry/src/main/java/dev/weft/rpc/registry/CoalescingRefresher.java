@@ -6,25 +6,33 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs a refresh task serially and coalesces requests: requests made while a refresh runs cause
  * exactly one more run, which reads the inputs as they are then. So the task always applies the
  * latest inputs, never two at once, and a burst of N changes costs at most two runs. A run that
  * throws an {@link Error} ends the drain (the error reaches the executor's thread); the next
- * request starts a new one. Thread-safe.
+ * request starts a new one. A request the executor rejects (shut down, full) is dropped and
+ * logged, rate-limited with a count; the next request tries again. Thread-safe.
  */
 final class CoalescingRefresher {
 
-    private static final Logger log = LoggerFactory.getLogger(CoalescingRefresher.class);
-
+    private final Logger log;
     private final Executor executor;
     private final Runnable task;
     private final AtomicInteger requests = new AtomicInteger();
+    /** Requests the executor refused, for the rate-limited log (1st, 2nd, 4th… time). */
+    private final AtomicLong rejections = new AtomicLong();
 
     CoalescingRefresher(Executor executor, Runnable task) {
+        this(executor, task, LoggerFactory.getLogger(CoalescingRefresher.class));
+    }
+
+    CoalescingRefresher(Executor executor, Runnable task, Logger log) {
         this.executor = executor;
         this.task = task;
+        this.log = log;
     }
 
     /** Asks for a run that will see every input recorded before this call. */
@@ -34,7 +42,11 @@ final class CoalescingRefresher {
                 executor.execute(this::drain);
             } catch (RejectedExecutionException e) {
                 requests.set(0);
-                log.warn("Refresh not scheduled: executor {} rejected it", executor, e);
+                long n = rejections.incrementAndGet();
+                if (Long.bitCount(n) == 1) {
+                    log.warn("Refresh not scheduled: executor {} rejected it; the next request tries again"
+                            + " ({} rejected so far)", executor, n);
+                }
             }
         }
     }

@@ -7,7 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,7 +31,8 @@ import java.util.Set;
  * not filtered here (a {@link RegistryDirectory} does that).
  *
  * <p>Thread-safe. Listeners are called on the thread that made the change, one at a time for the
- * whole store, in the order of the changes; a listener must not block, and may call the registry.
+ * whole store, in the order of the changes; a listener must not block, and may call the registry
+ * (a change it makes is notified after its call returns).
  * A listener that throws is logged (at most once per 10 s per store, with a count) and the change
  * still reaches the others; the change itself is made.
  */
@@ -39,6 +42,8 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     public static final String DYNAMIC_KEY = "dynamic";
 
     private static final String ALL_CATEGORIES = "*";
+    private static final List<String> KNOWN_CATEGORIES = List.of(Categories.PROVIDERS, Categories.CONSUMERS,
+            Categories.CONFIGURATORS, Categories.ROUTERS);
     private static final Logger log = LoggerFactory.getLogger(MemoryRegistry.class);
 
     private final URL url;
@@ -73,12 +78,19 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     }
 
     /**
-     * @throws IllegalArgumentException when {@code url} names no service interface
+     * @throws IllegalArgumentException when {@code url} names no service interface, or a category
+     *                                  that is not one of {@link Categories}'
      * @throws IllegalStateException    when this registry is closed
      */
     @Override
     public void register(URL registeredUrl) {
         Objects.requireNonNull(registeredUrl, "url");
+        Store.interfaceOf(registeredUrl);
+        String category = Categories.of(registeredUrl);
+        if (!KNOWN_CATEGORIES.contains(category)) {
+            throw new IllegalArgumentException(Categories.CATEGORY_KEY + ": " + category + " (expected: one of "
+                    + KNOWN_CATEGORIES + ") in " + registeredUrl);
+        }
         synchronized (store) {
             checkOpen();
             registered.add(registeredUrl);
@@ -99,6 +111,9 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
      * Subscribes {@code listener} to the categories {@code subscribed} names ({@code category},
      * comma-separated, {@code *} for all; default providers) of its service interface, and
      * notifies it of each of them now.
+     *
+     * @throws IllegalArgumentException when {@code subscribed} names no service interface, or a
+     *                                  category that is not one of {@link Categories}
      */
     @Override
     public void subscribe(URL subscribed, NotifyListener listener) {
@@ -183,11 +198,17 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
         for (String name : names.split(",")) {
             String trimmed = name.trim();
             if (ALL_CATEGORIES.equals(trimmed)) {
-                categories.addAll(List.of(Categories.PROVIDERS, Categories.CONSUMERS, Categories.CONFIGURATORS,
-                        Categories.ROUTERS));
-            } else if (!trimmed.isEmpty()) {
+                categories.addAll(KNOWN_CATEGORIES);
+            } else if (KNOWN_CATEGORIES.contains(trimmed)) {
                 categories.add(trimmed);
+            } else if (!trimmed.isEmpty()) {
+                throw new IllegalArgumentException(Categories.CATEGORY_KEY + ": " + trimmed + " (expected: one of "
+                        + KNOWN_CATEGORIES + ", or " + ALL_CATEGORIES + " for all) in " + subscribed);
             }
+        }
+        if (categories.isEmpty()) {
+            throw new IllegalArgumentException(Categories.CATEGORY_KEY + ": " + names + " (expected: one or more of "
+                    + KNOWN_CATEGORIES + ", or " + ALL_CATEGORIES + " for all) in " + subscribed);
         }
         return categories;
     }
@@ -200,10 +221,20 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
     private record Subscription(URL url, NotifyListener listener, String serviceInterface, Set<String> categories) {
     }
 
+    private record Delivery(Subscription subscription, String category) {
+    }
+
     /** The URLs and subscriptions shared by the handles of one address. Guarded by its own monitor. */
     static final class Store {
         private final Map<String, Map<String, Set<URL>>> urls = new HashMap<>();
         private final List<Subscription> subscriptions = new ArrayList<>();
+        /**
+         * Notifications not made yet, in the order of the changes. A change a listener makes from
+         * inside its call is queued here and made after that call returns, so no listener is
+         * called again before it returns.
+         */
+        private final Deque<Delivery> pending = new ArrayDeque<>();
+        private boolean delivering;
         private final ThrottledLog listenerFailures = new ThrottledLog(log, Ticker.systemTicker(), Duration.ofSeconds(10));
 
         static String interfaceOf(URL url) {
@@ -249,8 +280,9 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
         void subscribe(Subscription subscription) {
             subscriptions.add(subscription);
             for (String category : subscription.categories()) {
-                notify(subscription, category);
+                pending.add(new Delivery(subscription, category));
             }
+            deliver();
         }
 
         void unsubscribe(Subscription subscription) {
@@ -261,8 +293,26 @@ public final class MemoryRegistry implements Registry, RegistryHealth {
             for (Subscription subscription : List.copyOf(subscriptions)) {
                 if (subscription.serviceInterface().equals(serviceInterface)
                         && subscription.categories().contains(category)) {
-                    notify(subscription, category);
+                    pending.add(new Delivery(subscription, category));
                 }
+            }
+            deliver();
+        }
+
+        /** Makes the pending notifications one at a time, unless a call further up this thread is making them. */
+        private void deliver() {
+            if (delivering) {
+                return;
+            }
+            delivering = true;
+            try {
+                for (Delivery next = pending.poll(); next != null; next = pending.poll()) {
+                    if (subscriptions.contains(next.subscription())) {
+                        notify(next.subscription(), next.category());
+                    }
+                }
+            } finally {
+                delivering = false;
             }
         }
 

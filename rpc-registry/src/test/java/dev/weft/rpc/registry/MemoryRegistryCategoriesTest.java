@@ -66,6 +66,30 @@ class MemoryRegistryCategoriesTest {
     }
 
     @Test
+    void unknownCategory_isRefused_atRegisterSubscribeAndLookup_namingTheKnownOnes() {
+        MemoryRegistry registry = registryWithOneOfEach();
+        String known = "(expected: one of [providers, consumers, configurators, routers]";
+
+        URL typo = query("providers,configurator");
+        assertThatThrownBy(() -> registry.subscribe(typo, urls -> { }))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("category: configurator " + known + ", or * for all) in " + typo);
+        assertThatThrownBy(() -> registry.lookup(typo))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("category: configurator " + known + ", or * for all) in " + typo);
+        URL none = query(" , ");
+        assertThatThrownBy(() -> registry.lookup(none))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("category:  , (expected: one or more of [providers, consumers, configurators, routers],"
+                        + " or * for all) in " + none);
+        URL provider = URL.valueOf("weft://10.0.0.2:2/" + SERVICE + "?category=provider");
+        assertThatThrownBy(() -> registry.register(provider))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("category: provider " + known + ") in " + provider);
+        assertThat(registry.lookup(query("*"))).containsExactly(PROVIDER, CONSUMER, RULE, ROUTE);
+    }
+
+    @Test
     void subscribeToAll_getsEveryCategoryNow_thenOnlyChangesOfItsService() {
         MemoryRegistry registry = registryWithOneOfEach();
         List<List<URL>> received = new ArrayList<>();
@@ -155,6 +179,22 @@ class MemoryRegistryCategoriesTest {
         receivedByClosed.clear();
         second.register(URL.valueOf("weft://10.0.0.3:3/" + SERVICE));
         assertThat(receivedByClosed).isEmpty();
+    }
+
+    @Test
+    void aRefusedRegistration_isNotKept_soClosingStillUnregistersTheHandlesOtherUrls() {
+        MemoryRegistry.Store store = new MemoryRegistry.Store();
+        MemoryRegistry first = new MemoryRegistry(URL.valueOf("memory://a"), store);
+        MemoryRegistry second = new MemoryRegistry(URL.valueOf("memory://a"), store);
+        first.register(PROVIDER);
+        URL noInterface = URL.valueOf("weft://10.0.0.2:2");
+        assertThatThrownBy(() -> first.register(noInterface)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("registry URL interface: none (expected: a path or an interface parameter naming the"
+                        + " service) in " + noInterface);
+
+        first.close();
+        assertThat(first.getState()).isEqualTo(RegistryHealth.State.CLOSED);
+        assertThat(second.lookup(query("*"))).isEmpty();
     }
 
     @Test

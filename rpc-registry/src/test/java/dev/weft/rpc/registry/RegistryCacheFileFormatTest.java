@@ -50,7 +50,8 @@ class RegistryCacheFileFormatTest {
                 "providers " + KEY + " " + P1.toFullString(),
                 "providers " + KEY + " " + P2.toFullString());
         try (Stream<Path> files = Files.list(dir.resolve("nested/deeper"))) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("registry.cache");
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("registry.cache", "registry.cache.lock");
         }
     }
 
@@ -91,7 +92,7 @@ class RegistryCacheFileFormatTest {
     }
 
     @Test
-    void instancesSharingAFile_keepEachOthersServices_afterConcurrentSavesAndANextWriteEach() throws Exception {
+    void instancesSharingAFile_keepEachOthersServices_andLastLists_afterConcurrentSaves() throws Exception {
         Path file = dir.resolve("shared.cache");
         int writers = 4;
         int saves = 200;
@@ -117,14 +118,9 @@ class RegistryCacheFileFormatTest {
             pool.shutdownNow();
             caches.forEach(RegistryCacheFile::close);
         }
-        // Writes at the same moment may lose each other's latest change until each instance's
-        // next write (see the class comment): one more save each, one instance at a time.
-        for (int w = 0; w < writers; w++) {
-            try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
-                cache.save(serviceOfWriter(w), Categories.PROVIDERS,
-                        List.of(URL.valueOf("weft://10.0.0.1:" + saves + "/" + SERVICE)));
-            }
-        }
+        // Each write reads, merges and replaces the file under a lock shared by every instance, so
+        // no instance's latest list is lost; RegistryCacheFileSharingTest also closes the instances
+        // concurrently, in one process and in two.
         try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
             for (int w = 0; w < writers; w++) {
                 assertThat(cache.load(serviceOfWriter(w), Categories.PROVIDERS)).as("writer " + w)
@@ -135,6 +131,25 @@ class RegistryCacheFileFormatTest {
 
     private static ServiceKey serviceOfWriter(int writer) {
         return ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=writer" + writer));
+    }
+
+    @Test
+    void serviceKeysWithSpacesPercentsOrLineBreaks_readBackAsSaved_andPlainKeysAreWrittenAsThemselves() throws Exception {
+        Path file = dir.resolve("odd-keys.cache");
+        ServiceKey spaced = ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=blue+team&version=1%25"));
+        ServiceKey broken = ServiceKey.of(URL.valueOf("consumer://10.0.0.9/" + SERVICE + "?group=a%0Ab%2Bc"));
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            cache.save(spaced, Categories.PROVIDERS, List.of(P1));
+            cache.save(broken, Categories.PROVIDERS, List.of(P2));
+            cache.save(BLUE, Categories.PROVIDERS, List.of(P2));
+        }
+        try (RegistryCacheFile cache = new RegistryCacheFile(file)) {
+            assertThat(cache.load(spaced, Categories.PROVIDERS)).contains(List.of(P1));
+            assertThat(cache.load(broken, Categories.PROVIDERS)).contains(List.of(P2));
+            assertThat(cache.load(BLUE, Categories.PROVIDERS)).contains(List.of(P2));
+        }
+        assertThat(Files.readAllLines(file, StandardCharsets.UTF_8))
+                .contains("providers " + BLUE + " " + P2.toFullString());
     }
 
     @Test

@@ -23,6 +23,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * always wins, and reads of a folder are serial, so a later read never reflects an older state.
  * A read that fails (ZooKeeper unreachable) delivers nothing: subscribers keep their last lists.
  *
+ * <p>The first read waits for a {@code sync} of the folder: a follower of an ensemble answers
+ * reads from its own copy, which may lag behind the leader, so without it a consumer could start
+ * from a stale list (empty though providers are registered). The sync runs in the background and
+ * queues the read when it completes; a sync that fails delivers nothing, and the next event or
+ * reconnection tries again. Later reads follow the watch's events, which the server sends only
+ * once its copy holds the change.
+ *
  * <p>Each read compares the child names with those of the previous read (both sorted, walked
  * together), so only a name that was not there before is decoded; the others keep their URL
  * instances, which makes the directory's own comparison of the lists cheap. A read that finds the
@@ -48,6 +55,8 @@ final class CategoryWatcher implements AutoCloseable {
     private List<Node> nodes = List.of();
     private long sequence;
     private volatile CategorySnapshot latest;
+    /** Whether a sync of the folder completed, so reads see at least what the leader had then. */
+    private volatile boolean synced;
     private volatile boolean closed;
 
     private record Node(String name, URL url) {
@@ -112,6 +121,10 @@ final class CategoryWatcher implements AutoCloseable {
     private void read() {
         dirty.set(false);
         if (closed) {
+            return;
+        }
+        if (!synced) {
+            sync();
             return;
         }
         List<String> names;
@@ -183,6 +196,24 @@ final class CategoryWatcher implements AutoCloseable {
         latest = snapshot;
         for (Subscription subscription : subscriptions) {
             subscription.offer(snapshot);
+        }
+    }
+
+    /** Asks the server this client is connected to to catch up with the leader, then queues the read. */
+    private void sync() {
+        try {
+            client.sync().inBackground((c, event) -> {
+                KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+                if (code == KeeperException.Code.OK || code == KeeperException.Code.NONODE) {
+                    synced = true;
+                    requestRead();
+                } else {
+                    failures.warn("read " + path, "Could not sync " + path + " before its first read (" + code
+                            + "); reading it once the connection is back", null);
+                }
+            }).forPath(path);
+        } catch (Exception e) {
+            failures.warn("read " + path, "Could not sync " + path + " before its first read", e);
         }
     }
 

@@ -40,7 +40,8 @@ class ZookeeperClusterTest {
                 Await.until("B after the new leader", () -> listener.lastAddresses().size() == 2, listener::toString);
                 assertThat(listener.count()).isEqualTo(notified + 1);
                 List<List<URL>> lists = listener.lists("providers");
-                // A follower may answer the very first read before it applied the registration; after that, never empty.
+                // The registration is made on the provider's worker thread, so the very first read may
+                // come before it; after that, never empty.
                 assertThat(lists.subList(notified - 1, lists.size()))
                         .noneMatch(l -> l.get(0).getProtocol().equals("empty"));
             }
@@ -80,7 +81,8 @@ class ZookeeperClusterTest {
                 provider.register(b);
                 Await.until("A and B", () -> listener.lastAddresses().size() == 2, listener::toString);
                 List<List<URL>> lists = listener.lists("providers");
-                // A follower may answer the very first read before it applied the registration; after that, never empty.
+                // The registration is made on the provider's worker thread, so the very first read may
+                // come before it; after that, never empty.
                 assertThat(lists.subList(notified - 1, lists.size()))
                         .noneMatch(l -> l.get(0).getProtocol().equals("empty"));
             }

@@ -122,6 +122,19 @@ class ZookeeperConcurrencyTest {
     }
 
     @Test
+    void subscribeThenUnsubscribeAtOnce_manyTimes_leavesNoWatch() throws Exception {
+        ZookeeperRegistry consumers = registry();
+        for (int cycle = 0; cycle < 200; cycle++) {
+            URL url = consumer(cycle % SERVICES, "quick");
+            RecordingListener listener = new RecordingListener();
+            consumers.subscribe(url, listener);
+            consumers.unsubscribe(url, listener);
+        }
+        Await.until("no persistent watch left once every subscription is gone",
+                () -> watches(consumers).isEmpty(), () -> watches(consumers));
+    }
+
+    @Test
     void listenersStuckInNotify_delayOnlyTheirOwnSubscriptions_andNeverTheRegistrySessionWork() throws Exception {
         ZookeeperRegistry providers = registry();
         ZookeeperRegistry consumers = registry();
