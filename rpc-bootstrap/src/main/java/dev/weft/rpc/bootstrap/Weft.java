@@ -7,7 +7,10 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
+import dev.weft.rpc.protocol.Filter;
+import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.protocol.filter.ContextFilter;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.registry.Registry;
 import dev.weft.rpc.registry.RegistryDirectory;
@@ -240,7 +243,17 @@ public final class Weft implements AutoCloseable {
         Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
         remember(acquired, clusterInvoker::destroy);
         ProviderCheck.await(type, consumerUrl, invokers, source, this::isClosed);
-        return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(clusterInvoker);
+        return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(withCallerContext(clusterInvoker));
+    }
+
+    /** {@code clusterInvoker}, taking the caller's {@code CallContext} first when its consumer chain has the context filter. */
+    private <T> Invoker<T> withCallerContext(Invoker<T> clusterInvoker) {
+        for (Filter filter : FilterChain.filters(clusterInvoker.getUrl(), FilterChain.CONSUMER, director)) {
+            if (filter instanceof ContextFilter context) {
+                return new CallerContextInvoker<>(clusterInvoker, context);
+            }
+        }
+        return clusterInvoker;
     }
 
     /**

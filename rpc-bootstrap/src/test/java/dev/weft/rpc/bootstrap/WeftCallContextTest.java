@@ -1,0 +1,65 @@
+package dev.weft.rpc.bootstrap;
+
+import dev.weft.rpc.protocol.filter.CallContext;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The caller's {@link CallContext} reaches every provider a call goes to, whichever threads the
+ * cluster runs the call's attempts on.
+ */
+class WeftCallContextTest {
+
+    /** What each provider saw of the caller's {@code trace-id}, by provider name. */
+    private final Map<String, String> seen = new ConcurrentHashMap<>();
+
+    private String export(Weft weft, String name) {
+        CallContext context = CallContext.of(weft.director());
+        Greeter greeter = who -> {
+            seen.put(name, String.valueOf(context.get("trace-id")));
+            return name + ":" + who;
+        };
+        return "weft://127.0.0.1:" + weft.export(Greeter.class, greeter, "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
+    }
+
+    @Test
+    void forking_sendsTheCallersContext_toEveryFork() throws Exception {
+        try (Weft weft = Weft.builder().application("shop").build()) {
+            String urls = export(weft, "a") + "," + export(weft, "b");
+            Greeter greeter = weft.refer(Greeter.class, "url=" + urls + "&cluster=forking&forks=2&timeout=5000");
+            CallContext context = CallContext.of(weft.director());
+
+            try (CallContext.Scope scope = context.with("trace-id", "t-1")) {
+                assertThat(greeter.greet("ada")).endsWith(":ada");
+            }
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (seen.size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(seen).as("each fork ran on a pool thread, not the caller's")
+                    .isEqualTo(Map.of("a", "t-1", "b", "t-1"));
+        }
+    }
+
+    @Test
+    void failover_sendsTheCallersContext_andTheCallersInvocationKeepsNothingAfterTheScope() {
+        try (Weft weft = Weft.builder().application("shop").build()) {
+            Greeter greeter = weft.refer(Greeter.class, "url=" + export(weft, "a"));
+            CallContext context = CallContext.of(weft.director());
+
+            try (CallContext.Scope scope = context.with("trace-id", "t-2")) {
+                greeter.greet("ada");
+            }
+            assertThat(seen).isEqualTo(Map.of("a", "t-2"));
+
+            greeter.greet("bob");
+            assertThat(seen).as("a call outside the scope carries no trace-id").isEqualTo(Map.of("a", "null"));
+        }
+    }
+}
