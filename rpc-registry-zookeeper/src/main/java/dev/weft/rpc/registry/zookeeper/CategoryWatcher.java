@@ -227,9 +227,20 @@ final class CategoryWatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops reading and delivering at once, and removes the folder's watch once ZooKeeper has it.
+     * A watch is added in the background when the watcher starts, and the client refuses to remove
+     * one it has not registered yet, so a removal sent before the addition's answer would leave the
+     * watch in place for good. A sync queued now is answered after that addition, so the watch is
+     * removed from its callback (on any result: a lost connection cannot add it later either).
+     */
     @Override
     public void close() {
         closed = true;
-        watcher.close();
+        try {
+            client.sync().inBackground((c, event) -> watcher.close()).forPath(path);
+        } catch (Exception e) {
+            watcher.close();
+        }
     }
 }
