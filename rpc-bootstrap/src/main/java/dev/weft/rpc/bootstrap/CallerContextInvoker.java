@@ -5,7 +5,7 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.protocol.filter.ContextFilter;
+import dev.weft.rpc.protocol.filter.CallContext;
 
 import java.util.Objects;
 
@@ -18,9 +18,9 @@ import java.util.Objects;
 final class CallerContextInvoker<T> implements Invoker<T> {
 
     private final Invoker<T> cluster;
-    private final ContextFilter context;
+    private final CallContext context;
 
-    CallerContextInvoker(Invoker<T> cluster, ContextFilter context) {
+    CallerContextInvoker(Invoker<T> cluster, CallContext context) {
         this.cluster = Objects.requireNonNull(cluster, "cluster");
         this.context = Objects.requireNonNull(context, "context");
     }
@@ -42,7 +42,7 @@ final class CallerContextInvoker<T> implements Invoker<T> {
 
     @Override
     public Result invoke(Invocation invocation) throws RpcException {
-        return cluster.invoke(context.captureCallContext(invocation));
+        return cluster.invoke(context.capture(invocation));
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Protocol;
+import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.protocol.filter.ContextFilter;
 import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.registry.Registry;
@@ -248,12 +249,10 @@ public final class Weft implements AutoCloseable {
 
     /** {@code clusterInvoker}, taking the caller's {@code CallContext} first when its consumer chain has the context filter. */
     private <T> Invoker<T> withCallerContext(Invoker<T> clusterInvoker) {
-        for (Filter filter : FilterChain.filters(clusterInvoker.getUrl(), FilterChain.CONSUMER, director)) {
-            if (filter instanceof ContextFilter context) {
-                return new CallerContextInvoker<>(clusterInvoker, context);
-            }
-        }
-        return clusterInvoker;
+        Filter contextFilter = director.getExtensionLoader(Filter.class).getExtension(ContextFilter.NAME, false);
+        return FilterChain.filters(clusterInvoker.getUrl(), FilterChain.CONSUMER, director).contains(contextFilter)
+                ? new CallerContextInvoker<>(clusterInvoker, CallContext.of(director))
+                : clusterInvoker;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.weft.rpc.protocol.filter;
 
 import com.google.common.collect.ImmutableMap;
+import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.spi.ExtensionDirector;
 
@@ -44,6 +45,25 @@ public final class CallContext {
     /** One attachment of this thread, or {@code null}. */
     public String get(String key) {
         return attachments().get(Objects.requireNonNull(key, "key"));
+    }
+
+    /**
+     * {@code invocation} with this thread's attachments added where it has none of that key
+     * ({@value ContextFilter#APPLICATION_KEY} excepted, which the {@code context} filter sets from
+     * the consumer URL): what that filter would add on this thread, taken now. A caller whose call
+     * may run on other threads (a cluster forking it, or retrying it later) takes it first, so the
+     * call carries the caller's attachments wherever the filter then runs. Returns
+     * {@code invocation} itself when this thread has none.
+     */
+    public Invocation capture(Invocation invocation) {
+        Map<String, String> fromThread = attachments();
+        if (fromThread.isEmpty()) {
+            return invocation;
+        }
+        Map<String, String> merged = new LinkedHashMap<>(fromThread);
+        merged.remove(ContextFilter.APPLICATION_KEY);
+        merged.putAll(invocation.getAttachments());
+        return ContextFilter.withAttachments(invocation, merged);
     }
 
     /** Adds (or replaces) one attachment on this thread until the scope closes. */

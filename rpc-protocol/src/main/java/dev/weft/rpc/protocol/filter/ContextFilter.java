@@ -59,26 +59,8 @@ public final class ContextFilter implements Filter {
         return next.invoke(withAttachments(invocation, attachments));
     }
 
-    /**
-     * {@code invocation} with this thread's {@link CallContext} attachments added where it has none
-     * of that key ({@value #APPLICATION_KEY} excepted, which this filter sets from the URL): what
-     * this filter would add on this thread, captured now. A caller that hands the call to other
-     * threads (a cluster forking it, or retrying it later) captures first, so the call carries the
-     * caller's context wherever this filter then runs. Returns {@code invocation} itself when the
-     * thread has no attachments.
-     */
-    public Invocation captureCallContext(Invocation invocation) {
-        Map<String, String> fromThread = callContext.attachments();
-        if (fromThread.isEmpty()) {
-            return invocation;
-        }
-        Map<String, String> attachments = new LinkedHashMap<>(fromThread);
-        attachments.remove(APPLICATION_KEY);
-        attachments.putAll(invocation.getAttachments());
-        return withAttachments(invocation, attachments);
-    }
-
-    private static Invocation withAttachments(Invocation invocation, Map<String, String> attachments) {
+    /** {@code invocation} with {@code attachments} set: in place on an {@link RpcInvocation}, else on a copy. */
+    static Invocation withAttachments(Invocation invocation, Map<String, String> attachments) {
         RpcInvocation target = invocation instanceof RpcInvocation
                 ? (RpcInvocation) invocation
                 : new RpcInvocation(invocation.getMethodName(), invocation.getParameterTypes(), invocation.getArguments(),
