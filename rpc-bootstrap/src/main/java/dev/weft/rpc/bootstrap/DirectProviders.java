@@ -55,17 +55,21 @@ final class DirectProviders<T> {
     }
 
     private static URL providerUrl(ExtensionDirector director, Class<?> type, String entry) {
+        String expected = " (expected: protocol://host:port, e.g. weft://127.0.0.1:20880)";
+        if (entry.isEmpty()) {
+            throw new IllegalArgumentException("refer " + type.getName() + ": url entry ''" + expected);
+        }
         URL url;
         try {
             url = URL.valueOf(entry);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("refer " + type.getName() + ": url entry '" + entry
-                    + "' (expected: protocol://host:port, e.g. weft://127.0.0.1:20880): " + e.getMessage(), e);
+            // the parser's message names the entry with its password redacted
+            throw new IllegalArgumentException("refer " + type.getName() + ": url entry" + expected + ": " + e.getMessage(), e);
         }
         var loader = director.getExtensionLoader(Protocol.class);
         if (url.getProtocol() == null || !loader.hasExtension(url.getProtocol())) {
             throw new IllegalArgumentException("refer " + type.getName() + ": protocol " + url.getProtocol() + " of url entry '"
-                    + entry + "' (expected: one of " + loader.getSupportedExtensions() + ")");
+                    + url + "' (expected: one of " + loader.getSupportedExtensions() + ")");
         }
         if (url.getPath() == null || url.getPath().isEmpty()) {
             url = url.withPath(type.getName());

@@ -8,6 +8,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -69,6 +71,17 @@ class WeftBadInputTest {
         assertThatThrownBy(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1,&check=false"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("url entry ''");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"weft://ops:s3cret@127.0.0.1:1/x?a=%zz", "nosuch://ops:s3cret@127.0.0.1:1"})
+    void refer_withABadUrlEntryCarryingAPassword_failsWithoutShowingThePassword(String entry) {
+        assertThatThrownBy(() -> weft.refer(Greeter.class, "url=" + URLEncoder.encode(entry, StandardCharsets.UTF_8)
+                + "&check=false"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("url entry")
+                .hasMessageContaining("ops:***@127.0.0.1")
+                .hasMessageNotContaining("s3cret");
     }
 
     @ParameterizedTest
