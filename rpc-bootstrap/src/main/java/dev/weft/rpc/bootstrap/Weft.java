@@ -101,12 +101,7 @@ public final class Weft implements AutoCloseable {
      * created it); a release's own failure is added to {@code failure} as suppressed.
      */
     private void releaseAfterFailedBuild(Throwable failure) {
-        Deque<AutoCloseable> toClose;
-        synchronized (owned) {
-            closed = true;
-            toClose = new ArrayDeque<>(owned);
-            owned.clear();
-        }
+        Deque<AutoCloseable> toClose = closeAndTakeOwned();
         if (ownsDirector) {
             toClose.addLast(director::close);
         }
@@ -262,14 +257,9 @@ public final class Weft implements AutoCloseable {
     @Override
     public void close() {
         synchronized (closeLock) {
-            Deque<AutoCloseable> toClose;
-            synchronized (owned) {
-                if (closed) {
-                    return;
-                }
-                closed = true;
-                toClose = new ArrayDeque<>(owned);
-                owned.clear();
+            Deque<AutoCloseable> toClose = closeAndTakeOwned();
+            if (toClose == null) {
+                return;
             }
             toClose.forEach(Weft::closeQuietly);
             if (ownsDirector) {
@@ -341,6 +331,19 @@ public final class Weft implements AutoCloseable {
     private void remember(List<AutoCloseable> acquired, AutoCloseable closeable) {
         acquired.add(closeable);
         remember(closeable);
+    }
+
+    /** Marks this instance closed and hands over what it owns, newest first; null when it was closed already. */
+    private Deque<AutoCloseable> closeAndTakeOwned() {
+        synchronized (owned) {
+            if (closed) {
+                return null;
+            }
+            closed = true;
+            Deque<AutoCloseable> taken = new ArrayDeque<>(owned);
+            owned.clear();
+            return taken;
+        }
     }
 
     /** Releases, newest first, those of {@code acquired} still owned (a racing {@code close()} releases the rest). */

@@ -384,7 +384,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             return false;
         }
         Invoker<?> provider = InvokerView.unwrap(invoker);
-        return tried.contains(invoker) || tried.stream().anyMatch(each -> InvokerView.unwrap(each) == provider);
+        return tried.stream().anyMatch(each -> InvokerView.unwrap(each) == provider);
     }
 
     /** The balancer's first choice: the plan's picker over its candidates, {@code select} over any other list. */

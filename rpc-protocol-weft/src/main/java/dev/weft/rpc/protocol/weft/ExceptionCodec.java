@@ -96,15 +96,13 @@ final class ExceptionCodec {
             result = new RpcException(error.rpcCode() < 0 ? RpcException.UNKNOWN_EXCEPTION : error.rpcCode(),
                     message);
         }
-        for (Class<?> declared : method.getExceptionTypes()) {
-            if (result == null && declared.getName().equals(type)) {
-                result = instantiate(declared, message);
-            }
+        Class<?> declared = declaredNamed(method, type);
+        if (result == null && declared != null) {
+            result = instantiate(declared, message);
         }
-        for (Class<?> declared : method.getExceptionTypes()) {
-            if (result == null && declared.getName().equals(error.declaredAs())) {
-                result = instantiate(declared, (message == null ? "" : message + " ") + "(remote " + type + ")");
-            }
+        Class<?> extended = declaredNamed(method, error.declaredAs());
+        if (result == null && extended != null) {
+            result = instantiate(extended, (message == null ? "" : message + " ") + "(remote " + type + ")");
         }
         if (result == null && JdkUnchecked.BY_NAME.containsKey(type)) {
             result = JdkUnchecked.BY_NAME.get(type).apply(message);
@@ -116,6 +114,16 @@ final class ExceptionCodec {
         }
         result.setStackTrace(stackOf(error));
         return result;
+    }
+
+    /** The exception class {@code method} declares whose name is {@code name}, or null (also for a null name). */
+    private static Class<?> declaredNamed(Method method, String name) {
+        for (Class<?> declared : method.getExceptionTypes()) {
+            if (declared.getName().equals(name)) {
+                return declared;
+            }
+        }
+        return null;
     }
 
     private static StackTraceElement[] stackOf(RemoteError error) {
