@@ -1,0 +1,5 @@
+package dev.weft.rpc.spring.boot;
+
+public interface Greeter {
+    String greet(String name);
+}
