@@ -31,6 +31,8 @@ final class WeftReferenceInjector implements InstantiationAwareBeanPostProcessor
 
     private ConfigurableListableBeanFactory beanFactory;
     private final Map<String, Object> references = new ConcurrentHashMap<>();
+    /** Read at the first injection, from the class loader of the {@code Weft}'s director. */
+    private volatile UrlKeyCheck keys;
 
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
@@ -79,7 +81,7 @@ final class WeftReferenceInjector implements InstantiationAwareBeanPostProcessor
         }
         Weft weft = beanFactory.getBean(Weft.class);
         URL consumerUrl = URL.valueOf("consumer://127.0.0.1/" + type.getName()).addParameters(parameters);
-        new UrlKeyCheck(weft.director().getClassLoader()).requireKnown(what, consumerUrl, type);
+        keys(weft).requireKnown(what, consumerUrl, type);
         return references.computeIfAbsent(type.getName() + parameters, key -> {
             try {
                 return weft.refer(type, parameters);
@@ -87,6 +89,15 @@ final class WeftReferenceInjector implements InstantiationAwareBeanPostProcessor
                 throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
             }
         });
+    }
+
+    private UrlKeyCheck keys(Weft weft) {
+        UrlKeyCheck current = keys;
+        if (current == null) {
+            current = new UrlKeyCheck(weft.director().getClassLoader());
+            keys = current;
+        }
+        return current;
     }
 
     private String resolve(String value) {
