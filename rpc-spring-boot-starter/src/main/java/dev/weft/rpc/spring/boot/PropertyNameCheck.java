@@ -20,6 +20,9 @@ import java.util.List;
 final class PropertyNameCheck {
 
     private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of(WeftProperties.PREFIX);
+    /** Compared as Spring binds them: {@code weft.shutdownTimeout} and {@code weft.shutdown_timeout} are known too. */
+    private static final List<ConfigurationPropertyName> KNOWN = WeftProperties.NAMES.stream()
+            .map(ConfigurationPropertyName::of).toList();
 
     private PropertyNameCheck() {
     }
@@ -32,7 +35,7 @@ final class PropertyNameCheck {
                 continue;
             }
             List<ConfigurationPropertyName> unknown = iterable.filter(PREFIX::isAncestorOf).stream()
-                    .filter(name -> !WeftProperties.NAMES.contains(name.toString()))
+                    .filter(name -> !KNOWN.contains(name))
                     .toList();
             if (!unknown.isEmpty()) {
                 ConfigurationPropertyName name = unknown.get(0);

@@ -3,7 +3,6 @@ package dev.weft.rpc.spring.boot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -29,9 +28,7 @@ class ShutdownTest {
     }
 
     private static ApplicationContextRunner runner() {
-        return WeftAutoConfigurationTest.runner()
-                .withConfiguration(AutoConfigurations.of(WeftAutoConfiguration.class))
-                .withPropertyValues("weft.registry=" + zooKeeper.registry());
+        return WeftAutoConfigurationTest.runner(zooKeeper);
     }
 
     /** A provider context of its own, so the test decides when it closes. */

@@ -3,7 +3,6 @@ package dev.weft.rpc.spring.boot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,9 +23,7 @@ class StartupFailureTest {
     }
 
     private static ApplicationContextRunner runner() {
-        return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(WeftAutoConfiguration.class))
-                .withPropertyValues("weft.registry=" + zooKeeper.registry(), "weft.provider.url=weft://127.0.0.1:0");
+        return WeftAutoConfigurationTest.runner(zooKeeper);
     }
 
     private static void assertFailure(ApplicationContextRunner runner, String... parts) {

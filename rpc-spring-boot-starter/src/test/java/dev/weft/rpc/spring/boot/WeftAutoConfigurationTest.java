@@ -29,10 +29,15 @@ class WeftAutoConfigurationTest {
         zooKeeper.close();
     }
 
-    static ApplicationContextRunner runner() {
+    /** A context with the starter's auto-configuration, registered in {@code zooKeeper}, exporting on a free port. */
+    static ApplicationContextRunner runner(TestZooKeeper zooKeeper) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(WeftAutoConfiguration.class, WeftHealthAutoConfiguration.class))
                 .withPropertyValues("weft.registry=" + zooKeeper.registry(), "weft.provider.url=weft://127.0.0.1:0");
+    }
+
+    private static ApplicationContextRunner runner() {
+        return runner(zooKeeper);
     }
 
     @Test
@@ -40,6 +45,15 @@ class WeftAutoConfigurationTest {
         runner().withPropertyValues("spring.application.name=shop").run(context -> {
             assertThat(context).hasSingleBean(Weft.class).hasSingleBean(WeftServiceExports.class);
             assertThat(context.getBean(WeftProperties.class).getHost()).isEqualTo("127.0.0.1");
+        });
+    }
+
+    @Test
+    void relaxedPropertyNames_areKnown() {
+        runner().withPropertyValues("weft.shutdownTimeout=2s", "weft.consumer.PARAMETERS=timeout=300").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(WeftProperties.class).getShutdownTimeout()).hasSeconds(2);
+            assertThat(context.getBean(WeftProperties.class).getConsumer().getParameters()).isEqualTo("timeout=300");
         });
     }
 

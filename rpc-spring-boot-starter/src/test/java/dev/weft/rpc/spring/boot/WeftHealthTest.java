@@ -37,8 +37,7 @@ class WeftHealthTest {
     @Test
     @SuppressWarnings("unchecked")
     void health_isUp_onceTheReferenceSeesTheExport_withDetails() throws Exception {
-        WeftAutoConfigurationTest.runner()
-                .withPropertyValues("weft.registry=" + zooKeeper.registry())
+        WeftAutoConfigurationTest.runner(zooKeeper)
                 .withUserConfiguration(Services.PlainGreeter.class, SelfCaller.class)
                 .run(context -> {
                     HealthIndicator indicator = context.getBean("weftHealthIndicator", HealthIndicator.class);
@@ -56,8 +55,7 @@ class WeftHealthTest {
     @Test
     @SuppressWarnings("unchecked")
     void health_isDown_whenAReferenceHasNoProvider() {
-        WeftAutoConfigurationTest.runner()
-                .withPropertyValues("weft.registry=" + zooKeeper.registry())
+        WeftAutoConfigurationTest.runner(zooKeeper)
                 .withUserConfiguration(SelfCaller.class)
                 .run(context -> {
                     Health health = context.getBean("weftHealthIndicator", HealthIndicator.class).health(true);
@@ -69,7 +67,7 @@ class WeftHealthTest {
 
     @Test
     void health_isLeftOut_withoutActuatorsHealthApi() {
-        WeftAutoConfigurationTest.runner()
+        WeftAutoConfigurationTest.runner(zooKeeper)
                 .withClassLoader(new FilteredClassLoader(HealthIndicator.class))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(WeftHealthIndicator.class));
     }
