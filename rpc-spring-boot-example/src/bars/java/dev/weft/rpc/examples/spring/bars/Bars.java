@@ -1,0 +1,232 @@
+package dev.weft.rpc.examples.spring.bars;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Spring Boot bars, run by hand (not a test): the same provider app and consumer app (a REST
+ * endpoint calling the provider) on Weft's starter and on dubbo-spring-boot-starter, no registry,
+ * direct URL, each app in its own JVM. Per round and stack: consumer process start to first
+ * answered HTTP request, heap used after start and one full GC ({@code jcmd GC.run}), and the
+ * requests per second of 64 concurrent HTTP clients through the consumer.
+ *
+ * <p>Arguments: the class path file written by {@code dependency:build-classpath}, the example's
+ * classes directory, the number of rounds (default 3). Every socket is on 127.0.0.1.
+ */
+public final class Bars {
+
+    private static final int CLIENTS = 64;
+    private static final Duration WARM_UP = Duration.ofSeconds(5);
+    private static final Duration MEASURE = Duration.ofSeconds(10);
+    private static final Duration START_BOUND = Duration.ofSeconds(180);
+    private static final int HTTP_PORT = 18080;
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private static final String JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+
+    private Bars() {
+    }
+
+    record Stack(String name, String providerMain, List<String> providerArgs, int providerPort, String consumerMain,
+                 List<String> consumerArgs, String leaveOut) {
+    }
+
+    record Figures(long startMillis, long heapKib, double requestsPerSecond, long failures) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> dependencies = Arrays.asList(Files.readString(Path.of(args[0])).strip().split(File.pathSeparator));
+        String classes = args[1];
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        Path logs = Path.of(classes).getParent().resolve("bars");
+        Files.createDirectories(logs);
+
+        Stack weft = new Stack("weft", "dev.weft.rpc.examples.spring.provider.ProviderApplication",
+                List.of("--spring.main.web-application-type=none", "--example.zookeeper.embedded=false", "--weft.registry=",
+                        "--weft.provider.url=weft://127.0.0.1:20880"), 20880,
+                "dev.weft.rpc.examples.spring.consumer.ConsumerApplication",
+                List.of("--weft.registry=", "--weft.consumer.parameters=url=weft%3A%2F%2F127.0.0.1%3A20880&timeout=1000&retries=2"),
+                "dubbo");
+        Stack dubbo = new Stack("dubbo", "dev.weft.rpc.examples.spring.bars.dubbo.provider.DubboProviderApplication",
+                List.of("--spring.main.web-application-type=none", "--dubbo.application.name=bars-provider",
+                        "--dubbo.application.qos-enable=false", "--dubbo.registry.address=N/A", "--dubbo.protocol.name=dubbo",
+                        "--dubbo.protocol.host=127.0.0.1", "--dubbo.protocol.port=20881"), 20881,
+                "dev.weft.rpc.examples.spring.bars.dubbo.consumer.DubboConsumerApplication",
+                List.of("--dubbo.application.name=bars-consumer", "--dubbo.application.qos-enable=false",
+                        "--dubbo.registry.address=N/A", "--bars.provider=dubbo://127.0.0.1:20881"),
+                "/rpc-");
+
+        List<String> lines = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            for (Stack stack : List.of(weft, dubbo)) {
+                Figures figures = run(stack, classPath(classes, dependencies, stack.leaveOut()), logs, round);
+                String line = String.format("| %d | %s | %d | %d | %.0f | %d |", round, stack.name(), figures.startMillis(),
+                        figures.heapKib() / 1024, figures.requestsPerSecond(), figures.failures());
+                System.out.println(line);
+                lines.add(line);
+            }
+        }
+        System.out.println("| round | stack | consumer start to first answer (ms) | heap after start + GC (MiB) | req/s, 64 clients | failed |");
+        lines.forEach(System.out::println);
+    }
+
+    /** The example's classes and its dependencies, less those of the other stack. */
+    private static String classPath(String classes, List<String> dependencies, String leaveOut) {
+        List<String> entries = new ArrayList<>();
+        entries.add(classes);
+        for (String entry : dependencies) {
+            String name = leaveOut.startsWith("/") ? entry : Path.of(entry).getFileName().toString();
+            if (!name.contains(leaveOut) && !(leaveOut.startsWith("/") && entry.contains("/rpc-spring-boot-example/"))) {
+                entries.add(entry);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static Figures run(Stack stack, String classPath, Path logs, int round) throws Exception {
+        Process provider = start(classPath, stack.providerMain(), stack.providerArgs(), logs.resolve(stack.name() + "-provider-" + round));
+        Process consumer = null;
+        try {
+            awaitPort(stack.providerPort(), provider);
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            URI greet = URI.create("http://127.0.0.1:" + HTTP_PORT + "/greet?name=ada");
+            List<String> consumerArgs = new ArrayList<>(stack.consumerArgs());
+            consumerArgs.add("--server.port=" + HTTP_PORT);
+            long started = System.nanoTime();
+            consumer = start(classPath, stack.consumerMain(), consumerArgs, logs.resolve(stack.name() + "-consumer-" + round));
+            awaitAnswer(http, greet, consumer);
+            long startMillis = (System.nanoTime() - started) / 1_000_000;
+            long heapKib = heapAfterGc(consumer.pid());
+            return throughput(http, greet, startMillis, heapKib);
+        } finally {
+            stop(consumer);
+            stop(provider);
+        }
+    }
+
+    private static Process start(String classPath, String main, List<String> args, Path log) throws IOException {
+        List<String> command = new ArrayList<>(List.of(JAVA, "-Xmx512m", "-cp", classPath, main));
+        command.addAll(args);
+        command.add("--server.address=127.0.0.1");
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static void awaitPort(int port, Process process) throws InterruptedException {
+        long deadline = System.nanoTime() + START_BOUND.toNanos();
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(10);
+            }
+        }
+        throw new IllegalStateException("provider on port " + port + ": not listening (alive: " + process.isAlive() + ")");
+    }
+
+    private static void awaitAnswer(HttpClient http, URI greet, Process consumer) throws InterruptedException {
+        long deadline = System.nanoTime() + START_BOUND.toNanos();
+        while (System.nanoTime() < deadline && consumer.isAlive()) {
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(greet).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200 && response.body().equals("hello ada")) {
+                    return;
+                }
+            } catch (ConnectException notYet) {
+                // the consumer is still starting
+            } catch (IOException other) {
+                // refused or reset while the server comes up
+            }
+            Thread.sleep(5);
+        }
+        throw new IllegalStateException("consumer: no answer within " + START_BOUND + " (alive: " + consumer.isAlive() + ")");
+    }
+
+    private static long heapAfterGc(long pid) throws IOException, InterruptedException {
+        jcmd(pid, "GC.run");
+        String info = jcmd(pid, "GC.heap_info");
+        Matcher used = HEAP_USED.matcher(info);
+        if (!used.find()) {
+            throw new IllegalStateException("GC.heap_info: no 'used' figure in " + info);
+        }
+        return Long.parseLong(used.group(1));
+    }
+
+    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(JCMD, Long.toString(pid), command).redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        jcmd.waitFor();
+        return out;
+    }
+
+    private static Figures throughput(HttpClient http, URI greet, long startMillis, long heapKib) throws Exception {
+        AtomicBoolean counting = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
+        LongAdder answered = new LongAdder();
+        LongAdder failed = new LongAdder();
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        List<Future<?>> running = new ArrayList<>();
+        for (int i = 0; i < CLIENTS; i++) {
+            running.add(clients.submit(() -> {
+                HttpRequest request = HttpRequest.newBuilder(greet).timeout(Duration.ofSeconds(10)).build();
+                while (!stop.get()) {
+                    boolean ok;
+                    try {
+                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        ok = response.statusCode() == 200;
+                    } catch (IOException e) {
+                        ok = false;
+                    }
+                    if (counting.get()) {
+                        (ok ? answered : failed).increment();
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(WARM_UP.toMillis());
+        counting.set(true);
+        long begun = System.nanoTime();
+        Thread.sleep(MEASURE.toMillis());
+        counting.set(false);
+        double seconds = (System.nanoTime() - begun) / 1e9;
+        stop.set(true);
+        for (Future<?> client : running) {
+            client.get();
+        }
+        clients.shutdown();
+        return new Figures(startMillis, heapKib, answered.sum() / seconds, failed.sum());
+    }
+
+    private static void stop(Process process) throws InterruptedException {
+        if (process != null) {
+            process.destroy();
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+}
