@@ -48,9 +48,16 @@ public final class Bars {
     private Bars() {
     }
 
-    record Stack(String name, String providerMain, List<String> providerArgs, int providerPort, String consumerMain,
-                 List<String> consumerArgs, String leaveOut) {
+    /** {@code leaveOut}: class path entries of the other stack (a jar name part, or a path part starting with '/'). */
+    record Stack(String name, List<String> providerJvmArgs, String providerMain, List<String> providerArgs, int providerPort,
+                 String consumerMain, List<String> consumerArgs, String leaveOut) {
     }
+
+    /**
+     * 127.0.0.1 as Dubbo keeps it: Dubbo reads any {@code 127.*} host as "none given", binds all
+     * interfaces and connects to the LAN address; the IPv4-mapped literal it leaves alone.
+     */
+    private static final String DUBBO_LOOPBACK = "::ffff:127.0.0.1";
 
     record Figures(long startMillis, long heapKib, double requestsPerSecond, long failures) {
     }
@@ -62,19 +69,19 @@ public final class Bars {
         Path logs = Path.of(classes).getParent().resolve("bars");
         Files.createDirectories(logs);
 
-        Stack weft = new Stack("weft", "dev.weft.rpc.examples.spring.provider.ProviderApplication",
+        Stack weft = new Stack("weft", List.of(), "dev.weft.rpc.examples.spring.provider.ProviderApplication",
                 List.of("--spring.main.web-application-type=none", "--example.zookeeper.embedded=false", "--weft.registry=",
                         "--weft.provider.url=weft://127.0.0.1:20880"), 20880,
                 "dev.weft.rpc.examples.spring.consumer.ConsumerApplication",
                 List.of("--weft.registry=", "--weft.consumer.parameters=url=weft%3A%2F%2F127.0.0.1%3A20880&timeout=1000&retries=2"),
                 "dubbo");
-        Stack dubbo = new Stack("dubbo", "dev.weft.rpc.examples.spring.bars.dubbo.provider.DubboProviderApplication",
+        Stack dubbo = new Stack("dubbo", List.of("-DDUBBO_IP_TO_BIND=" + DUBBO_LOOPBACK), "dev.weft.rpc.examples.spring.bars.dubbo.provider.DubboProviderApplication",
                 List.of("--spring.main.web-application-type=none", "--dubbo.application.name=bars-provider",
                         "--dubbo.application.qos-enable=false", "--dubbo.registry.address=N/A", "--dubbo.protocol.name=dubbo",
-                        "--dubbo.protocol.host=127.0.0.1", "--dubbo.protocol.port=20881"), 20881,
+                        "--dubbo.protocol.port=20881"), 20881,
                 "dev.weft.rpc.examples.spring.bars.dubbo.consumer.DubboConsumerApplication",
                 List.of("--dubbo.application.name=bars-consumer", "--dubbo.application.qos-enable=false",
-                        "--dubbo.registry.address=N/A", "--bars.provider=dubbo://127.0.0.1:20881"),
+                        "--dubbo.registry.address=N/A", "--bars.provider=dubbo://[" + DUBBO_LOOPBACK + "]:20881"),
                 "/rpc-");
 
         List<String> lines = new ArrayList<>();
@@ -97,7 +104,7 @@ public final class Bars {
         entries.add(classes);
         for (String entry : dependencies) {
             String name = leaveOut.startsWith("/") ? entry : Path.of(entry).getFileName().toString();
-            if (!name.contains(leaveOut) && !(leaveOut.startsWith("/") && entry.contains("/rpc-spring-boot-example/"))) {
+            if (!name.contains(leaveOut)) {
                 entries.add(entry);
             }
         }
@@ -105,7 +112,8 @@ public final class Bars {
     }
 
     private static Figures run(Stack stack, String classPath, Path logs, int round) throws Exception {
-        Process provider = start(classPath, stack.providerMain(), stack.providerArgs(), logs.resolve(stack.name() + "-provider-" + round));
+        Process provider = start(classPath, stack.providerJvmArgs(), stack.providerMain(), stack.providerArgs(),
+                logs.resolve(stack.name() + "-provider-" + round));
         Process consumer = null;
         try {
             awaitPort(stack.providerPort(), provider);
@@ -114,7 +122,8 @@ public final class Bars {
             List<String> consumerArgs = new ArrayList<>(stack.consumerArgs());
             consumerArgs.add("--server.port=" + HTTP_PORT);
             long started = System.nanoTime();
-            consumer = start(classPath, stack.consumerMain(), consumerArgs, logs.resolve(stack.name() + "-consumer-" + round));
+            consumer = start(classPath, List.of(), stack.consumerMain(), consumerArgs,
+                    logs.resolve(stack.name() + "-consumer-" + round));
             awaitAnswer(http, greet, consumer);
             long startMillis = (System.nanoTime() - started) / 1_000_000;
             long heapKib = heapAfterGc(consumer.pid());
@@ -125,8 +134,11 @@ public final class Bars {
         }
     }
 
-    private static Process start(String classPath, String main, List<String> args, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(JAVA, "-Xmx512m", "-cp", classPath, main));
+    private static Process start(String classPath, List<String> jvmArgs, String main, List<String> args, Path log)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(JAVA, "-Xmx512m"));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-cp", classPath, main));
         command.addAll(args);
         command.add("--server.address=127.0.0.1");
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
