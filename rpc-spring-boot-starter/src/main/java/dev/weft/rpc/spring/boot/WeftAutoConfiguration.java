@@ -39,7 +39,12 @@ public class WeftAutoConfiguration {
                 null);
         String application = properties.getApplication() != null ? properties.getApplication()
                 : environment.getProperty("spring.application.name", DEFAULT_APPLICATION);
-        Weft.Builder builder = Weft.builder().application(application);
+        Weft.Builder builder = Weft.builder();
+        try {
+            builder.application(application);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("weft.application: " + e.getMessage(), e);
+        }
         try {
             builder.host(properties.getHost());
         } catch (IllegalArgumentException e) {

@@ -49,6 +49,12 @@ class StartupFailureTest {
     }
 
     @Test
+    void badHost_andBlankApplication_nameTheirProperty() {
+        assertFailure(runner().withPropertyValues("weft.host=shop host"), "weft.host: host: 'shop host'");
+        assertFailure(runner().withPropertyValues("weft.application= "), "weft.application: application: ''");
+    }
+
+    @Test
     void unknownKey_inConsumerParameters() {
         assertFailure(runner().withPropertyValues("weft.consumer.parameters=loadbalnce=p2c"),
                 "weft.consumer.parameters: loadbalnce=p2c", "did you mean 'loadbalance'?");
