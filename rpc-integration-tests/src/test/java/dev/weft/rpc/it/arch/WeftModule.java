@@ -35,6 +35,8 @@ enum WeftModule {
     /** Every published module above it (DESIGN.md §1); rpc-mock is optional at run time. */
     BOOTSTRAP("rpc-bootstrap", "bootstrap", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, PROTOCOL, MOCK, CLUSTER,
             LOADBALANCE, PROXY, SPI, COMMON), List.of()),
+    SPRING_BOOT_STARTER("rpc-spring-boot-starter", "spring.boot", true, List.of(BOOTSTRAP, REGISTRY, PROTOCOL, CLUSTER, SPI,
+            COMMON), List.of("org.springframework..")),
     TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
     EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, MOCK, CLUSTER,

@@ -35,7 +35,8 @@ class PublishedModulePomTest {
             Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
                     "curator-framework", "curator-recipes", "guava", "slf4j-api")),
             Map.entry("rpc-bootstrap", Set.of("rpc-registry", "rpc-registry-zookeeper", "rpc-cluster", "rpc-loadbalance", "rpc-protocol",
-                    "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")));
+                    "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
+            Map.entry("rpc-spring-boot-starter", Set.of("rpc-bootstrap", "rpc-mock", "spring-boot-autoconfigure", "spring-boot-health")));
 
     private static final Set<String> LOGGING_BACKENDS = Set.of("slf4j-simple", "slf4j-nop", "slf4j-jdk14",
             "slf4j-reload4j", "slf4j-log4j12", "logback-classic", "logback-core", "log4j-core", "log4j-slf4j-impl",
@@ -71,7 +72,8 @@ class PublishedModulePomTest {
         poms.add(ROOT.resolve("pom.xml"));
         for (String module : DeclaredDependency.modules(ROOT.resolve("pom.xml"))) {
             Path pom = ROOT.resolve(module).resolve("pom.xml");
-            if (Files.exists(pom) && !module.equals("rpc-examples") && !module.equals("rpc-benchmarks")) {
+            if (Files.exists(pom) && !module.equals("rpc-examples") && !module.equals("rpc-benchmarks")
+                    && !module.equals("rpc-spring-boot-example")) {
                 poms.add(pom); // the playground and benchmarks are applications: they may pick a backend
             }
         }
