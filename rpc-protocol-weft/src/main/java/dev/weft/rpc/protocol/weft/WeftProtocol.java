@@ -151,6 +151,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
             throw new RpcException(e.getMessage(), e);
         }
         Serialization serialization = serialization(url);
+        ServiceTypes.check("export", invoker.getInterface(), serialization);
         ServerSettings settings;
         try {
             settings = ServerSettings.of(url, url.getPort());
@@ -210,6 +211,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
             throw new RpcException(e.getMessage(), e);
         }
         Serialization serialization = serialization(url);
+        ServiceTypes.check("refer", type, serialization);
         synchronized (this) {
             checkNotDestroyed();
             ConnectionGroup group = groups.get(settings);

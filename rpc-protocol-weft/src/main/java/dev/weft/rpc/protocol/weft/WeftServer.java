@@ -53,7 +53,7 @@ final class WeftServer {
     private final QueueFirstExecutor executor;
     private final Map<String, ExportedService> services = new ConcurrentHashMap<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
-    private final ThrottledLog badPeers;
+    private final PeerWarnings warnings;
     private final ExceptionCodec exceptions = new ExceptionCodec();
     private final Channel serverChannel;
     private final int port;
@@ -63,7 +63,7 @@ final class WeftServer {
     WeftServer(ServerSettings settings, Ticker ticker) {
         this.settings = settings;
         this.ticker = ticker;
-        this.badPeers = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
+        this.warnings = new PeerWarnings(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
         String name = "weft-server-" + (settings.bindAddress().getPort() == 0 ? "any" : settings.bindAddress().getPort());
         Transport transport = Transport.best();
         this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept"),
@@ -134,8 +134,9 @@ final class WeftServer {
         return exceptions;
     }
 
-    ThrottledLog badPeers() {
-        return badPeers;
+    /** This server's warnings about its peers, rate-limited per kind. */
+    PeerWarnings warnings() {
+        return warnings;
     }
 
     boolean isDraining() {
