@@ -211,7 +211,7 @@ public final class JsonSerialization implements Serialization, ExtensionDirector
                 Object value = null;
                 if (declaredType == String.class && token == JsonToken.VALUE_STRING) {
                     value = parser.getText();
-                } else if (token != JsonToken.VALUE_NULL) {
+                } else if (token != JsonToken.VALUE_NULL || !isPlainNull(declaredType)) {
                     ObjectMapper m = mapper.get();
                     JavaType type = m.constructType(declaredType);
                     value = m.readerFor(type).readValue(parser);
@@ -241,6 +241,15 @@ public final class JsonSerialization implements Serialization, ExtensionDirector
                 }
             }
         };
+    }
+
+    /**
+     * Whether JSON {@code null} reads as Java {@code null} without databind: for strings, and for
+     * primitives (whose callers name the missing value themselves); other types ask databind,
+     * so that an {@code Optional} reads as empty.
+     */
+    private static boolean isPlainNull(Type declaredType) {
+        return declaredType == String.class || declaredType instanceof Class<?> c && c.isPrimitive();
     }
 
     /** All of {@code in}; a stream that knows its length (a frame body) is read in one exact array. */
