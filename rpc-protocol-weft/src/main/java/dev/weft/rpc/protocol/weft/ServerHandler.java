@@ -53,18 +53,6 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
-    /**
-     * A consumer that does not read its answers: once the answers waiting for it pass the
-     * channel's high water mark, its requests are no longer read, so it cannot make this provider
-     * run calls and hold their answers without bound. Reading resumes when they drain below the
-     * low mark. A consumer that stays that way is closed as silent after 3 heartbeats.
-     */
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
-        super.channelWritabilityChanged(ctx);
-    }
-
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof FrameDecoder.Oversized oversized) {
@@ -202,7 +190,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         Throwable error = cause instanceof DecoderException && cause.getCause() != null
                 && !(cause instanceof MalformedFrameException) ? cause.getCause() : cause;
         if (error instanceof MalformedFrameException bad) {
-            server.warnings().warn(PeerWarnings.Kind.MALFORMED_FRAME, "weft server: closing " + ctx.channel().remoteAddress() + ": "
+            server.warnings().warn(bad.kind(), "weft server: closing " + ctx.channel().remoteAddress() + ": "
                     + bad.getMessage());
             if (bad.isAnswerableRequest()) {
                 ctx.writeAndFlush(ResponseCodec.status(ctx.alloc(), bad.requestId(), Status.PAYLOAD_TOO_LARGE,
