@@ -78,10 +78,11 @@ public final class JsonSerialization implements Serialization, ExtensionDirector
     static final int MAX_NESTING_DEPTH = 500;
     static final int MAX_NAME_LENGTH = 50_000;
     /**
-     * Tokens per body: an 8 MiB body of {@code [{},{},...]} would otherwise become about 2.8
-     * million maps (hundreds of MiB of heap) from one request.
+     * Tokens (values, names, brackets) per body: an 8 MiB body of {@code [{},{},...]} would
+     * otherwise become about 2.8 million maps (hundreds of MiB of heap) from one request; at this
+     * cap it is at most 250,000 (about 15 MiB).
      */
-    static final long MAX_TOKENS = 1_000_000;
+    static final long MAX_TOKENS = 500_000;
 
     private final JsonFactory factory;
     /** Built on first use: a call whose values are all strings never needs databind. */

@@ -91,7 +91,7 @@ class JsonSerializationTest {
         assertThatThrownBy(() -> json.deserialize(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)))
                 .readObject(Object.class))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("Token count (1000001) exceeds the maximum allowed (1000000");
+                .hasMessageContaining("Token count (500001) exceeds the maximum allowed (500000");
     }
 
     @Test
