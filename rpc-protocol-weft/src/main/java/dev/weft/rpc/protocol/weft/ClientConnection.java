@@ -31,7 +31,11 @@ final class ClientConnection {
     private final Backoff backoff;
     private final Ticker ticker;
     private final ThrottledLog warnings;
-    /** Failed connection attempts to this address, which repeat with backoff while it is down. */
+    /**
+     * Failed connection attempts, which repeat with backoff while an address is down: one limit
+     * shared by every connection of the protocol, so a thousand stale addresses give one line per
+     * interval with a count, not a thousand.
+     */
     private final ThrottledLog connectFailures;
     private final ExceptionCodec exceptions;
     private final Bootstrap bootstrap;
@@ -43,13 +47,13 @@ final class ClientConnection {
     private volatile boolean closed;
 
     ClientConnection(ClientSettings settings, EventLoopGroup group, Transport transport, Backoff backoff, Ticker ticker,
-                     ThrottledLog warnings, ExceptionCodec exceptions) {
+                     ThrottledLog warnings, ThrottledLog connectFailures, ExceptionCodec exceptions) {
         this.settings = settings;
         this.group = group;
         this.backoff = backoff;
         this.ticker = ticker;
         this.warnings = warnings;
-        this.connectFailures = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
+        this.connectFailures = connectFailures;
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)
