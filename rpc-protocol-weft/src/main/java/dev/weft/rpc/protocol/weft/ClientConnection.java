@@ -70,6 +70,7 @@ final class ClientConnection {
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L,
                                         settings.heartbeatMillis(), 0, TimeUnit.MILLISECONDS))
                                 .addLast(FrameDecoder.forConsumer(settings.payload()))
+                                .addLast(new PeerLiveness(state))
                                 .addLast(new ClientHandler(state, ClientConnection.this));
                         ch.attr(ClientConnection.STATE).set(state);
                     }
@@ -102,6 +103,8 @@ final class ClientConnection {
      * call waits for it. An eager connection is unusable until it is made, so a cluster routes
      * around a provider that cannot be reached and a {@code check} sees only connected providers.
      * Once an attempt failed or the connection was lost, it is unusable until a reconnect succeeds.
+     * A connection counts only once the provider has answered on it ({@link PeerLiveness}): the
+     * handshake alone proves nothing.
      */
     boolean isAvailable(String service) {
         ChannelState state = current;
@@ -113,7 +116,7 @@ final class ClientConnection {
                 return connecting == null || !connecting.isDone();
             }
         }
-        return state.isUsableFor(service);
+        return state.isAvailableFor(service);
     }
 
     /**
