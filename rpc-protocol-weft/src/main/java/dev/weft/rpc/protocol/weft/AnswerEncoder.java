@@ -26,7 +26,7 @@ final class AnswerEncoder {
         try {
             if (result.hasException()) {
                 return ResponseCodec.error(alloc, service.serialization(), id,
-                        exceptions.describe(result.getException(), method), payload);
+                        exceptions.describe(result.getException(), method, service.serialization()), payload);
             }
             return ResponseCodec.value(alloc, service.serialization(), id, method, result.getValue(), payload);
         } catch (Throwable e) { // Errors too: nothing an answer's encoding throws may leave its call unanswered

@@ -114,7 +114,7 @@ final class ResponseCodec {
             }
             RemoteError error = (RemoteError) serialization.deserialize(new ByteBufInputStream(body))
                     .readObject(RemoteError.class);
-            return RpcResult.ofException(exceptions.recreate(error, method, remote));
+            return RpcResult.ofException(exceptions.recreate(error, method, remote, serialization));
         } catch (IOException | RuntimeException e) {
             return RpcResult.ofException(new RpcException(RpcException.SERIALIZATION_EXCEPTION,
                     "response to " + method.getName() + " from " + remote + ": " + e.getMessage(), e));
