@@ -72,7 +72,7 @@ public final class HostilePeersBenchmark {
                 consumer.greet("warm-up");
             }
             long[] quietMemory = memory(in, out);
-            rows.add(row("quiet", phase(consumer, seconds, () -> { }), quietMemory));
+            rows.add(row("quiet", phase(consumer, seconds, () -> "none"), quietMemory));
             int p = port;
             rows.add(row("10 non-reading clients", phase(consumer, seconds, () -> nonReading(p, 10, seconds)), memory(in, out)));
             rows.add(row("48 trickling uploads", phase(consumer, seconds, () -> trickling(p, 48, seconds)), memory(in, out)));
