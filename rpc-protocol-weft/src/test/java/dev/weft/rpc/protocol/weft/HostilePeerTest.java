@@ -193,6 +193,37 @@ class HostilePeerTest {
         }
     }
 
+    /** 250,001 empty objects into an {@code Object} parameter: over the token cap, refused before they become maps. */
+    @Test
+    void tooManyJsonElements_areRefusedBadRequest() throws Exception {
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "");
+            String elements = "[" + "{},".repeat(250_000) + "{}]";
+            ByteBuf frame = Frame.start(ByteBufAllocator.DEFAULT, Frame.FLAG_REQUEST | Frame.FLAG_TWO_WAY, 0,
+                    JsonSerialization.ID, 4, 0);
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), exporter.getInvoker().getUrl().getPort())) {
+                socket.setSoTimeout(10_000);
+                WireStrings.write(frame, Shapes.class.getName());
+                WireStrings.write(frame, "any");
+                WireStrings.write(frame, "java.lang.Object");
+                frame.writeShort(0);
+                frame.writeCharSequence(elements, StandardCharsets.US_ASCII);
+                Frame.finish(frame);
+                socket.getOutputStream().write(ByteBufUtil.getBytes(frame));
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                byte[] header = new byte[Frame.HEADER_LENGTH];
+                in.readFully(header);
+                byte[] reason = new byte[((header[21] & 0xff) << 16) | ((header[22] & 0xff) << 8) | (header[23] & 0xff)];
+                in.readFully(reason);
+                assertThat(header[4]).isEqualTo((byte) Status.BAD_REQUEST);
+                assertThat(new String(reason, StandardCharsets.UTF_8))
+                        .contains("any(java.lang.Object)").contains("Token count (500001) exceeds the maximum allowed (500000");
+            } finally {
+                frame.release();
+            }
+        }
+    }
+
     @Test
     void anUploadTricklingBelowMinUploadRate_isClosed() throws Exception {
         int body = 1024 * 1024;
