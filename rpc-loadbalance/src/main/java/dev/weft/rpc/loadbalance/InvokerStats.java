@@ -27,11 +27,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * are computed when a call ends, and read as empty once a whole bucket passes without a call
  * ending, which lets balancers probe the invoker again.
  *
- * <p><b>Peak EWMA.</b> The estimate jumps to a sample larger than itself and otherwise moves
- * towards it with weight {@code 1 - exp(-dt / 10 s)}, {@code dt} being the time since the previous
- * sample; a failure raises it to at least twice its value (and at least 1 ms). Readers decay it
- * towards zero over idle time with a time constant of their choosing ({@link #peakEwmaNanos(long, long)}),
- * so an idle invoker is probed again.
+ * <p><b>Peak EWMA.</b> The latency estimate jumps to a successful call's latency larger than
+ * itself and otherwise moves towards it with weight {@code 1 - exp(-dt / 10 s)}, {@code dt} being
+ * the time since the previous sample. A failure does not enter it (a timeout's elapsed time says
+ * nothing about the provider's latency once it answers again); it adds a <em>failure penalty</em>
+ * instead: at least 1 ms, at least the latency estimate (so a failure at least doubles the cost), at
+ * least twice the penalty left from earlier failures, and at most
+ * {@value #MAX_FAILURE_PENALTY_MILLIS} ms; the penalty decays with its own time constant of
+ * {@value #FAILURE_PENALTY_DECAY_MILLIS} ms. So a provider that failed for a while (paused, restarted)
+ * costs at most a second more than its latency, and a few seconds after its last failure it is
+ * compared on its latency again, whatever how many calls failed. Readers decay the latency
+ * estimate towards zero over idle time with a time constant of their choosing
+ * ({@link #peakEwmaNanos(long, long)}), so an idle invoker is probed again.
  *
  * <p>Thread-safe: outcomes are recorded under this object's lock, reads take none. Reads are
  * individually atomic, not a consistent snapshot of each other. {@code startCall}/{@code endCall}
@@ -48,8 +55,15 @@ public final class InvokerStats {
     /** The EWMA time constant applied when samples arrive. */
     public static final long EWMA_DECAY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
+    /** The largest failure penalty, however many calls failed. */
+    public static final long MAX_FAILURE_PENALTY_MILLIS = 1_000;
+    /** The time constant the failure penalty decays with. */
+    public static final long FAILURE_PENALTY_DECAY_MILLIS = 1_000;
+
     static final long BUCKET_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final double MIN_FAILURE_PENALTY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final double MAX_FAILURE_PENALTY_NANOS = TimeUnit.MILLISECONDS.toNanos(MAX_FAILURE_PENALTY_MILLIS);
+    private static final long FAILURE_PENALTY_DECAY_NANOS = TimeUnit.MILLISECONDS.toNanos(FAILURE_PENALTY_DECAY_MILLIS);
 
     private final Ticker ticker;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -62,6 +76,9 @@ public final class InvokerStats {
     /** The peak EWMA at {@link #lastSampleNanos}; negative without history. */
     private volatile double ewmaNanos = -1;
     private volatile long lastSampleNanos = Long.MIN_VALUE;
+    /** The failure penalty at {@link #lastFailureNanos}; 0 without failures. */
+    private volatile double penaltyNanos;
+    private volatile long lastFailureNanos = Long.MIN_VALUE;
     /** Per bucket parity: its epoch, successes, their total nanoseconds and failures; guarded by {@code this}. */
     private final long[] epochs = {Long.MIN_VALUE, Long.MIN_VALUE};
     private final long[] successes = new long[2];
@@ -148,7 +165,16 @@ public final class InvokerStats {
     public double peakEwmaNanos(long nowNanos, long decayNanos) {
         double estimate = ewmaNanos;
         long idle = nowNanos - lastSampleNanos;
-        return estimate <= 0 || idle <= 0 ? estimate : estimate * keep(idle, decayNanos);
+        double latency = estimate <= 0 || idle <= 0 ? estimate : estimate * keep(idle, decayNanos);
+        double penalty = failurePenaltyNanos(nowNanos);
+        return penalty <= 0 ? latency : Math.max(0, latency) + penalty;
+    }
+
+    /** The failure penalty decayed to {@code nowNanos}; 0 without failures. Included in {@link #peakEwmaNanos}. */
+    public double failurePenaltyNanos(long nowNanos) {
+        double penalty = penaltyNanos;
+        long since = nowNanos - lastFailureNanos;
+        return penalty <= 0 || since <= 0 ? penalty : penalty * keep(since, FAILURE_PENALTY_DECAY_NANOS);
     }
 
     private synchronized void record(long ended, long elapsed, boolean success) {
@@ -182,19 +208,26 @@ public final class InvokerStats {
         this.windowSuccesses = windowSuccesses;
         this.windowFailures = windowFailures;
         windowEndNanos = LongMath.saturatedMultiply(LongMath.saturatedAdd(epoch, 2), BUCKET_NANOS);
-        ewmaNanos = nextEwma(now, Math.max(1, elapsed), success);
+        if (success) {
+            ewmaNanos = nextEwma(now, Math.max(1, elapsed));
+        } else {
+            double latency = ewmaNanos <= 0 ? 0 : ewmaNanos * keep(Math.max(0, now - lastSampleNanos), EWMA_DECAY_NANOS);
+            double left = failurePenaltyNanos(now);
+            penaltyNanos = Math.min(MAX_FAILURE_PENALTY_NANOS,
+                    Math.max(MIN_FAILURE_PENALTY_NANOS, Math.max(latency, 2 * left)));
+            lastFailureNanos = now;
+        }
         lastSampleNanos = now;
     }
 
-    private double nextEwma(long now, long elapsed, boolean success) {
+    private double nextEwma(long now, long elapsed) {
         double old = ewmaNanos;
         if (old < 0) {
-            return success ? elapsed : Math.max(elapsed, MIN_FAILURE_PENALTY_NANOS);
+            return elapsed;
         }
         double keep = keep(Math.max(0, now - lastSampleNanos), EWMA_DECAY_NANOS);
         double decayed = old * keep;
-        double sample = success ? elapsed : Math.max(elapsed, Math.max(2 * old, MIN_FAILURE_PENALTY_NANOS));
-        return sample > decayed ? sample : decayed + sample * (1 - keep);
+        return elapsed > decayed ? elapsed : decayed + elapsed * (1 - keep);
     }
 
     /** {@code exp(-dt / decay)}: the share of the old estimate kept after {@code dt}. */
@@ -204,6 +237,7 @@ public final class InvokerStats {
 
     @Override
     public String toString() {
-        return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + ewmaNanos + "}";
+        return "InvokerStats{inFlight=" + inFlight() + ", latencyTimed=" + timed + ", peakEwmaNanos=" + ewmaNanos
+                + ", failurePenaltyNanos=" + penaltyNanos + "}";
     }
 }

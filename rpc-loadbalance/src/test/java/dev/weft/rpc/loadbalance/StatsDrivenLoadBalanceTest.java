@@ -191,6 +191,50 @@ class StatsDrivenLoadBalanceTest {
         assertThat(balance.select(list, CONSUMER, call("m"))).isSameAs(list.get(1));
     }
 
+    /**
+     * 500 calls per second of simulated time, 1 ms each, to two providers; the second fails every
+     * call for 5 s (a paused provider), then answers again. Its penalty is bounded and decays, so
+     * it is picked again within a few seconds, and soon takes about its share.
+     */
+    @Test
+    void p2c_aProviderThatFailedForFiveSeconds_isPickedAgainWithinSecondsOfRecovering() {
+        List<Invoker<FakeService>> list = invokers(-1, -1);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
+        Invoker<FakeService> paused = list.get(1);
+        completed(list.get(0), MS, true, 1);
+        completed(paused, MS, true, 1);
+        long start = time.read();
+        long pauseEnds = start + TimeUnit.SECONDS.toNanos(10);
+        long firstPickAfter = -1;
+        int[] picksPerSecondAfter = new int[20];
+        for (int call = 0; call < 500 * 30; call++) {
+            long now = start + call * 2 * MS;
+            time.set(now);
+            Invoker<FakeService> picked = balance.select(list, CONSUMER, call("m"));
+            boolean failing = picked == paused && now >= start + TimeUnit.SECONDS.toNanos(5) && now < pauseEnds;
+            InvokerStats counters = stats.get(picked);
+            long started = counters.startCall();
+            time.advance(MS, TimeUnit.NANOSECONDS);
+            counters.endCall(started, !failing);
+            if (picked == paused && now >= pauseEnds) {
+                int second = (int) ((now - pauseEnds) / TimeUnit.SECONDS.toNanos(1));
+                if (firstPickAfter < 0) {
+                    firstPickAfter = now - pauseEnds;
+                }
+                if (second < picksPerSecondAfter.length) {
+                    picksPerSecondAfter[second]++;
+                }
+            }
+            assertThat(stats.get(paused).failurePenaltyNanos(time.read()))
+                    .isLessThanOrEqualTo((double) TimeUnit.MILLISECONDS.toNanos(InvokerStats.MAX_FAILURE_PENALTY_MILLIS));
+        }
+        assertThat(firstPickAfter).as("picked again after the pause").isBetween(0L, TimeUnit.SECONDS.toNanos(8));
+        // ten seconds on, it takes a fair part of the 500 calls a second again
+        for (int second = 10; second < 20; second++) {
+            assertThat(picksPerSecondAfter[second]).as("picks in second %d after the pause", second).isGreaterThan(100);
+        }
+    }
+
     @Test
     void p2c_errorsRaiseTheEstimate() {
         List<Invoker<FakeService>> list = invokers(-1, -1);

@@ -35,6 +35,16 @@ public interface Serialization {
     /** A reader of consecutive values from {@code in}; it does not close {@code in}. */
     ObjectInput deserialize(InputStream in) throws IOException;
 
+    /**
+     * Refuses a type this format cannot write or read as declared, so that a method using it
+     * fails at export and refer rather than at its first call. The default accepts every type.
+     *
+     * @param declaredType a method's generic parameter or return type
+     * @throws IllegalArgumentException naming the type and why it cannot be carried
+     */
+    default void checkSupported(Type declaredType) {
+    }
+
     /** Writes values one after another; {@link #flush()} once after the last one. */
     interface ObjectOutput {
 
@@ -56,5 +66,14 @@ public interface Serialization {
          *                     not fit {@code declaredType}
          */
         Object readObject(Type declaredType) throws IOException;
+
+        /**
+         * Checks that nothing follows the values read (a request with more arguments than its
+         * method declares, trailing bytes). The default checks nothing.
+         *
+         * @throws IOException naming what follows
+         */
+        default void requireEnd() throws IOException {
+        }
     }
 }

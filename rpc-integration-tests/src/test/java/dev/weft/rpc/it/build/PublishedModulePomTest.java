@@ -30,7 +30,7 @@ class PublishedModulePomTest {
             Map.entry("rpc-protocol", Set.of("rpc-spi", "rpc-common", "guava", "slf4j-api")),
             Map.entry("rpc-protocol-weft", Set.of("rpc-protocol", "rpc-spi", "rpc-common", "netty-handler", "netty-codec",
                     "netty-transport", "netty-transport-classes-epoll", "netty-transport-native-epoll", "netty-buffer", "netty-common",
-                    "jackson-databind", "jackson-core", "guava", "slf4j-api")),
+                    "jackson-databind", "jackson-core", "jackson-datatype-jsr310", "jackson-datatype-jdk8", "guava", "slf4j-api")),
             Map.entry("rpc-registry", Set.of("rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
             Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
                     "curator-framework", "curator-recipes", "guava", "slf4j-api")),

@@ -24,6 +24,8 @@ final class ChannelState {
     private final Set<String> goneServices = ConcurrentHashMap.newKeySet();
     private volatile boolean goingAway;
     private volatile boolean closed;
+    /** The provider has sent something on this channel (see {@link PeerLiveness}). */
+    private volatile boolean heard;
 
     ChannelState(Channel channel, String remote) {
         this.channel = channel;
@@ -45,6 +47,16 @@ final class ChannelState {
 
     boolean isUsableFor(String service) {
         return isUsable() && !goneServices.contains(service);
+    }
+
+    /** Usable for {@code service}, and the provider has answered on this channel: what a cluster may pick. */
+    boolean isAvailableFor(String service) {
+        return heard && isUsableFor(service);
+    }
+
+    /** A frame arrived from the provider. */
+    void heard() {
+        heard = true;
     }
 
     int pendingCount() {

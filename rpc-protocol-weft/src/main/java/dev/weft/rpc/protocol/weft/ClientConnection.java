@@ -31,7 +31,11 @@ final class ClientConnection {
     private final Backoff backoff;
     private final Ticker ticker;
     private final ThrottledLog warnings;
-    /** Failed connection attempts to this address, which repeat with backoff while it is down. */
+    /**
+     * Failed connection attempts, which repeat with backoff while an address is down: one limit
+     * shared by every connection of the protocol, so a thousand stale addresses give one line per
+     * interval with a count, not a thousand.
+     */
     private final ThrottledLog connectFailures;
     private final ExceptionCodec exceptions;
     private final Bootstrap bootstrap;
@@ -43,13 +47,13 @@ final class ClientConnection {
     private volatile boolean closed;
 
     ClientConnection(ClientSettings settings, EventLoopGroup group, Transport transport, Backoff backoff, Ticker ticker,
-                     ThrottledLog warnings, ExceptionCodec exceptions) {
+                     ThrottledLog warnings, ThrottledLog connectFailures, ExceptionCodec exceptions) {
         this.settings = settings;
         this.group = group;
         this.backoff = backoff;
         this.ticker = ticker;
         this.warnings = warnings;
-        this.connectFailures = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
+        this.connectFailures = connectFailures;
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -66,6 +70,7 @@ final class ClientConnection {
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L,
                                         settings.heartbeatMillis(), 0, TimeUnit.MILLISECONDS))
                                 .addLast(FrameDecoder.forConsumer(settings.payload()))
+                                .addLast(new PeerLiveness(state))
                                 .addLast(new ClientHandler(state, ClientConnection.this));
                         ch.attr(ClientConnection.STATE).set(state);
                     }
@@ -98,6 +103,8 @@ final class ClientConnection {
      * call waits for it. An eager connection is unusable until it is made, so a cluster routes
      * around a provider that cannot be reached and a {@code check} sees only connected providers.
      * Once an attempt failed or the connection was lost, it is unusable until a reconnect succeeds.
+     * A connection counts only once the provider has answered on it ({@link PeerLiveness}): the
+     * handshake alone proves nothing.
      */
     boolean isAvailable(String service) {
         ChannelState state = current;
@@ -109,7 +116,7 @@ final class ClientConnection {
                 return connecting == null || !connecting.isDone();
             }
         }
-        return state.isUsableFor(service);
+        return state.isAvailableFor(service);
     }
 
     /**

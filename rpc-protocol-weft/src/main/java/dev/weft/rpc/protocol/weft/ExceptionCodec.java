@@ -2,6 +2,7 @@ package dev.weft.rpc.protocol.weft;
 
 import com.google.common.collect.ImmutableMap;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.protocol.Serialization;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
@@ -13,7 +14,8 @@ import java.util.NoSuchElementException;
 import java.util.function.Function;
 
 /**
- * Exceptions across the wire. The provider sends (class name, message, stack), and for an
+ * Exceptions across the wire. The provider sends (class name, message, stack, and for a class the
+ * method declares, its own fields: {@link ExceptionFields}), and for an
  * exception whose class extends one the called method declares without being declared itself, the
  * name of that declared class. The consumer re-creates the exception only as a class it already
  * holds: one of the called method's declared exception classes (the exception's own, else the
@@ -57,8 +59,8 @@ final class ExceptionCodec {
         }
     }
 
-    /** What the provider sends for {@code error}, thrown by a call of {@code method}. */
-    RemoteError describe(Throwable error, Method method) {
+    /** What the provider sends for {@code error}, thrown by a call of {@code method} of a service in {@code serialization}. */
+    RemoteError describe(Throwable error, Method method, Serialization serialization) {
         StackTraceElement[] trace = error.getStackTrace();
         List<RemoteError.StackFrame> stack = new ArrayList<>(Math.min(trace.length, MAX_STACK));
         for (int i = 0; i < trace.length && i < MAX_STACK; i++) {
@@ -67,7 +69,18 @@ final class ExceptionCodec {
                     e.getLineNumber()));
         }
         int code = error instanceof RpcException rpc ? rpc.getCode() : -1;
-        return new RemoteError(error.getClass().getName(), error.getMessage(), stack, code, declaredAs(error, method));
+        return new RemoteError(error.getClass().getName(), error.getMessage(), stack, code, declaredAs(error, method),
+                isDeclared(error, method) ? ExceptionFields.write(error, serialization) : Map.of());
+    }
+
+    /** Whether {@code error}'s own class is one {@code method} declares: only those carry their fields. */
+    private static boolean isDeclared(Throwable error, Method method) {
+        for (Class<?> declared : method.getExceptionTypes()) {
+            if (declared == error.getClass()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -88,7 +101,7 @@ final class ExceptionCodec {
     }
 
     /** The consumer's exception for {@code error} thrown by a call of {@code method} at {@code remote}. */
-    Throwable recreate(RemoteError error, Method method, String remote) {
+    Throwable recreate(RemoteError error, Method method, String remote, Serialization serialization) {
         String type = String.valueOf(error.type());
         String message = error.message();
         Throwable result = null;
@@ -99,6 +112,9 @@ final class ExceptionCodec {
         Class<?> declared = declaredNamed(method, type);
         if (result == null && declared != null) {
             result = instantiate(declared, message);
+            if (declared.isInstance(result)) {
+                ExceptionFields.read(result, error.fields(), serialization);
+            }
         }
         Class<?> extended = declaredNamed(method, error.declaredAs());
         if (result == null && extended != null) {

@@ -78,7 +78,18 @@ record Frame(int flags, int status, byte serializationId, long requestId, int de
      */
     static ByteBuf start(ByteBufAllocator alloc, int flags, int status, byte serializationId,
                          long requestId, int deadlineMillis) {
-        ByteBuf buf = alloc.buffer(256);
+        return start(alloc, flags, status, serializationId, requestId, deadlineMillis, Integer.MAX_VALUE - HEADER_LENGTH);
+    }
+
+    /**
+     * As {@link #start(ByteBufAllocator, int, int, byte, long, int)}, in a buffer that cannot grow
+     * past a body of {@code maxBody} bytes: writing more throws {@link IndexOutOfBoundsException}
+     * (before the memory for it is allocated).
+     */
+    static ByteBuf start(ByteBufAllocator alloc, int flags, int status, byte serializationId,
+                         long requestId, int deadlineMillis, int maxBody) {
+        int maxCapacity = (int) Math.min(Integer.MAX_VALUE, (long) HEADER_LENGTH + maxBody);
+        ByteBuf buf = alloc.buffer(Math.min(256, maxCapacity), maxCapacity);
         buf.writeShort(MAGIC)
                 .writeByte(VERSION)
                 .writeByte(flags)

@@ -1,10 +1,12 @@
 package dev.weft.rpc.protocol.weft;
 
+import com.google.common.base.Ticker;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Turns bytes into {@link Frame}s: waits for a whole header, checks it (magic, version, flags,
@@ -27,23 +29,82 @@ final class FrameDecoder extends ByteToMessageDecoder {
 
     private final int maxBodyLength;
     private final boolean consumer;
+    /** A provider's per-connection limits, or null (no limits beyond {@code payload}). */
+    private final ConnectionLimits limits;
+    private final Ticker ticker;
+    private ChannelHandlerContext context;
     private boolean failed;
     /** Body bytes of an oversized frame still to discard. */
     private long skipping;
+    /** The header of the frame in progress was admitted by {@link #limits}. */
+    private boolean admitted;
+    private long admittedAt;
+    /** Budget bytes the frame in progress holds. */
+    private long heldBudget;
 
-    private FrameDecoder(int maxBodyLength, boolean consumer) {
+    private FrameDecoder(int maxBodyLength, boolean consumer, ConnectionLimits limits, Ticker ticker) {
         this.maxBodyLength = maxBodyLength;
         this.consumer = consumer;
+        this.limits = limits;
+        this.ticker = ticker;
     }
 
-    /** A provider's decoder: skips two-way requests of up to twice {@code maxBodyLength}; see the class comment. */
+    /** A provider's decoder with no limits but {@code payload}: skips two-way requests of up to twice {@code maxBodyLength}. */
     static FrameDecoder forProvider(int maxBodyLength) {
-        return new FrameDecoder(maxBodyLength, false);
+        return new FrameDecoder(maxBodyLength, false, null, Ticker.systemTicker());
+    }
+
+    /**
+     * A provider's decoder that asks {@code limits} (the handler placed after it) before each
+     * frame, for the budget of each large body, and whether an upload is fast enough.
+     */
+    static FrameDecoder forProvider(int maxBodyLength, ConnectionLimits limits, Ticker ticker) {
+        return new FrameDecoder(maxBodyLength, false, limits, ticker);
     }
 
     /** A consumer's decoder: skips oversized answers; see the class comment. */
     static FrameDecoder forConsumer(int maxBodyLength) {
-        return new FrameDecoder(maxBodyLength, true);
+        return new FrameDecoder(maxBodyLength, true, null, Ticker.systemTicker());
+    }
+
+    /**
+     * A request of {@code bodyLength} bytes refused because the server's budget for large bodies
+     * is full; its body is discarded as it arrives.
+     */
+    record OverBudget(long requestId, boolean twoWay, long bodyLength) {
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        this.context = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    /** Decodes the frames already buffered (reading resumed after a pause); on the event loop. */
+    void resume(ByteBuf empty) {
+        if (context == null || context.isRemoved()) {
+            return;
+        }
+        try {
+            channelRead(context, empty);
+            channelReadComplete(context);
+        } catch (Exception e) {
+            context.fireExceptionCaught(e);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseReserved();
+        super.channelInactive(ctx);
+    }
+
+    private void releaseReserved() {
+        if (limits != null) {
+            limits.release(heldBudget);
+        }
+        heldBudget = 0;
+        admitted = false;
     }
 
     /**
@@ -67,7 +128,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
         }
-        if (in.readableBytes() < Frame.HEADER_LENGTH) {
+        if (in.readableBytes() < Frame.HEADER_LENGTH || limits != null && !admitted && !limits.mayDecode()) {
             return;
         }
         int start = in.readerIndex();
@@ -108,19 +169,54 @@ final class FrameDecoder extends ByteToMessageDecoder {
             throw fail(in, "frame body length: " + bodyLength + " bytes (expected: <= payload " + maxBodyLength + ")",
                     answerable, requestId);
         }
+        boolean request = (flags & Frame.FLAG_REQUEST) != 0 && (flags & Frame.FLAG_EVENT) == 0;
+        if (limits != null && request && !admitted) {
+            boolean twoWay = (flags & Frame.FLAG_TWO_WAY) != 0;
+            if (!limits.admit(bodyLength)) {
+                in.skipBytes(Frame.HEADER_LENGTH);
+                skipping = bodyLength;
+                out.add(new OverBudget(requestId, twoWay, bodyLength));
+                return;
+            }
+            admitted = true;
+            admittedAt = ticker.read();
+            heldBudget = bodyLength > ConnectionLimits.SMALL_BODY ? bodyLength : 0;
+        }
         if (in.readableBytes() < Frame.HEADER_LENGTH + bodyLength) {
+            if (admitted && !limits.uploadFastEnough(admittedAt, in.readableBytes() - Frame.HEADER_LENGTH, bodyLength)) {
+                MalformedFrameException slow = fail(in, "request body: " + (in.readableBytes() - Frame.HEADER_LENGTH)
+                        + " of " + bodyLength + " bytes arrived in " + TimeUnit.NANOSECONDS.toMillis(ticker.read() - admittedAt)
+                        + " ms (expected: at least min-upload-rate " + limits.minUploadRate() + " bytes/s after 1 s)",
+                        false, 0, PeerWarnings.Kind.OVER_BUDGET);
+                releaseReserved();
+                throw slow;
+            }
             return;
         }
         int status = in.getUnsignedByte(start + 4);
         byte serializationId = in.getByte(start + 5);
         in.skipBytes(Frame.HEADER_LENGTH);
         ByteBuf body = in.readRetainedSlice((int) bodyLength);
+        if (admitted) {
+            if ((flags & Frame.FLAG_TWO_WAY) != 0) {
+                limits.decoded(requestId, heldBudget); // released when it is answered
+            } else {
+                limits.release(heldBudget);
+            }
+            heldBudget = 0;
+            admitted = false;
+        }
         out.add(new Frame(flags, status, serializationId, requestId, deadline, body));
     }
 
     private MalformedFrameException fail(ByteBuf in, String message, boolean answerable, long requestId) {
+        return fail(in, message, answerable, requestId, PeerWarnings.Kind.MALFORMED_FRAME);
+    }
+
+    private MalformedFrameException fail(ByteBuf in, String message, boolean answerable, long requestId,
+                                         PeerWarnings.Kind kind) {
         failed = true;
         in.skipBytes(in.readableBytes());
-        return new MalformedFrameException(message, answerable, requestId);
+        return new MalformedFrameException(message, answerable, requestId, kind);
     }
 }

@@ -11,17 +11,29 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.google.common.base.Supplier;
 import com.google.common.base.Suppliers;
 import dev.weft.rpc.protocol.Serialization;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
+import dev.weft.rpc.spi.ExtensionLoader;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
 
 /**
  * The {@code json} serialization (wire id 1): Jackson databind bound to declared types.
@@ -30,10 +42,23 @@ import java.lang.reflect.Type;
  * are plain unknown properties (ignored), so a value's class is always the declared one (or, for a
  * declared {@code Object}, a map, list, string, number or boolean); no class is loaded from the
  * input. Input limits: strings up to {@value #MAX_STRING_LENGTH} characters, numbers up to
- * {@value #MAX_NUMBER_LENGTH} digits, nesting up to {@value #MAX_NESTING_DEPTH} levels, property
- * names up to {@value #MAX_NAME_LENGTH} characters; the whole document is bounded by the frame
- * limit ({@code payload}) before it reaches Jackson. Unknown properties are ignored so that a
- * provider may add fields to a result type before its consumers know them.
+ * {@value #MAX_NUMBER_LENGTH} digits, {@code BigDecimal} exponents up to
+ * {@value StrictNumbers#MAX_EXPONENT} in magnitude, nesting up to {@value #MAX_NESTING_DEPTH}
+ * levels, property names up to {@value #MAX_NAME_LENGTH} characters, at most
+ * {@value #MAX_TOKENS} tokens (values, names, brackets) per body; the whole document is bounded by
+ * the frame limit ({@code payload}) before it reaches Jackson.
+ *
+ * <p>Strict reading: a value must have its declared JSON shape ({@code "1"} is not an {@code int},
+ * {@code 1.5} is not a {@code long}, {@code 1} is not a {@code String}), an object must not repeat
+ * a key, and nothing may follow the last value ({@link ObjectInput#requireEnd()}). Unknown
+ * properties are ignored, so that a provider may add fields to a result type before its consumers
+ * know them.
+ *
+ * <p>Types carried: Java's scalars and their wrappers, {@code String}, {@code BigDecimal},
+ * {@code BigInteger}, enums (by name), {@code byte[]} (base64), arrays, generic collections and
+ * maps, records and beans, {@code java.time} values (ISO-8601 text), {@code Optional} and its
+ * primitive variants; more through {@link JsonModuleProvider} extensions.
+ * {@link #checkSupported(Type)} refuses a type it cannot carry (at export and refer).
  *
  * <p>A string declared as {@code String} is written and read with Jackson's streaming API alone;
  * every other value goes through databind, whose mapper is built on first use (a service of
@@ -43,7 +68,7 @@ import java.lang.reflect.Type;
  * {@code flush()} ends it (as the SPI says, once after the last value); an input's parser is
  * closed once its last byte is read, so both return their buffers to Jackson's pool.
  */
-public final class JsonSerialization implements Serialization {
+public final class JsonSerialization implements Serialization, ExtensionDirectorAware {
 
     /** The wire id of this format; never reused. */
     public static final byte ID = 1;
@@ -52,10 +77,17 @@ public final class JsonSerialization implements Serialization {
     static final int MAX_NUMBER_LENGTH = 1_000;
     static final int MAX_NESTING_DEPTH = 500;
     static final int MAX_NAME_LENGTH = 50_000;
+    /**
+     * Tokens (values, names, brackets) per body: an 8 MiB body of {@code [{},{},...]} would
+     * otherwise become about 2.8 million maps (hundreds of MiB of heap) from one request; at this
+     * cap it is at most 250,000 (about 15 MiB).
+     */
+    static final long MAX_TOKENS = 500_000;
 
     private final JsonFactory factory;
     /** Built on first use: a call whose values are all strings never needs databind. */
     private final Supplier<ObjectMapper> mapper;
+    private volatile ExtensionDirector director;
 
     public JsonSerialization() {
         this.factory = JsonFactory.builder()
@@ -64,6 +96,7 @@ public final class JsonSerialization implements Serialization {
                         .maxNumberLength(MAX_NUMBER_LENGTH)
                         .maxNestingDepth(MAX_NESTING_DEPTH)
                         .maxNameLength(MAX_NAME_LENGTH)
+                        .maxTokenCount(MAX_TOKENS)
                         .build())
                 .streamWriteConstraints(StreamWriteConstraints.builder()
                         .maxNestingDepth(MAX_NESTING_DEPTH)
@@ -71,19 +104,72 @@ public final class JsonSerialization implements Serialization {
                 .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
                 // on the factory itself: streams made before the mapper exists must obey them too
                 .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
                 .build();
-        this.mapper = Suppliers.memoize(() -> JsonMapper.builder(factory)
+        this.mapper = Suppliers.memoize(this::buildMapper);
+    }
+
+    /** Where the {@link JsonModuleProvider} extensions come from (the default director when never set). */
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        this.director = director;
+    }
+
+    private ObjectMapper buildMapper() {
+        JsonMapper mapper = JsonMapper.builder(factory)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+                .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .enable(MapperFeature.BLOCK_UNSAFE_POLYMORPHIC_BASE_TYPES)
                 .deactivateDefaultTyping()
-                .build());
+                .addModule(new Jdk8Module())
+                .addModule(new JavaTimeModule())
+                .addModule(StrictNumbers.module())
+                .addModules(extensionModules())
+                .build();
+        // a number is not text: 1 into a String parameter is refused like "1" into an int
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        return mapper;
+    }
+
+    private List<Module> extensionModules() {
+        ExtensionDirector d = director == null ? ExtensionDirector.getDefault() : director;
+        ExtensionLoader<JsonModuleProvider> loader = d.getExtensionLoader(JsonModuleProvider.class);
+        List<Module> modules = new ArrayList<>();
+        for (String name : new TreeSet<>(loader.getSupportedExtensions())) {
+            modules.add(loader.getExtension(name).module());
+        }
+        return modules;
     }
 
     @Override
     public byte getId() {
         return ID;
+    }
+
+    /**
+     * Refuses a type Jackson cannot write or read as declared: an interface or abstract class
+     * other than a collection, map or {@code Object} (no class to create), a type whose
+     * serializer or deserializer cannot be built (e.g. a {@code Thread}).
+     */
+    @Override
+    public void checkSupported(Type declaredType) {
+        if (declaredType == void.class || declaredType == Void.class || declaredType == String.class) {
+            return;
+        }
+        ObjectMapper m = mapper.get();
+        JavaType type = m.constructType(declaredType);
+        JsonTypes.check(m, type);
     }
 
     @Override
@@ -115,25 +201,56 @@ public final class JsonSerialization implements Serialization {
         // buffering, and knowing the end lets the parser return its buffers after the last value.
         byte[] bytes = readAll(in);
         JsonParser parser = factory.createParser(bytes);
-        return declaredType -> {
-            JsonToken token = parser.nextToken();
-            if (token == null) {
-                throw new IOException("json input: ended early (expected: a value of type "
-                        + declaredType.getTypeName() + ")");
+        return new ObjectInput() {
+            @Override
+            public Object readObject(Type declaredType) throws IOException {
+                JsonToken token = parser.nextToken();
+                if (token == null) {
+                    throw new IOException("json input: ended early (expected: a value of type "
+                            + declaredType.getTypeName() + ")");
+                }
+                Object value = null;
+                if (declaredType == String.class && token == JsonToken.VALUE_STRING) {
+                    value = parser.getText();
+                } else if (token != JsonToken.VALUE_NULL || !isPlainNull(declaredType)) {
+                    ObjectMapper m = mapper.get();
+                    JavaType type = m.constructType(declaredType);
+                    value = m.readerFor(type).readValue(parser);
+                }
+                closeAtEnd();
+                return value;
             }
-            Object value = null;
-            if (declaredType == String.class && token == JsonToken.VALUE_STRING) {
-                value = parser.getText();
-            } else if (token != JsonToken.VALUE_NULL) {
-                ObjectMapper m = mapper.get();
-                JavaType type = m.constructType(declaredType);
-                value = m.readerFor(type).readValue(parser);
-            }
-            if (parser.currentLocation().getByteOffset() >= bytes.length) {
+
+            @Override
+            public void requireEnd() throws IOException {
+                if (parser.isClosed()) {
+                    return;
+                }
+                JsonToken extra = parser.nextToken();
+                if (extra != null) {
+                    long at = parser.currentTokenLocation().getByteOffset();
+                    parser.close();
+                    throw new IOException("json input: " + extra + " at byte " + at
+                            + ", after the last value (expected: the end of the input)");
+                }
                 parser.close();
             }
-            return value;
+
+            private void closeAtEnd() throws IOException {
+                if (parser.currentLocation().getByteOffset() >= bytes.length) {
+                    parser.close();
+                }
+            }
         };
+    }
+
+    /**
+     * Whether JSON {@code null} reads as Java {@code null} without databind: for strings, and for
+     * primitives (whose callers name the missing value themselves); other types ask databind,
+     * so that an {@code Optional} reads as empty.
+     */
+    private static boolean isPlainNull(Type declaredType) {
+        return declaredType == String.class || declaredType instanceof Class<?> c && c.isPrimitive();
     }
 
     /** All of {@code in}; a stream that knows its length (a frame body) is read in one exact array. */

@@ -13,11 +13,22 @@ final class MalformedFrameException extends CorruptedFrameException {
 
     private final transient boolean request;
     private final long requestId;
+    private final transient PeerWarnings.Kind kind;
 
     MalformedFrameException(String message, boolean request, long requestId) {
+        this(message, request, requestId, PeerWarnings.Kind.MALFORMED_FRAME);
+    }
+
+    MalformedFrameException(String message, boolean request, long requestId, PeerWarnings.Kind kind) {
         super(message);
         this.request = request;
         this.requestId = requestId;
+        this.kind = kind;
+    }
+
+    /** The kind of warning the closed connection is logged under. */
+    PeerWarnings.Kind kind() {
+        return kind == null ? PeerWarnings.Kind.MALFORMED_FRAME : kind;
     }
 
     /** Whether the rejected header was a two-way request that can still be answered. */

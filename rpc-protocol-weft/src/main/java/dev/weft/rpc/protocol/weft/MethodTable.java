@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,11 @@ final class MethodTable {
     /** The method, or {@code null} when the interface has none by that name and descriptor. */
     Method find(String name, String descriptor) {
         return methods.get(key(name, descriptor));
+    }
+
+    /** Every method of the interface, in no particular order. */
+    Collection<Method> methods() {
+        return methods.values();
     }
 
     Class<?> type() {

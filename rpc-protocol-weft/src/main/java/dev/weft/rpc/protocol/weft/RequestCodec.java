@@ -91,6 +91,7 @@ final class RequestCodec {
                             + ": null (expected: a " + types[i].getTypeName() + ")");
                 }
             }
+            in.requireEnd();
         } catch (IOException | RuntimeException e) {
             if (e instanceof BadFrameBodyException bad) {
                 throw bad;

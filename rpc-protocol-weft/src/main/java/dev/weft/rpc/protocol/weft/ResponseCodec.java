@@ -24,9 +24,16 @@ final class ResponseCodec {
     private ResponseCodec() {
     }
 
+    /**
+     * An OK answer; its body is at most {@code maxBody} bytes.
+     *
+     * @throws IOException or any {@link Throwable} of the serializer, the buffer released; over
+     *                     {@code maxBody} the failure satisfies {@link #isOverLimit}
+     */
     static ByteBuf value(ByteBufAllocator alloc, Serialization serialization, long requestId, Method method,
-                         Object value) throws IOException {
-        ByteBuf frame = Frame.start(alloc, 0, Status.OK, serialization.getId(), requestId, 0);
+                         Object value, int maxBody) throws IOException {
+        ByteBuf frame = Frame.start(alloc, 0, Status.OK, serialization.getId(), requestId, 0, maxBody);
+        boolean done = false;
         try {
             if (!isVoid(method.getGenericReturnType())) {
                 Serialization.ObjectOutput out = serialization.serialize(new ByteBufOutputStream(frame));
@@ -34,26 +41,42 @@ final class ResponseCodec {
                 out.flush();
             }
             Frame.finish(frame);
+            done = true;
             return frame;
-        } catch (IOException | RuntimeException e) {
-            frame.release();
-            throw e;
+        } finally {
+            if (!done) {
+                frame.release();
+            }
         }
     }
 
-    static ByteBuf error(ByteBufAllocator alloc, Serialization serialization, long requestId, RemoteError error)
-            throws IOException {
-        ByteBuf frame = Frame.start(alloc, 0, Status.SERVICE_ERROR, serialization.getId(), requestId, 0);
+    /** A SERVICE_ERROR answer; as {@link #value}. */
+    static ByteBuf error(ByteBufAllocator alloc, Serialization serialization, long requestId, RemoteError error,
+                         int maxBody) throws IOException {
+        ByteBuf frame = Frame.start(alloc, 0, Status.SERVICE_ERROR, serialization.getId(), requestId, 0, maxBody);
+        boolean done = false;
         try {
             Serialization.ObjectOutput out = serialization.serialize(new ByteBufOutputStream(frame));
             out.writeObject(error, RemoteError.class);
             out.flush();
             Frame.finish(frame);
+            done = true;
             return frame;
-        } catch (IOException | RuntimeException e) {
-            frame.release();
-            throw e;
+        } finally {
+            if (!done) {
+                frame.release();
+            }
         }
+    }
+
+    /** Whether {@code failure} (or a cause) is a frame that reached its body limit while being written. */
+    static boolean isOverLimit(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IndexOutOfBoundsException && String.valueOf(t.getMessage()).contains("maxCapacity")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static ByteBuf status(ByteBufAllocator alloc, long requestId, int status, String reason) {
@@ -91,7 +114,7 @@ final class ResponseCodec {
             }
             RemoteError error = (RemoteError) serialization.deserialize(new ByteBufInputStream(body))
                     .readObject(RemoteError.class);
-            return RpcResult.ofException(exceptions.recreate(error, method, remote));
+            return RpcResult.ofException(exceptions.recreate(error, method, remote, serialization));
         } catch (IOException | RuntimeException e) {
             return RpcResult.ofException(new RpcException(RpcException.SERIALIZATION_EXCEPTION,
                     "response to " + method.getName() + " from " + remote + ": " + e.getMessage(), e));

@@ -53,18 +53,6 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
-    /**
-     * A consumer that does not read its answers: once the answers waiting for it pass the
-     * channel's high water mark, its requests are no longer read, so it cannot make this provider
-     * run calls and hold their answers without bound. Reading resumes when they drain below the
-     * low mark. A consumer that stays that way is closed as silent after 3 heartbeats.
-     */
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
-        super.channelWritabilityChanged(ctx);
-    }
-
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof FrameDecoder.Oversized oversized) {
@@ -162,7 +150,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private void refuseOversized(ChannelHandlerContext ctx, FrameDecoder.Oversized oversized) {
         String reason = "request body: " + oversized.bodyLength() + " bytes (expected: <= payload "
                 + oversized.maxBodyLength() + ", this provider's limit; not read)";
-        server.badPeers().warn("weft server: request " + oversized.requestId() + " from " + ctx.channel().remoteAddress()
+        server.warnings().warn(PeerWarnings.Kind.OVERSIZED_REQUEST, "weft server: request " + oversized.requestId() + " from " + ctx.channel().remoteAddress()
                 + " refused: " + reason);
         ctx.writeAndFlush(ResponseCodec.status(ctx.alloc(), oversized.requestId(), Status.PAYLOAD_TOO_LARGE, reason),
                 ctx.voidPromise());
@@ -189,7 +177,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent) {
-            server.badPeers().warn("weft server: closing " + ctx.channel().remoteAddress()
+            server.warnings().warn(PeerWarnings.Kind.SILENT_PEER, "weft server: closing " + ctx.channel().remoteAddress()
                     + ": silent for 3 heartbeats (" + server.settings().heartbeatMillis() + " ms each)");
             ctx.close();
             return;
@@ -202,7 +190,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         Throwable error = cause instanceof DecoderException && cause.getCause() != null
                 && !(cause instanceof MalformedFrameException) ? cause.getCause() : cause;
         if (error instanceof MalformedFrameException bad) {
-            server.badPeers().warn("weft server: closing " + ctx.channel().remoteAddress() + ": " + bad.getMessage());
+            server.warnings().warn(bad.kind(), "weft server: closing " + ctx.channel().remoteAddress() + ": "
+                    + bad.getMessage());
             if (bad.isAnswerableRequest()) {
                 ctx.writeAndFlush(ResponseCodec.status(ctx.alloc(), bad.requestId(), Status.PAYLOAD_TOO_LARGE,
                         bad.getMessage())).addListener(ChannelFutureListener.CLOSE);
@@ -213,7 +202,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             LOG.debug("weft server: connection {} failed", ctx.channel().remoteAddress(), error);
             ctx.close();
         } else {
-            server.badPeers().warn("weft server: closing " + ctx.channel().remoteAddress() + " after " + error);
+            server.warnings().warn(PeerWarnings.Kind.CONNECTION_FAILURE, "weft server: closing " + ctx.channel().remoteAddress()
+                    + " after " + error);
             ctx.close();
         }
     }
@@ -306,20 +296,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             if (!twoWay) {
                 return;
             }
-            ByteBuf frame;
-            try {
-                if (result.hasException()) {
-                    frame = ResponseCodec.error(channel.alloc(), service.serialization(), id,
-                            server.exceptions().describe(result.getException(), method));
-                } else {
-                    frame = ResponseCodec.value(channel.alloc(), service.serialization(), id, method, result.getValue());
-                }
-            } catch (IOException | RuntimeException e) {
-                server.badPeers().warn("weft server: cannot encode the result of " + service.key() + "#"
-                        + method.getName() + ": " + e);
-                frame = ResponseCodec.status(channel.alloc(), id, Status.SERVER_ERROR,
-                        "result of " + method.getName() + " could not be encoded: " + e.getMessage());
-            }
+            ByteBuf frame = AnswerEncoder.encode(channel.alloc(), service, method, id, result, server.exceptions(),
+                    server.settings().payload(), server.warnings());
             server.answer(channel, id, frame);
         }
 

@@ -21,6 +21,11 @@ final class Status {
     static final int PAYLOAD_TOO_LARGE = 6;
     /** The provider failed outside the service (e.g. the result could not be encoded). */
     static final int SERVER_ERROR = 7;
+    /**
+     * The call ran but its answer (value or exception) could not be encoded, e.g. it exceeds
+     * {@code payload}. Body: UTF-8 reason.
+     */
+    static final int BAD_RESPONSE = 8;
 
     private Status() {
     }
@@ -30,7 +35,7 @@ final class Status {
         return switch (status) {
             case NOT_PROCESSED, SERVICE_NOT_FOUND -> RpcException.NOT_PROCESSED;
             case DEADLINE_EXPIRED -> RpcException.TIMEOUT_EXCEPTION;
-            case BAD_REQUEST, PAYLOAD_TOO_LARGE -> RpcException.SERIALIZATION_EXCEPTION;
+            case BAD_REQUEST, PAYLOAD_TOO_LARGE, BAD_RESPONSE -> RpcException.SERIALIZATION_EXCEPTION;
             default -> RpcException.UNKNOWN_EXCEPTION;
         };
     }
@@ -45,6 +50,7 @@ final class Status {
             case SERVICE_NOT_FOUND -> "SERVICE_NOT_FOUND";
             case PAYLOAD_TOO_LARGE -> "PAYLOAD_TOO_LARGE";
             case SERVER_ERROR -> "SERVER_ERROR";
+            case BAD_RESPONSE -> "BAD_RESPONSE";
             default -> "status " + status;
         };
     }

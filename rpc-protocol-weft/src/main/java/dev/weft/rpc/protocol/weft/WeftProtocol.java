@@ -76,6 +76,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     private final Random random;
     private final ExceptionCodec exceptions = new ExceptionCodec();
     private final ThrottledLog clientWarnings;
+    /** "cannot connect" of every client connection: one limit for all addresses. */
+    private final ThrottledLog connectFailures;
     private final Map<String, WeftServer> servers = new ConcurrentHashMap<>();
     private final Map<ClientSettings, ConnectionGroup> groups = new ConcurrentHashMap<>();
     private final Set<WeftExporter<?>> exporters = ConcurrentHashMap.newKeySet();
@@ -96,6 +98,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.random = Objects.requireNonNull(random, "random");
         this.clientWarnings = new ThrottledLog(LoggerFactory.getLogger(ClientConnection.class), ticker, WARNING_INTERVAL);
+        this.connectFailures = new ThrottledLog(LoggerFactory.getLogger(ClientConnection.class), ticker, WARNING_INTERVAL);
     }
 
     @Override
@@ -151,6 +154,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
             throw new RpcException(e.getMessage(), e);
         }
         Serialization serialization = serialization(url);
+        ServiceTypes.check("export", invoker.getInterface(), serialization);
         ServerSettings settings;
         try {
             settings = ServerSettings.of(url, url.getPort());
@@ -210,6 +214,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
             throw new RpcException(e.getMessage(), e);
         }
         Serialization serialization = serialization(url);
+        ServiceTypes.check("refer", type, serialization);
         synchronized (this) {
             checkNotDestroyed();
             ConnectionGroup group = groups.get(settings);
@@ -234,7 +239,7 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         List<ClientConnection> connections = new ArrayList<>();
         for (int i = 0; i < settings.connections(); i++) {
             connections.add(new ClientConnection(settings, clientGroup, clientTransport, new Backoff(100, 10_000, 0.2, random),
-                    ticker, clientWarnings, exceptions));
+                    ticker, clientWarnings, connectFailures, exceptions));
         }
         return new ConnectionGroup(settings, connections);
     }

@@ -53,7 +53,8 @@ final class WeftServer {
     private final QueueFirstExecutor executor;
     private final Map<String, ExportedService> services = new ConcurrentHashMap<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
-    private final ThrottledLog badPeers;
+    private final PeerWarnings warnings;
+    private final RequestBudget requestBudget;
     private final ExceptionCodec exceptions = new ExceptionCodec();
     private final Channel serverChannel;
     private final int port;
@@ -63,7 +64,8 @@ final class WeftServer {
     WeftServer(ServerSettings settings, Ticker ticker) {
         this.settings = settings;
         this.ticker = ticker;
-        this.badPeers = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
+        this.warnings = new PeerWarnings(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
+        this.requestBudget = new RequestBudget(settings.requestBudget());
         String name = "weft-server-" + (settings.bindAddress().getPort() == 0 ? "any" : settings.bindAddress().getPort());
         Transport transport = Transport.best();
         this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-accept"),
@@ -87,8 +89,12 @@ final class WeftServer {
                         ch.pipeline()
                                 .addLast(new FlushConsolidationHandler(256, true))
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L, 0, 0,
-                                        TimeUnit.MILLISECONDS))
-                                .addLast(FrameDecoder.forProvider(settings.payload()))
+                                        TimeUnit.MILLISECONDS));
+                        ConnectionLimits limits = new ConnectionLimits(settings.connectionCalls(), requestBudget,
+                                settings.minUploadRate(), ticker, warnings);
+                        ch.pipeline()
+                                .addLast(FrameDecoder.forProvider(settings.payload(), limits, ticker))
+                                .addLast(limits)
                                 .addLast(new ServerHandler(WeftServer.this));
                     }
                 });
@@ -134,8 +140,9 @@ final class WeftServer {
         return exceptions;
     }
 
-    ThrottledLog badPeers() {
-        return badPeers;
+    /** This server's warnings about its peers, rate-limited per kind. */
+    PeerWarnings warnings() {
+        return warnings;
     }
 
     boolean isDraining() {

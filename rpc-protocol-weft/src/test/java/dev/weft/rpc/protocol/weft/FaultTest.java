@@ -242,7 +242,8 @@ class FaultTest {
         try (ServerSocket junkProvider = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             CompletableFuture<Void> answering = CompletableFuture.runAsync(() -> {
                 try (Socket socket = junkProvider.accept()) {
-                    socket.getInputStream().read(new byte[Frame.HEADER_LENGTH]);
+                    // the consumer's PING on connect, then the request's header: the call is on the wire
+                    socket.getInputStream().readNBytes(2 * Frame.HEADER_LENGTH);
                     socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                     socket.getInputStream().read(); // until the consumer closes
                 } catch (IOException e) {

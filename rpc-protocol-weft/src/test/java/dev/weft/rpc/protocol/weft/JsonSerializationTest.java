@@ -61,15 +61,37 @@ class JsonSerializationTest {
     }
 
     @Test
-    void stringDeclared_otherTokens_areCoercedAsDatabindDoes() throws IOException {
+    void stringDeclared_otherTokens_areRefused_strictly() throws IOException {
         Serialization.ObjectInput in = json.deserialize(new ByteArrayInputStream(
-                "123 true \"plain\"".getBytes(StandardCharsets.UTF_8)));
-        assertThat(in.readObject(String.class)).isEqualTo("123");
-        assertThat(in.readObject(String.class)).isEqualTo("true");
+                "\"plain\" 123 true".getBytes(StandardCharsets.UTF_8)));
         assertThat(in.readObject(String.class)).isEqualTo("plain");
-        assertThatThrownBy(() -> json.deserialize(new ByteArrayInputStream(
-                "{\"a\":1}".getBytes(StandardCharsets.UTF_8))).readObject(String.class))
-                .isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> in.readObject(String.class)).isInstanceOf(IOException.class)
+                .hasMessageContaining("Cannot coerce Integer value (123) to `java.lang.String`");
+        for (String other : new String[] {"true", "1.5", "{\"a\":1}", "[1]"}) {
+            assertThatThrownBy(() -> json.deserialize(new ByteArrayInputStream(
+                    other.getBytes(StandardCharsets.UTF_8))).readObject(String.class))
+                    .as(other).isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
+    void requireEnd_refusesAnythingAfterTheLastValue_butNotWhitespace() throws IOException {
+        Serialization.ObjectInput ok = json.deserialize(new ByteArrayInputStream("1 \n ".getBytes(StandardCharsets.UTF_8)));
+        assertThat(ok.readObject(int.class)).isEqualTo(1);
+        ok.requireEnd();
+        Serialization.ObjectInput extra = json.deserialize(new ByteArrayInputStream("1 {}".getBytes(StandardCharsets.UTF_8)));
+        assertThat(extra.readObject(int.class)).isEqualTo(1);
+        assertThatThrownBy(extra::requireEnd).isInstanceOf(IOException.class)
+                .hasMessage("json input: START_OBJECT at byte 2, after the last value (expected: the end of the input)");
+    }
+
+    @Test
+    void tooManyTokens_areRefused_beforeTheyBecomeObjects() {
+        String body = "[" + "{},".repeat((int) (JsonSerialization.MAX_TOKENS / 2)) + "{}]";
+        assertThatThrownBy(() -> json.deserialize(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)))
+                .readObject(Object.class))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Token count (500001) exceeds the maximum allowed (500000");
     }
 
     @Test

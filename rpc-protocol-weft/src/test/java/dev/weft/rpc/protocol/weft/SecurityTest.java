@@ -74,7 +74,7 @@ class SecurityTest {
         ExceptionCodec codec = new ExceptionCodec();
         Method fail = Shapes.class.getMethod("fail", String.class);
         Throwable recreated = codec.recreate(new RemoteError(CanaryFlag.CANARY_CLASS, "boom", List.of(), -1), fail,
-                "127.0.0.1:1");
+                "127.0.0.1:1", new JsonSerialization());
         assertThat(recreated).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
                 .hasMessageContaining(CanaryFlag.CANARY_CLASS).hasMessageContaining("boom");
     }

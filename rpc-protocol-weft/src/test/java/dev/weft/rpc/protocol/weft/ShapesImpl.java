@@ -18,6 +18,7 @@ final class ShapesImpl implements Shapes {
     final AtomicInteger mostSlowAtOnce = new AtomicInteger();
     private final AtomicInteger slowRunning = new AtomicInteger();
     final AtomicInteger fired = new AtomicInteger();
+    final AtomicInteger repeats = new AtomicInteger();
 
     @Override
     public int add(int a, int b) {
@@ -114,6 +115,7 @@ final class ShapesImpl implements Shapes {
 
     @Override
     public String repeat(String value, int times) {
+        repeats.incrementAndGet();
         return value.repeat(times);
     }
 
