@@ -8,7 +8,6 @@ import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.cluster.DirectoryListener;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -385,17 +384,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private Set<Configurator> rulesWithBadValues(OverrideRules rules) {
         Set<Configurator> bad = new LinkedHashSet<>();
         for (Configurator rule : rules.getRules()) {
-            try {
-                FilterChain.checkKeys(rule.getUrl(), FilterChain.CONSUMER, director);
-            } catch (IllegalArgumentException e) {
+            String problem = OverrideRules.valueProblem(rule, director);
+            if (problem != null) {
                 bad.add(rule);
-                reportForService("Override rule left out: " + e.getMessage());
-                continue;
-            }
-            String badValue = RuleValues.problem(rule.getParameters());
-            if (badValue != null) {
-                bad.add(rule);
-                reportForService("Override rule left out: " + badValue + " in " + rule.getUrl());
+                reportForService("Override rule left out: " + problem);
             }
         }
         return bad;
