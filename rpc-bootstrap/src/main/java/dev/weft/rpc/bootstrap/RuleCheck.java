@@ -45,6 +45,17 @@ public final class RuleCheck {
     }
 
     /**
+     * {@link #problems(URL)} with the modules {@code loader} sees, in an extension director of its
+     * own that is closed before this returns.
+     */
+    public static List<String> problems(URL rule, ClassLoader loader) {
+        Objects.requireNonNull(loader, "loader");
+        try (ExtensionDirector own = new ExtensionDirector(loader)) {
+            return of(own).problems(rule);
+        }
+    }
+
+    /**
      * Every reason a consumer would refuse {@code rule} or warn about it, one line each, such as
      * {@code unknown key whoami.mokc (did you mean 'whoami.mock'?)} or
      * {@code retries: many (expected: an integer)}; empty when a consumer applies it as written.

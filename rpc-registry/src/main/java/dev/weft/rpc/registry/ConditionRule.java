@@ -214,6 +214,20 @@ public final class ConditionRule {
         return true;
     }
 
+    /**
+     * Whether the rule routes some call of {@code consumer}: its {@code when} conditions other than
+     * {@value #METHOD_KEY} hold (for tools that preview a rule without knowing the methods).
+     */
+    public boolean routesSomeCallOf(URL consumer) {
+        for (Condition condition : when) {
+            if (!condition.key.equals(METHOD_KEY)
+                    && !condition.test(condition.key.equals(HOST_KEY) ? consumer.getHost() : consumer.getParameter(condition.key))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether {@code provider} (its URL as the consumer sees it) is one of those the rule selects. */
     public boolean selects(URL provider) {
         if (then.isEmpty()) {
