@@ -30,9 +30,22 @@ public final class WeftAdmin {
     private WeftAdmin() {
     }
 
-    /** Runs the command line {@code args} and exits with its code. */
+    /**
+     * Runs the command line {@code args} and exits with its code. With the jar's slf4j-simple, only
+     * warnings are logged (ZooKeeper's and Curator's errors only), unless the system properties say
+     * otherwise: the command's own output is what an operator reads.
+     */
     public static void main(String[] args) {
+        quietLogging("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        quietLogging("org.slf4j.simpleLogger.log.org.apache.zookeeper", "error");
+        quietLogging("org.slf4j.simpleLogger.log.org.apache.curator", "error");
         System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    private static void quietLogging(String property, String level) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, level);
+        }
     }
 
     /**

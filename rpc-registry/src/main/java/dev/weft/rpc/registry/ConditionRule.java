@@ -133,7 +133,8 @@ public final class ConditionRule {
                         + " and port; 'method' belongs in when) in " + url);
             }
         }
-        return new ConditionRule(url, whenText + " => " + thenText, when, then);
+        String spaced = (whenText.isEmpty() ? "" : whenText + " ") + ARROW + (thenText.isEmpty() ? "" : " " + thenText);
+        return new ConditionRule(url, spaced, when, then);
     }
 
     private static List<Condition> conditions(String side, String name, URL url) {
@@ -185,7 +186,7 @@ public final class ConditionRule {
         return url;
     }
 
-    /** The rule, {@code when => then}, spaced as {@code when => then}. */
+    /** The rule, spaced as {@code when => then} ({@code => then} and {@code when =>} when a side is empty). */
     public String getRule() {
         return text;
     }

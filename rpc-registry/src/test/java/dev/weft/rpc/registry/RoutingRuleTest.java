@@ -107,7 +107,7 @@ class RoutingRuleTest {
         fixture.route("method = sayBye =>", "force=true");
 
         assertThatThrownBy(() -> service.sayBye("x")).isInstanceOf(RpcException.class)
-                .hasMessageContaining("'method = sayBye => ' (force=true) leaves no provider");
+                .hasMessageContaining("'method = sayBye =>' (force=true) leaves no provider");
         assertThat(callers(DemoService::sayHello)).hasSize(3);
     }
 
