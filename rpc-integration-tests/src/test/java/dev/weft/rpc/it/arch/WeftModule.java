@@ -35,6 +35,8 @@ enum WeftModule {
     /** Every published module above it (DESIGN.md §1); rpc-mock is optional at run time. */
     BOOTSTRAP("rpc-bootstrap", "bootstrap", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, PROTOCOL, MOCK, CLUSTER,
             LOADBALANCE, PROXY, SPI, COMMON), List.of()),
+    /** The operator's command line: rule checks through rpc-bootstrap, the registry through rpc-registry-zookeeper. */
+    ADMIN("rpc-admin", "admin", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, BOOTSTRAP, COMMON), List.of()),
     TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
     EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, MOCK, CLUSTER,
