@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * One condition routing rule, read from a {@code condition://} URL under a service's
@@ -162,7 +163,9 @@ public final class ConditionRule {
                 throw new IllegalArgumentException("routing rule " + name + " values: '" + values + "' in '" + part
                         + "' (expected: v1,v2 with no spaces; a value may end with *) in " + url);
             }
-            conditions.add(new Condition(key, negated, List.copyOf(list)));
+            // host and port are read from the address: the constants themselves, so selects() compares identities
+            String interned = key.equals(HOST_KEY) ? HOST_KEY : key.equals(PORT_KEY) ? PORT_KEY : key;
+            conditions.add(new Condition(interned, negated, List.copyOf(list)));
         }
         return List.copyOf(conditions);
     }
@@ -235,11 +238,8 @@ public final class ConditionRule {
             return false;
         }
         for (Condition condition : then) {
-            String value = switch (condition.key) {
-                case HOST_KEY -> provider.getHost();
-                case PORT_KEY -> Integer.toString(provider.getPort());
-                default -> provider.getParameter(condition.key);
-            };
+            String value = condition.key == HOST_KEY ? provider.getHost()
+                    : condition.key == PORT_KEY ? Integer.toString(provider.getPort()) : provider.getParameter(condition.key);
             if (!condition.test(value)) {
                 return false;
             }
@@ -267,19 +267,36 @@ public final class ConditionRule {
         return describe();
     }
 
-    /** {@code key = values} or {@code key != values}. */
-    private record Condition(String key, boolean negated, List<String> values) {
+    /**
+     * {@code key = values} or {@code key != values}, compiled: exact values in a set, prefixes
+     * ({@code eu*}) in a list, {@code *} as "any value".
+     */
+    private static final class Condition {
+        final String key;
+        final boolean negated;
+        private final Set<String> exact;
+        private final String[] prefixes;
+        private final boolean any;
 
-        boolean test(String actual) {
-            boolean any = actual != null && values.stream().anyMatch(v -> matches(v, actual));
-            return negated != any;
+        Condition(String key, boolean negated, List<String> values) {
+            this.key = key;
+            this.negated = negated;
+            this.exact = values.stream().filter(v -> !v.endsWith("*")).collect(Collectors.toUnmodifiableSet());
+            this.prefixes = values.stream().filter(v -> v.endsWith("*") && v.length() > 1)
+                    .map(v -> v.substring(0, v.length() - 1)).toArray(String[]::new);
+            this.any = values.contains("*");
         }
 
-        private static boolean matches(String pattern, String actual) {
-            if (pattern.endsWith("*")) {
-                return actual.startsWith(pattern.substring(0, pattern.length() - 1));
+        /** Whether {@code actual} (null: the key is absent) meets the condition. */
+        boolean test(String actual) {
+            if (actual == null) {
+                return negated;
             }
-            return pattern.equals(actual);
+            boolean hit = any || exact.contains(actual);
+            for (int i = 0; !hit && i < prefixes.length; i++) {
+                hit = actual.startsWith(prefixes[i]);
+            }
+            return negated != hit;
         }
     }
 }
