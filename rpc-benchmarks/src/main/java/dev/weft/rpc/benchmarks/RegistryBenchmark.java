@@ -22,6 +22,7 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URLEncoder;
@@ -50,6 +51,13 @@ import java.util.function.BooleanSupplier;
  *       directory publishing the new state: the registry's own threads
  *       ({@code weft-zk-*}), the directory's refresh thread, and (reported apart) the ZooKeeper
  *       client's I/O threads that read the answer off the socket.</li>
+ *   <li>{@code routing}: the same 2,000 providers (each with a {@code zone} of 20 and an {@code env}
+ *       of 3) and 50 condition rules in the {@code routers} folder; then single rule changes (a
+ *       51st rule added, then removed), after 50 unmeasured ones. For each change: the CPU time of
+ *       the consumer's threads from the write to the directory publishing the new state, plus the
+ *       routing of the new state (the routed list of each method of the interface, which the first
+ *       call of each method computes, taken on the benchmark's thread right after publication); and the wall time
+ *       from the write to the published state.</li>
  *   <li>{@code cycles}: add/remove cycles of a provider registered by a provider-side registry,
  *       referred through the real {@code weft} protocol and counted by the {@code counting}
  *       protocol. A base provider stays on one server; each cycling provider is on a second
@@ -62,6 +70,7 @@ import java.util.function.BooleanSupplier;
  * <pre>
  * mvn -B -ntp -q -DskipTests install
  * java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.RegistryBenchmark change [changes]
+ * java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.RegistryBenchmark routing [changes]
  * java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.RegistryBenchmark cycles [cycles] [max seconds]
  * </pre>
  */
@@ -86,9 +95,10 @@ public final class RegistryBenchmark {
             operator.blockUntilConnected(30, TimeUnit.SECONDS);
             switch (mode) {
                 case "change" -> change(server, operator, args.length > 1 ? Integer.parseInt(args[1]) : 200);
+                case "routing" -> routing(server, operator, args.length > 1 ? Integer.parseInt(args[1]) : 200);
                 case "cycles" -> cycles(server, args.length > 1 ? Integer.parseInt(args[1]) : 10_000,
                         args.length > 2 ? Integer.parseInt(args[2]) : 3_600);
-                default -> throw new IllegalArgumentException("mode: " + mode + " (expected: change or cycles)");
+                default -> throw new IllegalArgumentException("mode: " + mode + " (expected: change, routing or cycles)");
             }
         }
     }
@@ -113,18 +123,8 @@ public final class RegistryBenchmark {
         System.out.printf("%d providers, names of ~%d bytes (children ~%d bytes)%n", count, bytes / count, bytes);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Set<Long> before = ids(threads);
-        ExecutorService refreshes = Executors.newSingleThreadExecutor(
-                new ThreadFactoryBuilder().setNameFormat("bench-directory-%d").setDaemon(true).build());
-        try (ExtensionDirector director = new ExtensionDirector(RegistryBenchmark.class.getClassLoader());
-                ZookeeperRegistry registry = new ZookeeperRegistry(URL.valueOf("zookeeper://"
-                        + server.getConnectString() + "?session=30000"))) {
-            URL consumer = URL.valueOf("consumer://127.0.0.1/" + SERVICE + "?application=bench&side=consumer&lazy=true");
-            long start = System.nanoTime();
-            RegistryDirectory<Greeter> directory = RegistryDirectory.builder(Greeter.class, consumer, registry)
-                    .director(director).executor(refreshes).build();
-            Invoker<Greeter> cluster = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
-            await(() -> directory.getInvokers().size() == count, "the first full list");
-            System.out.printf("directory ready with %d providers in %.0f ms%n", count, (System.nanoTime() - start) / 1e6);
+        try (BenchConsumer bench = new BenchConsumer(server, count)) {
+            RegistryDirectory<Greeter> directory = bench.directory;
 
             Set<Long> consumerThreads = ids(threads);
             consumerThreads.removeAll(before);
@@ -171,12 +171,130 @@ public final class RegistryBenchmark {
             }
             report("CPU per change: registry + directory (sum)", registryAndDirectory);
             report("write -> directory published (wall)", wall);
-            System.out.printf("refreshes: %d; cluster %s%n", directory.getRefreshCount(), cluster.isAvailable());
+            System.out.printf("refreshes: %d; cluster %s%n", directory.getRefreshCount(), bench.cluster.isAvailable());
+        }
+    }
+
+    // ------------------------------------------------------------------ routing
+
+    private static void routing(TestingServer server, CuratorFramework operator, int changes) throws Exception {
+        int count = 2_000;
+        String folder = "/weft/" + SERVICE;
+        operator.create().creatingParentsIfNeeded().forPath(folder + "/providers");
+        operator.create().creatingParentsIfNeeded().forPath(folder + "/routers");
+        List<CuratorOp> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            URL provider = provider(i, 400).addParameter("zone", "z" + (i % 20)).addParameter("env", "e" + (i % 3));
+            batch.add(operator.transactionOp().create().forPath(folder + "/providers/" + nodeName(provider)));
+            if (batch.size() == 100 || i == count - 1) {
+                operator.transaction().forOperations(batch);
+                batch.clear();
+            }
+        }
+        for (int r = 0; r < 50; r++) {
+            operator.create().forPath(folder + "/routers/" + nodeName(routingRule(r)));
+        }
+        System.out.printf("%d providers, 50 condition rules%n", count);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Set<Long> before = ids(threads);
+        try (BenchConsumer bench = new BenchConsumer(server, count)) {
+            RegistryDirectory<Greeter> directory = bench.directory;
+            System.out.printf("greet routed to %d providers%n", directory.state().routes().of("greet", "").invokers().size());
+
+            Set<Long> consumerThreads = ids(threads);
+            consumerThreads.removeAll(before);
+            long[] consumerCpu = new long[changes];
+            long[] routingCpu = new long[changes];
+            long[] wall = new long[changes];
+            String extra = folder + "/routers/" + nodeName(routingRule(50));
+            long self = Thread.currentThread().getId();
+            for (int i = -WARM_UP_CHANGES; i < changes; i++) {
+                boolean add = (i + WARM_UP_CHANGES) % 2 == 0;
+                long[] cpu0 = cpu(threads, consumerThreads);
+                long version = directory.state().version();
+                long t0 = System.nanoTime();
+                if (add) {
+                    operator.create().forPath(extra);
+                } else {
+                    operator.delete().forPath(extra);
+                }
+                await(() -> directory.state().version() > version, "rule change " + i);
+                long elapsed = System.nanoTime() - t0;
+                long routing0 = threads.getThreadCpuTime(self);
+                var routes = directory.state().routes();
+                int routed = 0;
+                for (Method method : Greeter.class.getMethods()) { // what the first call of each method computes
+                    routed += routes.of(method.getName(), "").invokers().size();
+                }
+                long routingNanos = threads.getThreadCpuTime(self) - routing0;
+                Thread.sleep(20); // lets the threads finish what follows publication before reading their clocks
+                long[] cpu1 = cpu(threads, consumerThreads);
+                if (routed == 0) {
+                    throw new IllegalStateException("change " + i + " routed greet to no provider");
+                }
+                if (i < 0) {
+                    continue;
+                }
+                wall[i] = elapsed;
+                routingCpu[i] = routingNanos;
+                consumerCpu[i] = cpu1[0] + cpu1[1] + cpu1[2] - cpu0[0] - cpu0[1] - cpu0[2] + routingNanos;
+            }
+            System.out.printf("load average (1 min) at the end: %.1f on %d cores%n",
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), Runtime.getRuntime().availableProcessors());
+            report("CPU per rule change: routing of the new state (each method's routed list)", routingCpu);
+            report("CPU per rule change: registry + directory + routing (sum)", consumerCpu);
+            report("rule write -> consumer state published (wall)", wall);
+        }
+    }
+
+    /**
+     * The consumer the {@code change} and {@code routing} modes measure: a {@link RegistryDirectory}
+     * on its own ZooKeeper registry, refreshed on the {@code bench-directory} thread, joined to a
+     * {@code failover} cluster ({@code lazy=true}: no connection), ready with every provider.
+     */
+    private static final class BenchConsumer implements AutoCloseable {
+        final ExecutorService refreshes = Executors.newSingleThreadExecutor(
+                new ThreadFactoryBuilder().setNameFormat("bench-directory-%d").setDaemon(true).build());
+        final ExtensionDirector director = new ExtensionDirector(RegistryBenchmark.class.getClassLoader());
+        final ZookeeperRegistry registry;
+        final RegistryDirectory<Greeter> directory;
+        final Invoker<Greeter> cluster;
+
+        BenchConsumer(TestingServer server, int providers) throws InterruptedException {
+            registry = new ZookeeperRegistry(URL.valueOf("zookeeper://" + server.getConnectString() + "?session=30000"));
+            URL consumer = URL.valueOf("consumer://127.0.0.1/" + SERVICE + "?application=bench&side=consumer&lazy=true");
+            long start = System.nanoTime();
+            directory = RegistryDirectory.builder(Greeter.class, consumer, registry).director(director).executor(refreshes).build();
+            cluster = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
+            await(() -> directory.getInvokers().size() == providers, "the first full list");
+            System.out.printf("directory ready with %d providers in %.0f ms%n", providers, (System.nanoTime() - start) / 1e6);
+        }
+
+        @Override
+        public void close() {
             cluster.destroy();
             directory.destroy();
-        } finally {
+            registry.close();
+            director.close();
             refreshes.shutdownNow();
         }
+    }
+
+    /**
+     * Condition rule {@code r}: rules of several shapes (method and application conditions, zone
+     * prefixes, env exclusions, host lists), most of which narrow the list and a few that would
+     * leave no provider (skipped: {@code force=false}).
+     */
+    private static URL routingRule(int r) {
+        String rule = switch (r % 5) {
+            case 0 -> "method = greet => zone = z" + (r % 10) + "*";
+            case 1 -> "application = bench => env != e" + (r % 3);
+            case 2 -> "method = greet & application = bench => zone = z1" + (r % 10) + ",z" + (r % 20);
+            case 3 -> "=> host = 127.0.0.* & port != " + (30_000 + r);
+            default -> "application = other => zone = z" + r;
+        };
+        return URL.valueOf("condition://0.0.0.0/" + SERVICE + "?category=routers&dynamic=false&priority=" + (r % 7))
+                .addParameter("rule", rule);
     }
 
     private static Set<Long> ids(ThreadMXBean threads) {

@@ -230,7 +230,8 @@ public final class Weft implements AutoCloseable {
             URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
             consumerNodes.acquire(consumerNode);
             remember(acquired, () -> consumerNodes.release(consumerNode));
-            RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
+            RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director)
+                    .unknownKeys(rule -> knownKeys.unknownParameters(rule, type)).build();
             directory = fromRegistry;
             invokers = fromRegistry::getInvokers;
             source = "registry " + registry.getUrl();

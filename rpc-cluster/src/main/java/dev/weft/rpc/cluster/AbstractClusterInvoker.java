@@ -225,7 +225,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             current = planOf(state);
             plan = current;
         }
-        return current.method(invocation.getMethodName(), this);
+        return current.method(invocation.getMethodName(), state.routes().routeKey(invocation), this);
     }
 
     /**
@@ -234,17 +234,17 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * its keys); throws on the first bad one.
      */
     private StatePlan<T> planOf(DirectoryState<T> state) {
-        MethodPlan<T> service = buildPlan(state, null, List.of());
+        MethodPlan<T> service = buildPlan(state, null, List.of(), List.of());
         for (String method : interfaceMethods) {
-            buildPlan(state, method, List.of());
+            buildPlan(state, method, List.of(), List.of());
         }
         // each provider's statistics are found once per state (on its first call) rather than once per call
-        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> state.invokers().stream()
+        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> state.invokers().stream()
                 .collect(Collectors.toMap(Function.identity(), stats::get, (first, again) -> first, IdentityHashMap::new))));
     }
 
-    /** The plan of {@code method} under {@code state}, its picker built over {@code pickFrom}. */
-    private MethodPlan<T> buildPlan(DirectoryState<T> state, String method, List<Invoker<T>> pickFrom) {
+    /** The plan of {@code method} under {@code state} over {@code candidates}, its picker built over {@code pickFrom}. */
+    private MethodPlan<T> buildPlan(DirectoryState<T> state, String method, List<Invoker<T>> candidates, List<Invoker<T>> pickFrom) {
         MethodSettings settings = new MethodSettings(state.url(), method);
         String balancer = settings.getString(LOADBALANCE_KEY, DEFAULT_LOADBALANCE);
         LoadBalance loadBalance;
@@ -257,24 +257,31 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         boolean sticky = settings.getBoolean(STICKY_KEY, false);
         Object strategy = resolve(settings);
         Picker<T> picker = loadBalance.picker(pickFrom, state.url(), method, stats);
-        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
+        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), candidates, picker, strategy);
     }
 
-    /** One state with its service-level strategy settings, the method plans built so far, and its providers' statistics. */
+    /**
+     * One state with its service-level strategy settings, the method plans built so far (of calls
+     * without a route key, and per route key), and its providers' statistics.
+     */
     private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ConcurrentHashMap<String, MethodPlan<T>> methods,
+                                ConcurrentHashMap<String, ConcurrentHashMap<String, MethodPlan<T>>> routed,
                                 Supplier<Map<Invoker<T>, InvokerStats>> statistics) {
 
-        MethodPlan<T> method(String name, AbstractClusterInvoker<T> owner) {
+        MethodPlan<T> method(String name, String routeKey, AbstractClusterInvoker<T> owner) {
             String key = name == null ? "" : name;
-            MethodPlan<T> known = methods.get(key);
+            ConcurrentHashMap<String, MethodPlan<T>> plans = routeKey.isEmpty() ? methods
+                    : routed.size() < MAX_PLANNED_METHODS ? routed.computeIfAbsent(routeKey, k -> new ConcurrentHashMap<>()) : null;
+            MethodPlan<T> known = plans == null ? null : plans.get(key);
             if (known != null) {
                 return known;
             }
-            MethodPlan<T> built = owner.buildPlan(state, name, state.candidates());
-            if (methods.size() >= MAX_PLANNED_METHODS) {
+            List<Invoker<T>> candidates = state.routes().of(name, routeKey).invokers();
+            MethodPlan<T> built = owner.buildPlan(state, name, candidates, candidates);
+            if (plans == null || plans.size() >= MAX_PLANNED_METHODS) {
                 return built;
             }
-            MethodPlan<T> raced = methods.putIfAbsent(key, built);
+            MethodPlan<T> raced = plans.putIfAbsent(key, built);
             return raced != null ? raced : built;
         }
     }
@@ -311,9 +318,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
                     + " is destroyed; cannot list providers for method " + invocation.getMethodName() + " (consumer: "
                     + directory.getUrl() + ")");
         }
+        String refusal = directory instanceof AbstractDirectory<T> published && !AbstractDirectory.isMockCall(invocation)
+                ? published.state().routes().of(invocation).refusal() : null;
         throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No provider available for method " + invocation.getMethodName()
                 + " of service " + getInterface().getName() + " (consumer: " + directory.getUrl()
-                + "; the directory is empty or every provider is unavailable)");
+                + (refusal != null ? "; " + refusal + ")" : "; the directory is empty or every provider is unavailable)"));
     }
 
     /**

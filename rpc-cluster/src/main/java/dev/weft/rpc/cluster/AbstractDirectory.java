@@ -69,7 +69,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     }
 
     /**
-     * The invokers for {@code invocation}, each checked available now (see the class comment).
+     * The invokers for {@code invocation}, each checked available now (see the class comment),
+     * routed by the state's {@link Router} for its method and route key.
      *
      * @throws RpcException when the directory was destroyed
      */
@@ -84,7 +85,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         if (isMockCall(invocation)) {
             return current.mockInvokers();
         }
-        return (current.availabilityChanged() ? publishAvailability(current) : current).candidates();
+        return (current.availabilityChanged() ? publishAvailability(current) : current).routes().of(invocation).invokers();
     }
 
     /** Whether {@code invocation} asks for the mock invokers. */
@@ -182,7 +183,17 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
      * {@link #publish(URL, List)}, the state checked by {@code joining} too (may be null): a
      * listener that {@link #onListenerRefusal} is finding a state for.
      */
-    protected final synchronized void publish(URL consumerUrl, List<Invoker<T>> invokers, DirectoryListener<T> joining) {
+    protected final void publish(URL consumerUrl, List<Invoker<T>> invokers, DirectoryListener<T> joining) {
+        publish(consumerUrl, invokers, null, joining);
+    }
+
+    /**
+     * {@link #publish(URL, List, DirectoryListener)}, the candidates routed by {@code router} (null:
+     * keep the current router). A state is published when the URL, the members or the router
+     * (by {@code equals}) changed.
+     */
+    protected final synchronized void publish(URL consumerUrl, List<Invoker<T>> invokers, Router<T> router,
+                                              DirectoryListener<T> joining) {
         if (invokers != null) {
             checkMembers(invokers);
         }
@@ -192,10 +203,12 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
         DirectoryState<T> current = state;
         URL url = consumerUrl != null ? consumerUrl : current.url();
         boolean sameMembers = invokers == null || DirectoryState.sameMembers(current.allInvokers(), invokers);
-        if (sameMembers && url.equals(current.url())) {
+        Router<T> routing = router != null ? router : current.routes().router();
+        if (sameMembers && url.equals(current.url()) && routing.equals(current.routes().router())) {
             return;
         }
-        DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, current.version() + 1);
+        DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, routing,
+                current.version() + 1);
         listeners.forEach(listener -> listener.check(next));
         if (joining != null) {
             joining.check(next);

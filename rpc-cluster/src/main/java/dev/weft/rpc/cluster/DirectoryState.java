@@ -28,11 +28,13 @@ import java.util.stream.IntStream;
  * @param candidates     the providers a call chooses among: with the availability check, those available at
  *                       publication (a provider that went down since is found when picked), else all
  * @param down           the providers that were unavailable at publication (none without the availability check)
+ * @param routes         the candidates routed per method and route key by the directory's {@link Router}
+ *                       (every candidate when it has none)
  * @param <T>            the service interface
  */
 public record DirectoryState<T>(URL url, long version, boolean availableCheck, List<Invoker<T>> allInvokers,
                                 List<Invoker<T>> invokers, List<Invoker<T>> mockInvokers, List<Invoker<T>> candidates,
-                                List<Invoker<T>> down) {
+                                List<Invoker<T>> down, Routes<T> routes) {
 
     /** The URL protocol of mock invokers, listed only for calls asking for mocks. */
     public static final String MOCK_PROTOCOL = "mock";
@@ -45,7 +47,13 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
      * each non-mock member is asked {@link Invoker#isAvailable()} now.
      */
     static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version) {
+        return of(url, members, Router.none(), version);
+    }
+
+    /** {@link #of(URL, List, long)}, its candidates routed by {@code router}. */
+    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, Router<T> router, long version) {
         Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(router, "router");
         boolean availableCheck = url.getParameter(AVAILABLE_CHECK_KEY, true);
         List<Invoker<T>> all = List.copyOf(members);
         List<Invoker<T>> normal = new ArrayList<>(all.size());
@@ -54,26 +62,28 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
             URL provider = invoker.getUrl();
             (provider != null && MOCK_PROTOCOL.equals(provider.getProtocol()) ? mock : normal).add(invoker);
         }
-        return withAvailability(url, version, availableCheck, all, mock.isEmpty() ? all : List.copyOf(normal), List.copyOf(mock));
+        return withAvailability(url, version, availableCheck, all, mock.isEmpty() ? all : List.copyOf(normal), List.copyOf(mock),
+                router);
     }
 
     private static <T> DirectoryState<T> withAvailability(URL url, long version, boolean availableCheck, List<Invoker<T>> all,
-                                                          List<Invoker<T>> invokers, List<Invoker<T>> mock) {
+                                                          List<Invoker<T>> invokers, List<Invoker<T>> mock, Router<T> router) {
         if (!availableCheck) {
-            return new DirectoryState<>(url, version, false, all, invokers, mock, invokers, List.of());
+            return new DirectoryState<>(url, version, false, all, invokers, mock, invokers, List.of(), new Routes<>(router, invokers));
         }
         List<Invoker<T>> up = new ArrayList<>(invokers.size());
         List<Invoker<T>> down = new ArrayList<>(0);
         for (Invoker<T> invoker : invokers) {
             (invoker.isAvailable() ? up : down).add(invoker);
         }
-        return new DirectoryState<>(url, version, true, all, invokers, mock, down.isEmpty() ? invokers : List.copyOf(up),
-                List.copyOf(down));
+        List<Invoker<T>> candidates = down.isEmpty() ? invokers : List.copyOf(up);
+        return new DirectoryState<>(url, version, true, all, invokers, mock, candidates, List.copyOf(down),
+                new Routes<>(router, candidates));
     }
 
     /** This state with availability checked again, as {@code nextVersion}. */
     DirectoryState<T> rechecked(long nextVersion) {
-        return withAvailability(url, nextVersion, availableCheck, allInvokers, invokers, mockInvokers);
+        return withAvailability(url, nextVersion, availableCheck, allInvokers, invokers, mockInvokers, routes.router());
     }
 
     /** Whether, under the availability check, some provider is available now that was not at publication, or the reverse. */

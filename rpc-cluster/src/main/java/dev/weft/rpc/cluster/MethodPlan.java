@@ -20,7 +20,7 @@ import java.util.List;
  * @param retries        extra attempts ({@code retries}, method level first), never negative
  * @param sticky         whether {@code sticky} is on
  * @param availableCheck whether unavailable providers are skipped ({@code cluster.availablecheck})
- * @param candidates     the providers the picker chooses among (the state's candidates)
+ * @param candidates     the providers the picker chooses among: the state's candidates routed for the method and the call's route key ({@link Routes})
  * @param picker         the balancer's picker over {@code candidates}
  * @param strategy       what the strategy resolved for this method ({@link AbstractClusterInvoker#resolve})
  * @param <T>            the service interface

@@ -1,6 +1,8 @@
 package dev.weft.rpc.registry;
 
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.spi.ExtensionDirector;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,6 +63,25 @@ public final class OverrideRules {
         List<Configurator> sorted = new ArrayList<>(parsed);
         sorted.sort(null);
         return new OverrideRules(List.copyOf(sorted));
+    }
+
+    /**
+     * Why a consumer of {@code director} leaves {@code rule} out for one of the values it sets, or
+     * null when it applies them: a value a consumer filter rejects ({@code actives=-1}), or a
+     * {@code timeout}, {@code weight}, {@code warmup} or {@code timestamp} that is not a number
+     * its reader accepts. The values the cluster strategies and the mock wrapper read are checked
+     * when they check a state (rpc-bootstrap's {@code RuleCheck} runs those too).
+     */
+    public static String valueProblem(Configurator rule, ExtensionDirector director) {
+        Objects.requireNonNull(rule, "rule");
+        Objects.requireNonNull(director, "director");
+        try {
+            FilterChain.checkKeys(rule.getUrl(), FilterChain.CONSUMER, director);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        String badValue = RuleValues.problem(rule.getParameters());
+        return badValue == null ? null : badValue + " in " + rule.getUrl();
     }
 
     /** The rules in the order they are applied (the last one that applies wins). */

@@ -8,7 +8,6 @@ import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.cluster.DirectoryListener;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -26,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * exactly what was there. What each provider comes to depends only on its raw URL, the consumer
  * URL and the rules, so while those two stay the same a provider joining or leaving costs the
  * work for that provider (the others keep their results, views and invokers); a change of the
- * rules computes every provider again. Nothing is published until both categories have been notified once
+ * rules computes every provider again. Nothing is published until every category (providers, rules, routing rules) has been notified once
  * (so a provider a rule disables never takes a call). Refreshes run one at a time on the
  * executor given to the builder, coalesced: each applies the latest lists, never an older one
  * after a newer one.
@@ -63,11 +63,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * and a directory whose registry is unavailable and has delivered no providers by the end of
  * {@link Builder#build()} starts from the saved lists until the registry delivers.
  *
+ * <p><b>Routing.</b> The directory also follows the service's {@value Categories#ROUTERS}
+ * category: condition rules ({@link ConditionRule}) and tag routing ({@link RuleRouter}). Rules are
+ * checked when they arrive: while one is malformed, it is refused (logged once, counted) and the
+ * routing rules last accepted keep serving (at start, the well-formed ones). Each published state
+ * carries the routing, applied to its providers once per method and call tag, so pickers are built
+ * over the routed list and a call only looks its route up.
+ *
  * <p><b>Bad input</b> (a rule or provider URL that cannot be used, a rule value that a consumer
  * filter rejects, such as {@code actives=-1}, or that {@link RuleValues} refuses, such as
  * {@code timeout=3s}) is logged once with the URL and the reason and left out; the other rules
  * and providers are unaffected. A rule that a listener (a cluster invoker, the mock wrapper)
- * refuses when it checks a new state, or when it joins, is left out the same way.
+ * refuses when it checks a new state, or when it joins, is left out the same way. A problem is
+ * logged (and counted) when it appears, not again on each refresh while it stays. A rule that sets a
+ * key no module declares ({@link Builder#unknownKeys}) is applied, with a warning naming the
+ * closest known key, as {@code refer} warns.
  *
  * <p>Thread-safe. {@link #destroy()} unsubscribes, then destroys every invoker it referred
  * (after their calls in flight); it does not close the registry.
@@ -106,6 +116,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private final CallContext callContext;
     /** Raw rules as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawConfigurators;
+    /** Raw routing rules as last notified; {@code null} until the first notification. */
+    private volatile List<URL> rawRouters;
+    private final Function<URL, List<String>> unknownKeys;
     private volatile long lastRefreshNanos = -1;
     private volatile boolean destroyed;
     // Guarded by lock: the current view of each provider this directory referred, by refer URL
@@ -115,7 +128,17 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     // Guarded by lock: the rules of the last published state, and the rules a published state
     // was refused with, while the registry still holds them.
     private OverrideRules publishedRules = OverrideRules.none();
-    private final Set<Configurator> vetoedRules = new LinkedHashSet<>();
+    private final Map<Configurator, String> vetoedRules = new LinkedHashMap<>();
+    // Guarded by lock: the routing rules accepted last, the raw list they were read from, and why
+    // a rule of that list was refused (reported with every refresh while the list stays).
+    private List<ConditionRule> routingRules;
+    private List<URL> routingInput;
+    private List<String> routingRefusals = List.of();
+    // Guarded by lock: what the refresh under way found (null outside a refresh), and the last one.
+    private Set<String> roundProblems;
+    private Set<String> roundWarnings;
+    private Set<String> lastProblems = Set.of();
+    private Set<String> lastWarnings = Set.of();
 
     private RegistryDirectory(Builder<T> builder) {
         super(builder.type, builder.consumerUrl);
@@ -135,8 +158,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         this.callContext = CallContext.of(builder.director);
         this.ticker = builder.ticker;
         this.refresher = new CoalescingRefresher(builder.executor, this::refresh);
+        this.unknownKeys = builder.unknownKeys;
         this.subscribeUrl = consumerUrl.addParameter(Categories.CATEGORY_KEY,
-                Categories.PROVIDERS + "," + Categories.CONFIGURATORS);
+                Categories.PROVIDERS + "," + Categories.CONFIGURATORS + "," + Categories.ROUTERS);
     }
 
     /**
@@ -187,6 +211,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             if (seeded && rawConfigurators == null) {
                 rawConfigurators = cacheFile.load(serviceKey, Categories.CONFIGURATORS).orElse(List.of());
             }
+            if (seeded && rawRouters == null) {
+                rawRouters = cacheFile.load(serviceKey, Categories.ROUTERS).orElse(List.of());
+            }
         }
         if (seeded) {
             log.info("Registry {} has not delivered the providers of {} yet; starting from cache file {}",
@@ -233,8 +260,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 rawProviders = List.copyOf(present);
             }
             case Categories.CONFIGURATORS -> rawConfigurators = List.copyOf(present);
-            default -> problems.report("Registry category " + category + " of " + serviceKey
-                    + " (expected: " + Categories.PROVIDERS + " or " + Categories.CONFIGURATORS + ")");
+            case Categories.ROUTERS -> rawRouters = List.copyOf(present);
+            default -> problems.report("Registry category " + category + " of " + serviceKey + " (expected: "
+                    + Categories.PROVIDERS + ", " + Categories.CONFIGURATORS + " or " + Categories.ROUTERS + ")");
         }
     }
 
@@ -244,31 +272,104 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         synchronized (lock) {
             List<URL> providers = rawProviders;
             List<URL> configurators = rawConfigurators;
-            if (destroyed || providers == null || configurators == null) {
+            List<URL> routers = rawRouters;
+            if (destroyed || providers == null || configurators == null || routers == null) {
                 return;
             }
-            OverrideRules parsed = OverrideRules.parse(configurators, this::reportForService);
-            vetoedRules.retainAll(parsed.getRules());
-            for (Configurator rule : vetoedRules) {
-                reportForService("Override rule left out: the consumer refused it before, in " + rule.getUrl());
+            roundProblems = new LinkedHashSet<>();
+            roundWarnings = new LinkedHashSet<>();
+            try {
+                refresh(providers, configurators, routers);
+            } finally {
+                endRound();
             }
-            OverrideRules rules = parsed.without(rulesWithBadValues(parsed)).without(vetoedRules);
-            String veto = apply(compute(providers, rules), rules, null);
-            if (veto != null) {
-                List<Configurator> fresh = new ArrayList<>(rules.getRules());
-                fresh.removeAll(publishedRules.getRules());
-                if (fresh.isEmpty()) {
-                    reportForService("Registry state vetoed; the last state keeps serving: " + veto);
-                } else {
-                    leaveOutRefusedRules(providers, rules, fresh, null);
+        }
+    }
+
+    /** Logs what this refresh found that the last one did not (a problem that stays is logged once). Holds the lock. */
+    private void endRound() {
+        for (String problem : roundProblems) {
+            if (!lastProblems.contains(problem)) {
+                problems.report(problem);
+            }
+        }
+        for (String warning : roundWarnings) {
+            if (!lastWarnings.contains(warning)) {
+                log.warn(warning);
+            }
+        }
+        lastProblems = roundProblems;
+        lastWarnings = roundWarnings;
+        roundProblems = null;
+        roundWarnings = null;
+    }
+
+    /** One refresh (see {@link #refresh()}). Holds the lock. */
+    private void refresh(List<URL> providers, List<URL> configurators, List<URL> routers) {
+        routing(routers);
+        OverrideRules parsed = OverrideRules.parse(configurators, this::reportForService);
+        vetoedRules.keySet().retainAll(parsed.getRules());
+        vetoedRules.values().forEach(this::reportForService);
+        warnUnknownKeys(parsed);
+        OverrideRules rules = parsed.without(rulesWithBadValues(parsed)).without(vetoedRules.keySet());
+        String veto = apply(compute(providers, rules), rules, null);
+        if (veto != null) {
+            List<Configurator> fresh = new ArrayList<>(rules.getRules());
+            fresh.removeAll(publishedRules.getRules());
+            if (fresh.isEmpty()) {
+                reportForService("Registry state vetoed; the last state keeps serving: " + veto);
+            } else {
+                leaveOutRefusedRules(providers, rules, fresh, null);
+            }
+        }
+        if (cacheFile != null && lastState != null) {
+            cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
+            cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
+            cacheFile.save(serviceKey, Categories.ROUTERS, routers);
+        }
+        refreshes.incrementAndGet();
+        lastRefreshNanos = ticker.read();
+    }
+
+    /**
+     * Reads the routing rules when {@code routers} differs from the list read last: when every one
+     * is well-formed they are accepted (the enabled ones, in the order they apply); otherwise each
+     * malformed one is refused and the rules accepted last keep serving (at start, the well-formed
+     * ones). The refusals are reported with every refresh while the list stays, so each is logged
+     * once. Holds the lock.
+     */
+    private void routing(List<URL> routers) {
+        if (!routers.equals(routingInput)) {
+            List<ConditionRule> parsed = new ArrayList<>(routers.size());
+            List<String> refusals = new ArrayList<>();
+            for (URL url : routers) {
+                try {
+                    ConditionRule rule = ConditionRule.of(url);
+                    if (rule.isEnabled()) {
+                        parsed.add(rule);
+                    }
+                } catch (IllegalArgumentException e) {
+                    refusals.add("Routing rule refused: " + e.getMessage() + "; the routing rules accepted last keep serving");
                 }
             }
-            if (cacheFile != null && lastState != null) {
-                cacheFile.save(serviceKey, Categories.PROVIDERS, providers);
-                cacheFile.save(serviceKey, Categories.CONFIGURATORS, configurators);
+            parsed.sort(ConditionRule.ORDER);
+            if (refusals.isEmpty() || routingRules == null) {
+                routingRules = List.copyOf(parsed);
             }
-            refreshes.incrementAndGet();
-            lastRefreshNanos = ticker.read();
+            routingInput = routers;
+            routingRefusals = List.copyOf(refusals);
+        }
+        routingRefusals.forEach(this::reportForService);
+    }
+
+    /** Warns about each key a rule sets that no module on the class path declares (the rule still applies). */
+    private void warnUnknownKeys(OverrideRules rules) {
+        for (Configurator rule : rules.getRules()) {
+            List<String> unknown = unknownKeys.apply(consumerUrl.withParameters(rule.getParameters()));
+            for (String key : unknown) {
+                roundWarnings.add("Override rule key " + key + " in " + rule.getUrl() + " of " + serviceKey
+                        + ": no module on the class path reads it (the rule applies as written)");
+            }
         }
     }
 
@@ -283,17 +384,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private Set<Configurator> rulesWithBadValues(OverrideRules rules) {
         Set<Configurator> bad = new LinkedHashSet<>();
         for (Configurator rule : rules.getRules()) {
-            try {
-                FilterChain.checkKeys(rule.getUrl(), FilterChain.CONSUMER, director);
-            } catch (IllegalArgumentException e) {
+            String problem = OverrideRules.valueProblem(rule, director);
+            if (problem != null) {
                 bad.add(rule);
-                reportForService("Override rule left out: " + e.getMessage());
-                continue;
-            }
-            String badValue = RuleValues.problem(rule.getParameters());
-            if (badValue != null) {
-                bad.add(rule);
-                reportForService("Override rule left out: " + badValue + " in " + rule.getUrl());
+                reportForService("Override rule left out: " + problem);
             }
         }
         return bad;
@@ -333,8 +427,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             if (ruleVeto == null) {
                 accepted = candidate;
             } else {
-                vetoedRules.add(rule);
-                reportForService("Override rule left out: the consumer refused it (" + ruleVeto + ") in " + rule.getUrl());
+                String refusal = "Override rule left out: the consumer refused it (" + ruleVeto + ") in " + rule.getUrl();
+                vetoedRules.put(rule, refusal);
+                reportForService(refusal);
             }
         }
         return true;
@@ -389,7 +484,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                     + " registers itself disabled; calls fail with no provider");
         }
         try {
-            publish(state.consumerUrl(), invokers, joining);
+            publish(state.consumerUrl(), invokers, new RuleRouter<>(state.consumerUrl(), routingRules, callContext), joining);
         } catch (RuntimeException e) {
             retireAllBut(nextViews, views);
             return String.valueOf(e.getMessage());
@@ -411,7 +506,12 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     }
 
     private void reportForService(String problem) {
-        problems.report(problem + " [service " + serviceKey + ", registry " + registry.getUrl() + "]");
+        String message = problem + " [service " + serviceKey + ", registry " + registry.getUrl() + "]";
+        if (roundProblems != null && Thread.holdsLock(lock)) {
+            roundProblems.add(message);
+        } else {
+            problems.report(message);
+        }
     }
 
     // ------------------------------------------------------------------ Directory
@@ -452,7 +552,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         return getAllInvokers();
     }
 
-    /** Whether both categories have been notified and a state published. */
+    /** Whether every category has been notified and a state published. */
     public boolean isReady() {
         return lastRefreshNanos != -1;
     }
@@ -492,6 +592,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         private Executor executor = MoreExecutors.directExecutor();
         private Ticker ticker = Ticker.systemTicker();
         private RegistryCacheFile cacheFile;
+        private Function<URL, List<String>> unknownKeys = url -> List.of();
 
         private Builder(Class<T> type, URL consumerUrl, Registry registry) {
             this.type = Objects.requireNonNull(type, "type");
@@ -528,6 +629,18 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
          */
         public Builder<T> cacheFile(RegistryCacheFile cacheFile) {
             this.cacheFile = Objects.requireNonNull(cacheFile, "cacheFile");
+            return this;
+        }
+
+        /**
+         * How to find the keys of an override rule that no module reads: given a consumer URL
+         * holding the parameters a rule sets, one line per unknown key, such as
+         * {@code whoami.mokc (did you mean 'whoami.mock'?)}. Each is warned about once while the rule
+         * stays (the rule still applies). Default: none are unknown. {@code rpc-bootstrap} gives
+         * the check {@code refer} makes.
+         */
+        public Builder<T> unknownKeys(Function<URL, List<String>> unknownKeys) {
+            this.unknownKeys = Objects.requireNonNull(unknownKeys, "unknownKeys");
             return this;
         }
 

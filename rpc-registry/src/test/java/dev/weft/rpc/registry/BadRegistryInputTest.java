@@ -29,6 +29,21 @@ class BadRegistryInputTest {
     }
 
     @Test
+    void ruleLeftOut_isReportedOnce_notAgainOnEachRefreshWhileItStays() {
+        RegistryDirectory<DemoService> directory = twoProvidersWithAGoodRule();
+        fixture.override("0.0.0.0", "timeout=3s");
+        fixture.override("0.0.0.0", "priority=high&retries=9");
+        long reported = directory.getProblemCount();
+        assertThat(reported).isEqualTo(2);
+
+        fixture.provider("10.20.30.142:9093", "");
+        fixture.provider("10.20.30.143:9094", "");
+
+        assertThat(Fixture.addresses(directory)).hasSize(4);
+        assertThat(directory.getProblemCount()).as("the same rules, seen by two more refreshes").isEqualTo(reported);
+    }
+
+    @Test
     void ruleWithUnparseablePriority_isLeftOut_othersApply() {
         RegistryDirectory<DemoService> directory = twoProvidersWithAGoodRule();
         fixture.override("0.0.0.0", "priority=high&retries=9");
@@ -88,7 +103,7 @@ class BadRegistryInputTest {
     }
 
     @Test
-    void notificationOfUnsubscribedCategory_isIgnored() {
+    void routingRuleOfDubbosRouteProtocol_isRefused_andCounted() {
         ManualRegistry registry = new ManualRegistry();
         RegistryDirectory<DemoService> directory = RegistryDirectory
                 .builder(DemoService.class, URL.valueOf(Fixture.CONSUMER), registry).director(fixture.director).build();

@@ -42,6 +42,17 @@ final class Fixture implements AutoCloseable {
         return url;
     }
 
+    /**
+     * Registers the routing rule {@code condition://0.0.0.0/DemoService?category=routers&dynamic=false&rule=<rule>}
+     * with {@code query} ({@code force=true&priority=2}...) and returns it.
+     */
+    URL route(String rule, String query) {
+        URL url = URL.valueOf("condition://0.0.0.0/" + SERVICE + "?category=routers&dynamic=false"
+                + (query.isEmpty() ? "" : "&" + query)).addParameter(ConditionRule.RULE_KEY, rule);
+        registry.register(url);
+        return url;
+    }
+
     /** Each listed provider's address mapped to the value of {@code key} in its view URL. */
     static Map<String, String> providerValues(RegistryDirectory<DemoService> directory, String key) {
         Map<String, String> values = new TreeMap<>();

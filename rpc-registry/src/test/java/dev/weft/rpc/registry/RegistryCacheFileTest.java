@@ -69,6 +69,7 @@ class RegistryCacheFileTest {
 
             connected.notifyAll(List.of(URL.valueOf("test://10.0.0.3:3/" + Fixture.SERVICE)));
             connected.notifyAll(List.of(URL.valueOf("empty://10.20.30.1/" + Fixture.SERVICE + "?category=configurators")));
+            connected.notifyAll(List.of(URL.valueOf("empty://10.20.30.1/" + Fixture.SERVICE + "?category=routers")));
             assertThat(Fixture.addresses(directory)).containsExactly("10.0.0.3:3");
             assertThat(directory.getUrl().hasParameter("sayHello.mock")).isFalse();
             directory.destroy();

@@ -203,7 +203,7 @@ class RegistryDirectoryTest {
     }
 
     @Test
-    void nothingIsPublished_untilProvidersAndConfiguratorsHaveBothArrived() {
+    void nothingIsPublished_untilProvidersRulesAndRoutingRulesHaveAllArrived() {
         ManualRegistry registry = new ManualRegistry();
         RegistryDirectory<DemoService> directory = RegistryDirectory
                 .builder(DemoService.class, URL.valueOf(Fixture.CONSUMER), registry).director(fixture.director).build();
@@ -213,6 +213,10 @@ class RegistryDirectoryTest {
         assertThat(fixture.protocol.referred.get()).isZero();
 
         registry.notifyAll(List.of(URL.valueOf("override://10.0.0.1:1/" + Fixture.SERVICE + "?disabled=true")));
+        assertThat(directory.isReady()).isFalse();
+        assertThat(fixture.protocol.referred.get()).isZero();
+
+        registry.notifyAll(List.of(Categories.emptyMarker(URL.valueOf(Fixture.CONSUMER), Categories.ROUTERS)));
         assertThat(directory.isReady()).isTrue();
         assertThat(directory.getInvokers()).isEmpty();
         assertThat(fixture.protocol.referred.get()).isZero();
@@ -230,6 +234,7 @@ class RegistryDirectoryTest {
         URL b = URL.valueOf("test://10.0.0.2:2/" + Fixture.SERVICE);
         registry.notifyAll(List.of(a));
         registry.notifyAll(List.of(Categories.emptyMarker(URL.valueOf(Fixture.CONSUMER), Categories.CONFIGURATORS)));
+        registry.notifyAll(List.of(Categories.emptyMarker(URL.valueOf(Fixture.CONSUMER), Categories.ROUTERS)));
         registry.notifyAll(List.of(a, b));
         registry.notifyAll(List.of(b));
 

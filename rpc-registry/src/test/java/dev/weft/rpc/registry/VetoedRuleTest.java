@@ -63,6 +63,22 @@ class VetoedRuleTest {
     }
 
     @Test
+    void ruleTheClusterVetoes_isReportedOnce_whileItStays() {
+        fixture.provider("10.0.0.1:1", "");
+        RegistryDirectory<DemoService> directory = fixture.directory();
+        join(directory);
+        fixture.override("0.0.0.0", "loadbalance=nosuch");
+        long reported = directory.getProblemCount();
+        assertThat(reported).isEqualTo(1);
+
+        fixture.provider("10.0.0.2:2", "");
+        fixture.provider("10.0.0.3:3", "");
+
+        assertThat(Fixture.addresses(directory)).hasSize(3);
+        assertThat(directory.getProblemCount()).isEqualTo(reported);
+    }
+
+    @Test
     void mockRuleTheMockWrapperVetoes_doesNotFreezeTheProviders() {
         URL leaving = fixture.provider("10.0.0.1:1", "");
         RegistryDirectory<DemoService> directory = fixture.directory();

@@ -37,6 +37,8 @@ enum WeftModule {
             LOADBALANCE, PROXY, SPI, COMMON), List.of()),
     SPRING_BOOT_STARTER("rpc-spring-boot-starter", "spring.boot", true, List.of(BOOTSTRAP, REGISTRY, PROTOCOL, CLUSTER, SPI,
             COMMON), List.of("org.springframework..")),
+    /** The operator's command line: rule checks through rpc-bootstrap, the registry through rpc-registry-zookeeper. */
+    ADMIN("rpc-admin", "admin", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, BOOTSTRAP, COMMON), List.of()),
     TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
     EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, MOCK, CLUSTER,

@@ -126,10 +126,15 @@ final class WeftRules {
                 .allowEmptyShould(true);
     }
 
+    /** rpc-admin's entry point: a command line prints to the terminal. */
+    static final String COMMAND_LINE_MAIN = "dev.weft.rpc.admin.WeftAdmin";
+
     static ArchRule publishedCodeWritesNoStandardStreams() {
         return noClasses().that().resideInAnyPackage(WeftModule.publishedPackages())
+                .and().doNotHaveFullyQualifiedName(COMMAND_LINE_MAIN)
                 .should(ACCESS_STANDARD_STREAMS)
-                .as("published modules use no System.out, System.err or printStackTrace (they log through slf4j)")
+                .as("published modules use no System.out, System.err or printStackTrace (they log through slf4j);"
+                        + " only the operator's command line, " + COMMAND_LINE_MAIN + ", hands them to its commands")
                 .allowEmptyShould(true);
     }
 

@@ -12,15 +12,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One {@code <dependency>} of a POM's own {@code <dependencies>} (not dependencyManagement, not plugins). */
-record DeclaredDependency(String groupId, String artifactId, String scope, Path pom) {
+record DeclaredDependency(String groupId, String artifactId, String scope, boolean optional, Path pom) {
 
     boolean isTestScope() {
         return scope.equals("test");
     }
 
-    /** Whether the jar is on a user's class path at compile or run time. */
+    /** Whether the jar is on a user's class path at compile or run time (an optional one never is). */
     boolean reachesUsers() {
-        return scope.equals("compile") || scope.equals("runtime");
+        return !optional && (scope.equals("compile") || scope.equals("runtime"));
     }
 
     @Override
@@ -38,7 +38,7 @@ record DeclaredDependency(String groupId, String artifactId, String scope, Path 
         for (Element dependency : children(dependencies, "dependency")) {
             String scope = text(dependency, "scope");
             result.add(new DeclaredDependency(text(dependency, "groupId"), text(dependency, "artifactId"),
-                    scope == null ? "compile" : scope, pom));
+                    scope == null ? "compile" : scope, "true".equals(text(dependency, "optional")), pom));
         }
         return result;
     }

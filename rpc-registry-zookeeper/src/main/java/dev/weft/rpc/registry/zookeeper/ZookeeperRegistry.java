@@ -18,6 +18,8 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -400,6 +402,29 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
             result.addAll(filter.keep(category, urls));
         }
         return List.copyOf(result);
+    }
+
+    /**
+     * The service interfaces that have a folder under this registry's root, sorted (for operator
+     * tools: {@code rpc-admin}'s {@code services}).
+     *
+     * @throws IllegalStateException if ZooKeeper cannot be read within the connection timeout and retries
+     */
+    public List<String> services() {
+        checkOpen();
+        List<String> names;
+        try {
+            names = client.getChildren().forPath(layout.rootPath());
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("services of " + url + ": interrupted", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("services: could not read " + layout.rootPath() + " from " + url
+                    + " (" + ThrottledLog.describe(e) + ")", e);
+        }
+        return names.stream().map(name -> URLDecoder.decode(name, StandardCharsets.UTF_8)).sorted().toList();
     }
 
     /**
