@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -47,6 +48,11 @@ import java.util.stream.Collectors;
  * first call of that method in that state, so the per-call path is two volatile reads, one map lookup
  * and {@code picker.pick}. Other {@link Directory} implementations are listed per call and planned
  * anew when their URL or members change (a bad value then fails the call).
+ *
+ * <p><b>Resilience.</b> The service's {@link RetryBudget} ({@link ResilienceStats}) receives every call,
+ * and strategies ask it before every retry, extra fork or hedge ({@link #mayRetry}); every provider
+ * call's outcome reaches the service's {@link OutlierDetector}, which ejects outliers from an
+ * {@link AbstractDirectory}. Their keys ({@link ResilienceSettings}) are checked with every state.
  *
  * <p><b>Ownership.</b> The invoker owns the directory it was joined with: {@link #destroy()}
  * destroys it. Thread-safe: one instance serves every thread of the consumer.
@@ -79,6 +85,9 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** The sticky invoker per method: kept across states while it stays listed and available. */
     private final ConcurrentHashMap<String, Invoker<T>> stickyInvokers = new ConcurrentHashMap<>();
     private volatile CallStats stats;
+    private volatile ServiceResilience resilience;
+    private volatile OutlierDetector outliers;
+    private volatile ThrottledLog budgetLog;
     private volatile ThrottledLog failureLog;
     private volatile StatePlan<T> plan;
 
@@ -101,9 +110,16 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      *
      * @throws IllegalArgumentException when the current state has a bad setting
      */
-    final void start(CallStats callStats) {
+    final void start(CallStats callStats, ResilienceStats resilienceStats) {
         stats = Objects.requireNonNull(callStats, "callStats");
         failureLog = new ThrottledLog(LoggerFactory.getLogger(getClass()), callStats.ticker(), FAILURE_LOG_INTERVAL);
+        budgetLog = new ThrottledLog(LoggerFactory.getLogger(RetryBudget.class), callStats.ticker(), FAILURE_LOG_INTERVAL);
+        resilience = resilienceStats.service(ResilienceStats.serviceOf(getInterface(), directory.getUrl()));
+        Consumer<List<Invoker<?>>> ejections = ejected -> { }; // another Directory cannot leave providers out
+        if (directory instanceof AbstractDirectory<T> ejecting) {
+            ejections = ejecting::setEjected;
+        }
+        outliers = new OutlierDetector(callStats.ticker(), ejections, resilience);
         if (directory instanceof AbstractDirectory<T> published) {
             published.addListener(checker);
             plan = planOf(published.state());
@@ -174,7 +190,33 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             throw new RpcException("Cluster invoker of service " + getInterface().getName() + " is destroyed; refusing call of method "
                     + invocation.getMethodName() + " (consumer: " + directory.getUrl() + ")");
         }
-        return doInvoke(invocation, plan(invocation));
+        MethodPlan<T> methodPlan = plan(invocation);
+        resilience.budget().onCall(plan.resilience.budget());
+        return doInvoke(invocation, methodPlan);
+    }
+
+    /** The resilience counters and retry budget of this invoker's service. */
+    public final ServiceResilience resilience() {
+        return resilience;
+    }
+
+    /**
+     * Asks the service's retry budget for one more attempt (a retry, an extra fork, a hedge) of
+     * {@code invocation}, whose last failure was {@code lastFailure} (null for a fork or hedge);
+     * a refusal is counted and logged (rate-limited).
+     *
+     * @return whether the attempt may be made
+     */
+    protected final boolean mayRetry(Invocation invocation, Throwable lastFailure) {
+        RetryBudget.Settings budget = plan.resilience.budget();
+        if (resilience.budget().tryRetry(budget)) {
+            return true;
+        }
+        budgetLog.warn("Retry budget of service " + resilience.service() + " spent (" + ResilienceSettings.RETRY_BUDGET_KEY + "="
+                + budget.share() + ", " + ResilienceSettings.RETRY_BUDGET_MIN_KEY + "=" + budget.minPerSecond()
+                + "): no further attempt of method " + invocation.getMethodName()
+                + (lastFailure == null ? "" : "; the call fails with its last error: " + brief(lastFailure)));
+        return false;
     }
 
     /** The strategy: list, select, call, and handle failures. */
@@ -206,6 +248,15 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     /** The plan of the invocation's method under the directory's current state (planned anew when the state changed). */
     protected final MethodPlan<T> plan(Invocation invocation) {
+        StatePlan<T> current = statePlan(invocation);
+        if (outliers.returnDue(current.resilience.outliers())) {
+            current = statePlan(invocation); // ejected providers came back: a new state
+        }
+        return current.method(invocation.getMethodName(), this);
+    }
+
+    /** The plan of the directory's current state (planned anew when the state changed). */
+    private StatePlan<T> statePlan(Invocation invocation) {
         StatePlan<T> current = plan;
         DirectoryState<T> state = current.state;
         if (directory instanceof AbstractDirectory<T> published) {
@@ -225,7 +276,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             current = planOf(state);
             plan = current;
         }
-        return current.method(invocation.getMethodName(), this);
+        return current;
     }
 
     /**
@@ -238,8 +289,12 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         for (String method : interfaceMethods) {
             buildPlan(state, method, List.of());
         }
+        ResilienceSettings resilienceSettings = ResilienceSettings.of(state.url());
+        if (resilienceSettings.outliers().latencyFactor() > 0) {
+            state.invokers().forEach(invoker -> stats.get(invoker).timeLatency());
+        }
         // each provider's statistics are found once per state (on its first call) rather than once per call
-        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> state.invokers().stream()
+        return new StatePlan<>(state, service.strategy(), resilienceSettings, new ConcurrentHashMap<>(), Suppliers.memoize(() -> state.invokers().stream()
                 .collect(Collectors.toMap(Function.identity(), stats::get, (first, again) -> first, IdentityHashMap::new))));
     }
 
@@ -261,7 +316,8 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     }
 
     /** One state with its service-level strategy settings, the method plans built so far, and its providers' statistics. */
-    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ConcurrentHashMap<String, MethodPlan<T>> methods,
+    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ResilienceSettings resilience,
+                                ConcurrentHashMap<String, MethodPlan<T>> methods,
                                 Supplier<Map<Invoker<T>, InvokerStats>> statistics) {
 
         MethodPlan<T> method(String name, AbstractClusterInvoker<T> owner) {
@@ -424,22 +480,41 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * service's exception) or a business {@link RpcException}. Exceptions pass unchanged.
      */
     protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
-        InvokerStats counters = plan.statistics().get().get(invoker);
+        StatePlan<T> current = plan;
+        InvokerStats counters = current.statistics().get().get(invoker);
         if (counters == null) { // a mock invoker, or a provider of another state
             counters = stats.get(invoker);
         }
         long started = counters.startCall();
         boolean answered = false;
+        boolean busy = false;
         try {
             Result result = invoker.invoke(invocation);
             answered = true;
             return result;
         } catch (RpcException e) {
             answered = e.isBiz();
+            busy = e.isNotProcessed();
             throw e;
         } finally {
             counters.endCall(started, answered);
+            recordOutcome(invoker, answered, busy, current);
         }
+    }
+
+    /** Reports a provider call's outcome to the outlier detector (a busy answer is neither an answer nor a failure). */
+    private void recordOutcome(Invoker<T> invoker, boolean answered, boolean busy, StatePlan<T> current) {
+        OutlierSettings settings = current.resilience.outliers();
+        URL provider = invoker.getUrl();
+        if (!settings.enabled() || provider != null && DirectoryState.MOCK_PROTOCOL.equals(provider.getProtocol())) {
+            return;
+        }
+        if (answered) {
+            outliers.onAnswer(invoker, settings);
+        } else if (!busy) {
+            outliers.onFailure(invoker, settings, current.state);
+        }
+        outliers.checkLatency(settings, current.state, stats);
     }
 
     /**
@@ -457,7 +532,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
                 throw e;
             }
             Invoker<T> other = select(invocation, invokers, List.of(invoker), plan);
-            if (other == invoker) {
+            if (other == invoker || !mayRetry(invocation, e)) {
                 throw e;
             }
             return invokeProvider(other, invocation);

@@ -1,11 +1,13 @@
 package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.URL;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -28,11 +30,13 @@ import java.util.stream.IntStream;
  * @param candidates     the providers a call chooses among: with the availability check, those available at
  *                       publication (a provider that went down since is found when picked), else all
  * @param down           the providers that were unavailable at publication (none without the availability check)
+ * @param ejected        the providers ejected as outliers ({@link OutlierDetector}): left out of the candidates
+ *                       unless no other provider is available
  * @param <T>            the service interface
  */
 public record DirectoryState<T>(URL url, long version, boolean availableCheck, List<Invoker<T>> allInvokers,
                                 List<Invoker<T>> invokers, List<Invoker<T>> mockInvokers, List<Invoker<T>> candidates,
-                                List<Invoker<T>> down) {
+                                List<Invoker<T>> down, List<Invoker<T>> ejected) {
 
     /** The URL protocol of mock invokers, listed only for calls asking for mocks. */
     public static final String MOCK_PROTOCOL = "mock";
@@ -45,6 +49,14 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
      * each non-mock member is asked {@link Invoker#isAvailable()} now.
      */
     static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version) {
+        return of(url, members, version, Set.of());
+    }
+
+    /**
+     * {@link #of(URL, List, long)}, leaving out of the candidates the members showing a provider of
+     * {@code ejected} (compared as providers, {@link InvokerView#unwrap}).
+     */
+    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version, Set<Invoker<?>> ejected) {
         Objects.requireNonNull(url, "url");
         boolean availableCheck = url.getParameter(AVAILABLE_CHECK_KEY, true);
         List<Invoker<T>> all = List.copyOf(members);
@@ -54,26 +66,37 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
             URL provider = invoker.getUrl();
             (provider != null && MOCK_PROTOCOL.equals(provider.getProtocol()) ? mock : normal).add(invoker);
         }
-        return withAvailability(url, version, availableCheck, all, mock.isEmpty() ? all : List.copyOf(normal), List.copyOf(mock));
+        List<Invoker<T>> invokers = mock.isEmpty() ? all : List.copyOf(normal);
+        List<Invoker<T>> out = ejected.isEmpty() ? List.of()
+                : invokers.stream().filter(invoker -> ejected.contains(InvokerView.unwrap(invoker))).toList();
+        return withAvailability(url, version, availableCheck, all, invokers, List.copyOf(mock), out);
     }
 
     private static <T> DirectoryState<T> withAvailability(URL url, long version, boolean availableCheck, List<Invoker<T>> all,
-                                                          List<Invoker<T>> invokers, List<Invoker<T>> mock) {
-        if (!availableCheck) {
-            return new DirectoryState<>(url, version, false, all, invokers, mock, invokers, List.of());
-        }
+                                                          List<Invoker<T>> invokers, List<Invoker<T>> mock, List<Invoker<T>> ejected) {
         List<Invoker<T>> up = new ArrayList<>(invokers.size());
+        List<Invoker<T>> upEjected = new ArrayList<>(0);
         List<Invoker<T>> down = new ArrayList<>(0);
         for (Invoker<T> invoker : invokers) {
-            (invoker.isAvailable() ? up : down).add(invoker);
+            if (availableCheck && !invoker.isAvailable()) {
+                down.add(invoker);
+            } else {
+                (ejected.contains(invoker) ? upEjected : up).add(invoker);
+            }
         }
-        return new DirectoryState<>(url, version, true, all, invokers, mock, down.isEmpty() ? invokers : List.copyOf(up),
-                List.copyOf(down));
+        // an ejected provider still serves when no other one can
+        List<Invoker<T>> candidates = up.isEmpty() ? upEjected : up.size() == invokers.size() ? invokers : List.copyOf(up);
+        return new DirectoryState<>(url, version, availableCheck, all, invokers, mock, candidates, List.copyOf(down), ejected);
     }
 
     /** This state with availability checked again, as {@code nextVersion}. */
     DirectoryState<T> rechecked(long nextVersion) {
-        return withAvailability(url, nextVersion, availableCheck, allInvokers, invokers, mockInvokers);
+        return withAvailability(url, nextVersion, availableCheck, allInvokers, invokers, mockInvokers, ejected);
+    }
+
+    /** This state with the members showing a provider of {@code providers} ejected instead, as {@code nextVersion}. */
+    DirectoryState<T> withEjected(Set<Invoker<?>> providers, long nextVersion) {
+        return of(url, allInvokers, nextVersion, providers);
     }
 
     /** Whether, under the availability check, some provider is available now that was not at publication, or the reverse. */
@@ -98,7 +121,8 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
 
     @Override
     public String toString() {
-        return "DirectoryState[v" + version + ", " + invokers.size() + " providers (" + candidates.size() + " available)"
+        return "DirectoryState[v" + version + ", " + invokers.size() + " providers (" + candidates.size() + " available"
+                + (ejected.isEmpty() ? "" : ", " + ejected.size() + " ejected") + ")"
                 + (mockInvokers.isEmpty() ? "" : ", " + mockInvokers.size() + " mock") + ", " + url + "]";
     }
 }

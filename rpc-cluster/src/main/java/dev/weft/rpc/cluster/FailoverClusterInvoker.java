@@ -14,7 +14,8 @@ import java.util.function.Function;
 /**
  * Up to {@code retries + 1} attempts (one more when a provider answers
  * {@link RpcException#NOT_PROCESSED}), each on an invoker not tried before while one exists,
- * re-listing the directory before every retry. Retries non-business {@link RpcException}s and
+ * re-listing the directory before every retry, each retry granted by the service's
+ * {@link RetryBudget} (when it is spent the call fails with its last error). Retries non-business {@link RpcException}s and
  * unexpected exceptions; business exceptions (thrown with {@link RpcException#isBiz()} or carried
  * in the result) return at once. The final error names the method, the service, the attempts,
  * the providers tried ({@code 2/3}) and the last cause, and keeps the last cause's code.
@@ -36,6 +37,7 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
         Throwable lastFailure = null;
         int attempt = 0;
         boolean notProcessedRetried = false;
+        boolean budgetSpent = false;
         while (true) {
             Invoker<T> invoker = select(invocation, invokers, tried, plan);
             attempt++;
@@ -62,6 +64,10 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
             if (attempt >= attempts || isDestroyed()) {
                 break;
             }
+            if (!mayRetry(invocation, lastFailure)) {
+                budgetSpent = true;
+                break;
+            }
             try {
                 invokers = listInvokers(invocation);
             } catch (RpcException none) {
@@ -69,7 +75,7 @@ final class FailoverClusterInvoker<T> extends AbstractClusterInvoker<T> {
             }
         }
         throw giveUp("Failed to invoke " + callSite(invocation) + " after " + attempt + (attempt == 1 ? " attempt" : " attempts")
-                + " (retries=" + plan.retries() + "); providers tried " + tried.size() + "/" + invokers.size() + " "
+                + " (retries=" + plan.retries() + (budgetSpent ? ", retry budget spent" : "") + "); providers tried " + tried.size() + "/" + invokers.size() + " "
                 + describeAll(tried) + " (consumer: " + plan.url() + "); last cause: ", lastFailure);
     }
 }

@@ -22,7 +22,8 @@ import java.util.function.Function;
 
 /**
  * Calls {@code forks} distinct available invokers (method level, default 2; {@code <= 0} or at
- * least the number of invokers means all available ones) in parallel on the cluster's bounded
+ * least the number of invokers means all available ones; each fork beyond the first granted by the
+ * service's {@link RetryBudget}) in parallel on the cluster's bounded
  * executor and returns the first answer: a result (even one carrying the service's exception) or a
  * business exception, which is thrown unchanged. An {@link Error} thrown by a provider is rethrown
  * to the caller at once, as every strategy does. Fails only when every fork failed, with the last
@@ -172,10 +173,15 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
     private List<Invoker<T>> selectForks(Invocation invocation, int forks, MethodPlan<T> plan) {
         List<Invoker<T>> candidates = listCandidates(invocation, plan);
         if (forks <= 0 || forks >= candidates.size()) {
-            return listInvokers(invocation);
+            List<Invoker<T>> all = listInvokers(invocation);
+            int granted = 1;
+            while (granted < all.size() && mayRetry(invocation, null)) {
+                granted++;
+            }
+            return granted == all.size() ? all : all.subList(0, granted);
         }
         List<Invoker<T>> selected = new ArrayList<>(forks);
-        while (selected.size() < forks) {
+        while (selected.size() < forks && (selected.isEmpty() || mayRetry(invocation, null))) {
             Invoker<T> invoker = select(invocation, candidates, selected, plan);
             if (selected.contains(invoker)) {
                 break;
