@@ -481,6 +481,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      */
     protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
         StatePlan<T> current = plan;
+        if (!outliers.admit(invoker, current.resilience.outliers()) && !servesWhileEjected(invoker)) {
+            throw new RpcException(RpcException.NOT_PROCESSED, "Provider " + describe(invoker) + " of service "
+                    + getInterface().getName() + " is ejected as an outlier, or its probe is in flight; not sent (method "
+                    + invocation.getMethodName() + ")");
+        }
         InvokerStats counters = current.statistics().get().get(invoker);
         if (counters == null) { // a mock invoker, or a provider of another state
             counters = stats.get(invoker);
@@ -511,10 +516,21 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         }
         if (answered) {
             outliers.onAnswer(invoker, settings);
-        } else if (!busy) {
+        } else if (busy) {
+            outliers.onBusy(invoker);
+        } else {
             outliers.onFailure(invoker, settings, current.state);
         }
         outliers.checkLatency(settings, current.state, stats);
+    }
+
+    /** Whether the directory's current state lists {@code invoker} as ejected and yet a candidate (no other one is up). */
+    private boolean servesWhileEjected(Invoker<T> invoker) {
+        if (!(directory instanceof AbstractDirectory<T> published)) {
+            return false;
+        }
+        DirectoryState<T> state = published.state();
+        return state.ejected().contains(invoker) && state.candidates().contains(invoker);
     }
 
     /**

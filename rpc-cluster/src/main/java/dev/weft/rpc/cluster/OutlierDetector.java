@@ -16,8 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -39,10 +41,15 @@ import java.util.function.Consumer;
  *   <li><b>Cap:</b> never more than {@link OutlierSettings#maxEjected} providers at once; a
  *       provider found an outlier beyond the cap stays.</li>
  *   <li><b>Return:</b> when its time is up the provider comes back on probation for one
- *       {@code outlier-ejection} time: one failure, or being found slow again (on calls made since it
+ *       {@code outlier-ejection} time. Its first call is a probe: until the probe has an outcome, no
+ *       other call is sent to it ({@link #admit}). On probation one failure, or being found slow again (on calls made since it
  *       came back), ejects it again for twice as long as last time (at most 10 minutes). A provider that
  *       answers after its probation is over starts again from the first ejection time.</li>
  * </ul>
+ *
+ * <p><b>Calls already routed.</b> A call whose picker chose a provider just before it was ejected
+ * is not sent to it ({@link #admit} refuses it, and the strategy tries elsewhere as after a "busy"
+ * answer); calls already sent when the ejection is decided still reach it.
  *
  * <p>The ejected providers are handed to the directory ({@link AbstractDirectory#setEjected}),
  * which leaves them out of the states it publishes: the pickers are rebuilt without them, and
@@ -69,6 +76,10 @@ final class OutlierDetector {
     private final Map<Invoker<?>, Long> ejected = new HashMap<>();
     /** Whether some provider is ejected, and the earliest end of an ejection. */
     private volatile boolean anyEjected;
+    /** The providers ejected now (unwrapped), for {@link #admit}. */
+    private volatile Set<Invoker<?>> ejectedNow = Set.of();
+    /** Providers back from an ejection whose probe has no outcome yet. */
+    private final AtomicInteger awaitingProbe = new AtomicInteger();
     private volatile long nextReturnNanos;
     private volatile long nextLatencyCheckNanos;
 
@@ -80,6 +91,9 @@ final class OutlierDetector {
         /** When the provider last came back ({@link #NEVER}: never ejected), and when its probation ends. */
         volatile long returnedNanos = NEVER;
         volatile long probationEndNanos = NEVER;
+        /** Back from an ejection, no probe outcome yet; and whether the probe is in flight. */
+        volatile boolean awaitingProbe;
+        final AtomicBoolean probing = new AtomicBoolean();
 
         boolean onProbation(long now) {
             return probationEndNanos != NEVER && now - probationEndNanos < 0;
@@ -103,6 +117,32 @@ final class OutlierDetector {
         this.nextLatencyCheckNanos = ticker.read();
     }
 
+    /**
+     * Whether a call may be sent to {@code provider} now: not while it is ejected, nor, back from an
+     * ejection, while its probe is in flight (the call admitted as the probe must report its outcome:
+     * {@link #onAnswer}, {@link #onFailure} or {@link #onBusy}). One volatile read when no provider is
+     * ejected or awaiting its probe.
+     */
+    boolean admit(Invoker<?> provider, OutlierSettings settings) {
+        if (!anyEjected && awaitingProbe.get() == 0 || !settings.enabled()) {
+            return true;
+        }
+        Invoker<?> key = InvokerView.unwrap(provider);
+        if (ejectedNow.contains(key)) {
+            return false;
+        }
+        Health known = health.get(key);
+        return known == null || !known.awaitingProbe || known.probing.compareAndSet(false, true);
+    }
+
+    /** {@code provider} answered "busy": neither an answer nor a failure; a probe may be sent again. */
+    void onBusy(Invoker<?> provider) {
+        Health known = health.get(InvokerView.unwrap(provider));
+        if (known != null) {
+            known.probing.set(false);
+        }
+    }
+
     /** {@code provider} answered (a result or a business exception): its failures in a row start again. */
     void onAnswer(Invoker<?> provider, OutlierSettings settings) {
         Health known = health.get(InvokerView.unwrap(provider));
@@ -110,6 +150,7 @@ final class OutlierDetector {
             return;
         }
         known.failuresInRow.set(0);
+        probed(known);
         if (known.passedProbation(ticker.read())) {
             synchronized (this) {
                 known.ejections = 0; // probation passed: the next ejection is the first again
@@ -120,10 +161,14 @@ final class OutlierDetector {
 
     /** {@code provider} failed as a retry would follow; may eject it. */
     void onFailure(Invoker<?> provider, OutlierSettings settings, DirectoryState<?> state) {
+        Invoker<?> key = InvokerView.unwrap(provider);
         if (settings.consecutiveFailures() <= 0) {
+            Health known = health.get(key);
+            if (known != null) {
+                probed(known); // ejected by latency: its probe failed, latency decides again
+            }
             return;
         }
-        Invoker<?> key = InvokerView.unwrap(provider);
         Health known = health.computeIfAbsent(key, k -> new Health());
         int inRow = known.failuresInRow.incrementAndGet();
         boolean onProbation = known.onProbation(ticker.read());
@@ -135,6 +180,7 @@ final class OutlierDetector {
                 }
             }
         }
+        probed(known); // after the ejection is published: no call slips in between
     }
 
     /**
@@ -206,12 +252,17 @@ final class OutlierDetector {
                 }
                 Health known = health.get(entry.getKey());
                 if (known != null) {
+                    if (settings.enabled() && !known.awaitingProbe) {
+                        known.awaitingProbe = true;
+                        awaitingProbe.incrementAndGet();
+                    }
+                    known.probing.set(false);
                     known.returnedNanos = now;
                     known.probationEndNanos = now + settings.ejection().toNanos();
                     known.failuresInRow.set(0);
                 }
                 counters.returned();
-                LOG.info("Provider {} of service {} comes back on probation after its ejection", entry.getKey().getUrl(), service);
+                LOG.info("Provider {} of service {} comes back on probation after its ejection", AbstractClusterInvoker.describe(entry.getKey()), service);
                 return true;
             });
             if (changed) {
@@ -232,7 +283,7 @@ final class OutlierDetector {
         int members = (int) state.invokers().stream().map(InvokerView::unwrap).distinct().count();
         if (ejected.size() >= settings.maxEjected(members)) {
             LOG.warn("Provider {} of service {} is an outlier ({}) but stays: {} of {} providers are ejected already"
-                    + " (outlier-max-percent={})", provider.getUrl(), service, why, ejected.size(), members, settings.maxPercent());
+                    + " (outlier-max-percent={})", AbstractClusterInvoker.describe(provider), service, why, ejected.size(), members, settings.maxPercent());
             return false;
         }
         long nanos = settings.ejectionAfter(known.ejections).toNanos();
@@ -240,7 +291,7 @@ final class OutlierDetector {
         known.probationEndNanos = NEVER;
         ejected.put(provider, ticker.read() + nanos);
         counters.ejected();
-        LOG.warn("Provider {} of service {} ejected for {} ms: {}", provider.getUrl(), service, TimeUnit.NANOSECONDS.toMillis(nanos), why);
+        LOG.warn("Provider {} of service {} ejected for {} ms: {}", AbstractClusterInvoker.describe(provider), service, TimeUnit.NANOSECONDS.toMillis(nanos), why);
         published();
         return true;
     }
@@ -258,8 +309,22 @@ final class OutlierDetector {
     }
 
     /** Hands the ejected set to the directory and notes the next return; guarded by this. */
+    /** The probe of {@code known} (if it was awaited) has its outcome: calls flow again. */
+    private void probed(Health known) {
+        if (known.awaitingProbe) {
+            synchronized (this) {
+                if (known.awaitingProbe) {
+                    known.awaitingProbe = false;
+                    awaitingProbe.decrementAndGet();
+                }
+            }
+        }
+        known.probing.set(false);
+    }
+
     private void published() {
         anyEjected = !ejected.isEmpty();
+        ejectedNow = Set.copyOf(ejected.keySet());
         nextReturnNanos = ejected.values().stream().min((a, b) -> Long.compare(a - b, 0)).orElse(0L);
         publish.accept(List.copyOf(ejected.keySet()));
     }

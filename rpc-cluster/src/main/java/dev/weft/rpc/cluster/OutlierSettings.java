@@ -34,6 +34,11 @@ public record OutlierSettings(int consecutiveFailures, double latencyFactor, Dur
         }
     }
 
+    /** These settings with {@code outlier-failures} set to {@code failures}. */
+    public OutlierSettings withFailures(int failures) {
+        return new OutlierSettings(failures, latencyFactor, ejection, maxPercent);
+    }
+
     /** Whether any ejection is on. */
     public boolean enabled() {
         return consecutiveFailures > 0 || latencyFactor > 0;

@@ -5,12 +5,17 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.FakeTicker;
+import dev.weft.rpc.testing.HeldCalls;
 import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static dev.weft.rpc.cluster.TestClusters.consumer;
 import static dev.weft.rpc.cluster.TestClusters.directory;
@@ -116,6 +121,31 @@ class OutlierEjectionTest {
         assertThat(directory.state().ejected()).isEmpty();
         assertThat(resilience().ejections()).isEqualTo(2);
         assertThat(resilience().ejectedNow()).isZero();
+    }
+
+    @Test
+    void aReturningProvider_getsOneProbe_otherCallsGoElsewhereUntilItsOutcome() throws Exception {
+        a.answering(Reply.networkError());
+        b.answering(Reply.providerName());
+        DynamicDirectory<Greeting> directory = directory("outlier-ejection=10s", a, b);
+        Invoker<Greeting> invoker = failover(directory);
+        callTimes(invoker, 5);
+        ticker.advance(Duration.ofSeconds(10));
+        a.answering(Reply.providerName());
+        HeldCalls probe = a.holdCalls();
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<Object> probed = caller.submit(() -> invoker.invoke(hello()).getValue());
+            assertThat(probe.awaitHeld(1, Duration.ofSeconds(10))).isTrue();
+
+            assertThat(invoker.invoke(hello()).getValue()).as("the balancer chose a; not sent while its probe runs").isEqualTo("10.0.0.2");
+            assertThat(a.calls()).isEqualTo(6);
+            probe.releaseAll();
+            assertThat(probed.get(10, TimeUnit.SECONDS)).isEqualTo("10.0.0.1");
+        } finally {
+            caller.shutdownNow();
+        }
+        assertThat(invoker.invoke(hello()).getValue()).as("probe answered: calls flow").isEqualTo("10.0.0.1");
     }
 
     @Test
