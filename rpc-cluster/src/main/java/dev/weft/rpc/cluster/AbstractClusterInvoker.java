@@ -33,6 +33,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -67,6 +68,13 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     public static final String DEFAULT_LOADBALANCE = "random";
     /** Consumer/method URL key: extra attempts (negative means 0); the default depends on the strategy. */
     public static final String RETRIES_KEY = "retries";
+    /**
+     * Consumer/method URL key: the budget of a whole call in ms, every attempt, fork and retry
+     * included (default 0: none). The call's {@link CallOptions#deadline()} becomes that much from the
+     * start of the call (or stays the caller's own when earlier); no attempt starts past it, and each
+     * attempt's deadline on the wire is the smaller of its {@code timeout} and what is left.
+     */
+    public static final String CALL_TIMEOUT_KEY = "call-timeout";
     /** Consumer/method URL key: keep using the last chosen invoker while it is available (default false). */
     public static final String STICKY_KEY = "sticky";
 
@@ -193,7 +201,12 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
                     + invocation.getMethodName() + " (consumer: " + directory.getUrl() + ")");
         }
         RpcInvocation call = invocation instanceof RpcInvocation rpc ? rpc : RpcInvocation.copyOf(invocation);
-        return Results.throwIfFailed(doInvoke(call, plan(call)));
+        MethodPlan<T> methodPlan = plan(call);
+        if (methodPlan.callTimeoutMillis() > 0) {
+            call.setCallOptions(call.getCallOptions().withEarlierDeadline(
+                    Deadline.after(methodPlan.callTimeoutMillis(), TimeUnit.MILLISECONDS, stats.ticker())));
+        }
+        return Results.throwIfFailed(doInvoke(call, methodPlan));
     }
 
     /**
@@ -281,8 +294,10 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         int retries = Math.max(0, settings.getInt(RETRIES_KEY, defaultRetries(), Integer.MIN_VALUE, Integer.MAX_VALUE));
         boolean sticky = settings.getBoolean(STICKY_KEY, false);
         Object strategy = resolve(settings);
+        long callTimeout = settings.getLong(CALL_TIMEOUT_KEY, 0, 0, Long.MAX_VALUE);
         Picker<T> picker = loadBalance.picker(pickFrom, state.url(), method, stats);
-        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
+        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy,
+                callTimeout);
     }
 
     /** One state with its service-level strategy settings, the method plans built so far, and its providers' statistics. */
