@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Active only when the URL carries the key in some form. Counts are this filter's own, one
  * per chain (that is, per exported invoker) and method, held by the chain's own filter
- * ({@link ChainScopedFilter}), decremented on every path. Thread-safe.
+ * ({@link ChainScopedFilter}), decremented at the real end of the execution (an async
+ * implementation counts until its future completes), on every path. Thread-safe.
  */
 @Activate(group = FilterChain.PROVIDER, value = ExecuteLimitFilter.EXECUTES_KEY, order = 100)
 public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedFilter, ExtensionDirectorAware {
@@ -104,11 +105,14 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
                             + EXECUTES_KEY + "=" + limit + "; not run, safe to retry)");
                 }
             } while (!count.compareAndSet(current, current + 1));
+            Result result;
             try {
-                return next.invoke(invocation);
-            } finally {
+                result = next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
                 count.decrementAndGet();
+                throw e;
             }
+            return result.whenComplete((value, failure) -> count.decrementAndGet());
         }
 
         private Result invokeAdaptive(Invoker<?> next, Invocation invocation, String method) {
@@ -125,21 +129,21 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
                         + next.getInterface().getName() + ": " + limit.inFlight() + " (expected: below the adaptive limit "
                         + limit.limit() + " of " + EXECUTES_KEY + "=" + AUTO + "; not run, safe to retry)");
             }
-            boolean answered = false;
+            Result result;
             try {
-                Result result = next.invoke(invocation);
-                answered = true;
-                return result;
-            } catch (RpcException e) {
-                answered = e.isBiz();
+                result = next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
+                permit.onIgnore();
                 throw e;
-            } finally {
-                if (answered) {
-                    permit.onSuccess(); // its latency feeds the limit
+            }
+            // at the real end of the execution: an answer's latency feeds the limit, a failure's does not
+            return result.whenComplete((value, failure) -> {
+                if (failure == null || failure instanceof RpcException e && e.isBiz()) {
+                    permit.onSuccess();
                 } else {
                     permit.onIgnore();
                 }
-            }
+            });
         }
     }
 }
