@@ -1,6 +1,7 @@
 package dev.weft.rpc.cluster;
 
 import com.google.common.base.Suppliers;
+import com.google.common.base.Ticker;
 import dev.weft.rpc.common.AsyncResult;
 import dev.weft.rpc.common.CallOptions;
 import dev.weft.rpc.common.Deadline;
@@ -224,6 +225,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
                     Deadline.after(methodPlan.callTimeoutMillis(), TimeUnit.MILLISECONDS, stats.ticker())));
         }
         return Results.throwIfFailed(doInvoke(call, methodPlan));
+    }
+
+    /** The clock of the director that created the cluster. */
+    protected final Ticker ticker() {
+        return stats.ticker();
     }
 
     /** The resilience counters and retry budget of this invoker's service. */
