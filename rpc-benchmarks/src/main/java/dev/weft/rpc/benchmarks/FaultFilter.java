@@ -14,14 +14,13 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Benchmark-only provider filter {@code fault}: with {@code fault=busy:0.5} it answers that share
- * of the calls "busy" ({@code NOT_PROCESSED}, as the {@code executes} filter does), with
- * {@code fault=fail:1} it fails that share with a network error (a failure the consumer retries);
- * every call reaching it is counted in the director's {@link Counts}. Thread-safe.
+ * of the calls "busy" ({@code NOT_PROCESSED}, as the {@code executes} filter does); every call
+ * reaching it is counted in the director's {@link Counts} ({@code fault=busy:0} only counts). Thread-safe.
  */
 @Activate(group = FilterChain.PROVIDER, value = FaultFilter.KEY, order = 10)
 public final class FaultFilter implements ChainScopedFilter, ExtensionDirectorAware {
 
-    /** Provider URL key: {@code busy:<share>} or {@code fail:<share>}. */
+    /** Provider URL key: {@code busy:<share>}. */
     public static final String KEY = "fault";
 
     private volatile Counts counts = new Counts();
@@ -52,15 +51,17 @@ public final class FaultFilter implements ChainScopedFilter, ExtensionDirectorAw
 
     @Override
     public Filter forChain(Invoker<?> invoker) {
-        String[] setting = invoker.getUrl().getParameter(KEY, "busy:0").split(":", 2);
-        int code = setting[0].equals("fail") ? RpcException.NETWORK_EXCEPTION : RpcException.NOT_PROCESSED;
-        double share = Double.parseDouble(setting[1]);
+        String setting = invoker.getUrl().getParameter(KEY, "busy:0");
+        if (!setting.startsWith("busy:")) {
+            throw new IllegalArgumentException("fault: " + setting + " (expected: busy:<share from 0 to 1>)");
+        }
+        double share = Double.parseDouble(setting.substring("busy:".length()));
         Counts counted = counts;
         return (next, invocation) -> {
             counted.attempts.increment();
             if (ThreadLocalRandom.current().nextDouble() < share) {
                 counted.faults.increment();
-                throw new RpcException(code, "benchmark fault " + setting[0] + " at " + next.getUrl().getAddress());
+                throw new RpcException(RpcException.NOT_PROCESSED, "benchmark busy answer at " + next.getUrl().getAddress());
             }
             return next.invoke(invocation);
         };

@@ -31,12 +31,14 @@ import java.util.stream.Collectors;
  *       {@code retries=2} with the retry budget off, then with the default budget: attempts per call
  *       (counted by the providers' {@link FaultFilter}), answered, failed (and failed by the budget).</li>
  *   <li>{@code slow}: 4 providers answering in 2 ms, one of them in 40 ms: p99 of the 3 healthy alone,
- *       of plain {@code failover} over the 4, and with {@code outlier-latency=3} (time to the ejection,
- *       p99 after it).</li>
+ *       of plain {@code failover} over the 4, of {@code cluster=hedging} ({@code p95} with the
+ *       {@code random} and {@code p2c} balancers, and a fixed {@code 5ms}), and with
+ *       {@code outlier-latency=3} (time to the ejection, p99 after it).</li>
  *   <li>{@code overload}: one provider with a capacity of 4 calls at once, 5 ms each (800/s), offered
  *       twice its capacity (open loop, 1,600/s): goodput and p99 of the answered calls without a limit
  *       and with {@code executes=auto}, against the unloaded p99.</li>
- *   <li>{@code failing}: 4 providers, one failing every call (network error): attempts reaching it per
+ *   <li>{@code failing}: 4 providers, one failing every call (a timeout: it answers after 300 ms, the
+ *       consumer waits 100 ms): attempts reaching it per
  *       ejection with {@code outlier-failures=5} ({@code outlier-ejection=2s}, so that several periods
  *       fit in a run), against plain {@code failover} with ejection off.</li>
  * </ul>
@@ -124,27 +126,35 @@ public final class ResilienceBenchmark {
             healthy.add(export(sleeping(2), ""));
         }
         String slow = export(sleeping(40), "");
-        String all = String.join(",", healthy) + "," + slow;
-        String common = "retries=2&timeout=1000&loadbalance=random&";
+        String all = "url=" + String.join(",", healthy) + "," + slow;
+        Map<String, String> configs = new LinkedHashMap<>();
+        configs.put("healthy 3 only", "url=" + String.join(",", healthy));
+        configs.put("failover (4)", all);
+        configs.put("hedging p95", all + "&cluster=hedging");
+        configs.put("hedging p95 + p2c", all + "&cluster=hedging&loadbalance=p2c");
+        configs.put("hedging 5ms", all + "&cluster=hedging&hedge-delay=5ms");
+        configs.put("outlier-latency=3", all + "&outlier-latency=3");
         System.out.println("\n== slow provider: 4 providers at 2 ms, one of them at 40 ms");
         double healthyP99 = 0;
-        for (String config : List.of("url=" + String.join(",", healthy), "url=" + all, "url=" + all + "&outlier-latency=3")) {
+        for (Map.Entry<String, String> config : configs.entrySet()) {
             try (Weft consumer = Weft.builder().application("slow").build()) {
-                Greeter greeter = consumer.refer(Greeter.class, common + config);
-                String label = config.startsWith("url=" + all + "&") ? "outlier-latency=3" : config.equals("url=" + all)
-                        ? "failover (4)" : "healthy 3 only";
+                Greeter greeter = consumer.refer(Greeter.class, "retries=2&timeout=1000&loadbalance=random&" + config.getValue());
+                String label = config.getKey();
                 Outcome outcome = closedLoop(greeter, CALLERS, seconds, () -> resilience(consumer).ejections() > 0);
                 if (label.startsWith("healthy")) {
                     healthyP99 = outcome.p99Millis();
                 }
-                System.out.printf(Locale.ROOT, "%-18s calls %7d  p50 %6.2f ms  p99 %6.2f ms (%.2fx healthy)%s%n", label,
+                ServiceResilience resilience = resilience(consumer);
+                System.out.printf(Locale.ROOT, "%-18s calls %7d  p50 %6.2f ms  p99 %6.2f ms (%.2fx healthy)%s%s%n", label,
                         outcome.calls(), outcome.percentileMillis(50), outcome.p99Millis(), outcome.p99Millis() / healthyP99,
+                        resilience.hedgesSent() == 0 ? "" : String.format(Locale.ROOT, "  hedges sent %d (%.1f%% of calls), won %d,"
+                                + " budget refusals %d", resilience.hedgesSent(), 100.0 * resilience.hedgesSent() / outcome.calls(),
+                                resilience.hedgesWon(), resilience.budgetRefusals()),
                         outcome.marked() ? String.format(Locale.ROOT, "  ejected after %.1f s; after it: p99 %.2f ms (%.2fx healthy),"
                                 + " %d calls", outcome.markedAfterSeconds(), outcome.p99AfterMarkMillis(),
                                 outcome.p99AfterMarkMillis() / healthyP99, outcome.callsAfterMark()) : "");
             }
         }
-        System.out.println("hedging (cluster=hedging, hedge-delay=p95): not measured, the strategy awaits async calls");
     }
 
     private void overload() throws Exception {
@@ -190,11 +200,11 @@ public final class ResilienceBenchmark {
         }
         Weft failingProvider = Weft.builder().application("failing").build();
         providers.add(failingProvider);
-        URL failingUrl = failingProvider.export(Greeter.class, name -> "hi " + name, "weft://127.0.0.1:0?fault=fail:1")
-                .getInvoker().getUrl();
+        // fails every call the way a hung provider does: the consumer's timeout (100 ms) ends it, and failover retries
+        URL failingUrl = failingProvider.export(Greeter.class, sleeping(300), "weft://127.0.0.1:0?fault=busy:0").getInvoker().getUrl();
         urls.add("weft://127.0.0.1:" + failingUrl.getPort());
-        String common = "retries=2&timeout=1000&loadbalance=random&outlier-ejection=2s&url=" + String.join(",", urls);
-        System.out.println("\n== failing provider: 4 providers, one failing every call; outlier-ejection=2s");
+        String common = "retries=2&timeout=100&loadbalance=random&outlier-ejection=2s&url=" + String.join(",", urls);
+        System.out.println("\n== failing provider: 4 providers, one timing out on every call (timeout=100); outlier-ejection=2s");
         for (String config : List.of("outlier-failures=0", "outlier-failures=5")) {
             try (Weft consumer = Weft.builder().application("failing").build()) {
                 Greeter greeter = consumer.refer(Greeter.class, common + "&" + config);
