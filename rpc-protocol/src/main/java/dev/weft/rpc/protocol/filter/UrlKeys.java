@@ -29,8 +29,8 @@ final class UrlKeys {
             String name = parameter.getKey();
             if (isFormOf(name, key) && !word.equals(parameter.getValue().trim())) {
                 Integer value = Ints.tryParse(parameter.getValue().trim());
-                checkArgument(value != null && value >= 0, "URL parameter %s: %s (expected: >= 0, 0 means no limit,"
-                        + " or %s) in %s", name, parameter.getValue(), word, url);
+                checkArgument(value != null && value >= 0, "URL parameter %s: %s (expected: %s>= 0, 0 means no limit,"
+                        + " or %s) in %s", name, parameter.getValue(), value == null ? "an integer " : "", word, url);
             }
         }
     }

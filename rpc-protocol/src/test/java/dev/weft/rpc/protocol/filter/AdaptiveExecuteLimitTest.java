@@ -119,7 +119,7 @@ class AdaptiveExecuteLimitTest {
 
         assertThatThrownBy(() -> filter.checkUrl(URL.valueOf("injvm://127.0.0.1/x?greet.executes=adaptive")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("URL parameter greet.executes: adaptive (expected: >= 0, 0 means no limit, or auto) in "
+                .hasMessage("URL parameter greet.executes: adaptive (expected: an integer >= 0, 0 means no limit, or auto) in "
                         + "injvm://127.0.0.1/x?greet.executes=adaptive");
     }
 }
