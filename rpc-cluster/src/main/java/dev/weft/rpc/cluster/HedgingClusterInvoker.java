@@ -257,8 +257,8 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                     nextHedge.cancel(false);
                 }
             }
+            losers.forEach(Cancellation::cancel); // before the caller sees the answer
             outcome.follow(result); // outside the lock: the caller's callbacks may run here
-            losers.forEach(Cancellation::cancel);
             return true;
         }
     }
