@@ -4,11 +4,13 @@ import com.google.common.base.Ticker;
 import com.google.common.collect.MapMaker;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.InvokerView;
+import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.loadbalance.CallStats;
 import dev.weft.rpc.loadbalance.InvokerStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -74,6 +76,8 @@ final class OutlierDetector {
     private final ConcurrentMap<Invoker<?>, Health> health = new MapMaker().weakKeys().makeMap();
     /** The providers ejected now, with the ticker time their ejection ends; guarded by this. */
     private final Map<Invoker<?>, Long> ejected = new HashMap<>();
+    /** Outliers left in because of the cap: logged at most every 10 s, with counts. */
+    private final ThrottledLog capped;
     /** Whether some provider is ejected, and the earliest end of an ejection. */
     private volatile boolean anyEjected;
     /** The providers ejected now (unwrapped), for {@link #admit}. */
@@ -115,6 +119,7 @@ final class OutlierDetector {
         this.counters = Objects.requireNonNull(counters, "counters");
         this.service = counters.service();
         this.nextLatencyCheckNanos = ticker.read();
+        this.capped = new ThrottledLog(LOG, ticker, Duration.ofSeconds(10));
     }
 
     /**
@@ -281,9 +286,13 @@ final class OutlierDetector {
     private boolean eject(Invoker<?> provider, Health known, OutlierSettings settings, DirectoryState<?> state, String why) {
         forgetDeparted(state);
         int members = (int) state.invokers().stream().map(InvokerView::unwrap).distinct().count();
-        if (ejected.size() >= settings.maxEjected(members)) {
-            LOG.warn("Provider {} of service {} is an outlier ({}) but stays: {} of {} providers are ejected already"
-                    + " (outlier-max-percent={})", AbstractClusterInvoker.describe(provider), service, why, ejected.size(), members, settings.maxPercent());
+        int cap = settings.maxEjected(members);
+        if (ejected.size() >= cap) {
+            if (cap > 0) { // with one provider there is nothing to say
+                capped.warn("Provider " + AbstractClusterInvoker.describe(provider) + " of service " + service + " is an outlier (" + why
+                        + ") but stays: " + ejected.size() + " of " + members + " providers are ejected already (outlier-max-percent="
+                        + settings.maxPercent() + ")");
+            }
             return false;
         }
         long nanos = settings.ejectionAfter(known.ejections).toNanos();

@@ -13,6 +13,7 @@ import dev.weft.rpc.registry.Registry;
 import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.registry.RegistryFactory;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.Calls;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -141,7 +142,7 @@ class ResilienceOverrideTest {
     /** One call of {@code sayHello}: its answer, or null when it failed. */
     private String call() {
         try {
-            Result result = invoker.invoke(new RpcInvocation(GreetingService.class.getMethod("sayHello", String.class),
+            Result result = Calls.invoke(invoker, new RpcInvocation(GreetingService.class.getMethod("sayHello", String.class),
                     new Object[] {"ada"}));
             return (String) result.recreate();
         } catch (RpcException e) {
