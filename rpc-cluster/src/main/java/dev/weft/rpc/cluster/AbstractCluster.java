@@ -24,6 +24,7 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
 
     private volatile Function<String, LoadBalance> lookup;
     private volatile CallStats stats;
+    private volatile ResilienceStats resilience;
 
     /** Called by the loader right after construction: balancers come from the same director. */
     @Override
@@ -31,6 +32,7 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
         Objects.requireNonNull(director, "director");
         useLoadBalances(director.getExtensionLoader(LoadBalance.class)::getExtension);
         stats = CallStats.of(director);
+        resilience = ResilienceStats.of(director);
     }
 
     /** Resolves balancers with {@code lookup} instead of a director (tests, embedding). */
@@ -54,9 +56,10 @@ public abstract class AbstractCluster implements Cluster, ExtensionDirectorAware
                 useLoadBalances(fallback.getExtensionLoader(LoadBalance.class)::getExtension);
             }
             stats = CallStats.of(fallback);
+            resilience = ResilienceStats.of(fallback);
         }
         AbstractClusterInvoker<T> invoker = doJoin(directory, lookup);
-        invoker.start(stats);
+        invoker.start(stats, resilience);
         return invoker;
     }
 

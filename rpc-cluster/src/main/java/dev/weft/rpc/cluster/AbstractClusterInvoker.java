@@ -1,11 +1,18 @@
 package dev.weft.rpc.cluster;
 
 import com.google.common.base.Suppliers;
+import com.google.common.base.Ticker;
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Deadline;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.CallStats;
@@ -13,6 +20,7 @@ import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 import dev.weft.rpc.loadbalance.Picker;
+import dev.weft.rpc.loadbalance.WeightTable;
 import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.Method;
@@ -27,7 +35,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -48,6 +58,11 @@ import java.util.stream.Collectors;
  * and {@code picker.pick}. Other {@link Directory} implementations are listed per call and planned
  * anew when their URL or members change (a bad value then fails the call).
  *
+ * <p><b>Resilience.</b> The service's {@link RetryBudget} ({@link ResilienceStats}) receives every call,
+ * and strategies ask it before every retry, extra fork or hedge ({@link #mayRetry}); every provider
+ * call's outcome reaches the service's {@link OutlierDetector}, which ejects outliers from an
+ * {@link AbstractDirectory}. Their keys ({@link ResilienceSettings}) are checked with every state.
+ *
  * <p><b>Ownership.</b> The invoker owns the directory it was joined with: {@link #destroy()}
  * destroys it. Thread-safe: one instance serves every thread of the consumer.
  *
@@ -61,6 +76,13 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     public static final String DEFAULT_LOADBALANCE = "random";
     /** Consumer/method URL key: extra attempts (negative means 0); the default depends on the strategy. */
     public static final String RETRIES_KEY = "retries";
+    /**
+     * Consumer/method URL key: the budget of a whole call in ms, every attempt, fork and retry
+     * included (default 0: none). The call's {@link CallOptions#deadline()} becomes that much from the
+     * start of the call (or stays the caller's own when earlier); no attempt starts past it, and each
+     * attempt's deadline on the wire is the smaller of its {@code timeout} and what is left.
+     */
+    public static final String CALL_TIMEOUT_KEY = "call-timeout";
     /** Consumer/method URL key: keep using the last chosen invoker while it is available (default false). */
     public static final String STICKY_KEY = "sticky";
 
@@ -79,7 +101,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** The sticky invoker per method: kept across states while it stays listed and available. */
     private final ConcurrentHashMap<String, Invoker<T>> stickyInvokers = new ConcurrentHashMap<>();
     private volatile CallStats stats;
+    private volatile ServiceResilience resilience;
+    private volatile OutlierDetector outliers;
+    private volatile ThrottledLog budgetLog;
     private volatile ThrottledLog failureLog;
+    private volatile ThrottledLog warningLog;
     private volatile StatePlan<T> plan;
 
     /**
@@ -101,9 +127,17 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      *
      * @throws IllegalArgumentException when the current state has a bad setting
      */
-    final void start(CallStats callStats) {
+    final void start(CallStats callStats, ResilienceStats resilienceStats) {
         stats = Objects.requireNonNull(callStats, "callStats");
         failureLog = new ThrottledLog(LoggerFactory.getLogger(getClass()), callStats.ticker(), FAILURE_LOG_INTERVAL);
+        warningLog = new ThrottledLog(LoggerFactory.getLogger(getClass()), callStats.ticker(), FAILURE_LOG_INTERVAL);
+        budgetLog = new ThrottledLog(LoggerFactory.getLogger(RetryBudget.class), callStats.ticker(), FAILURE_LOG_INTERVAL);
+        resilience = resilienceStats.service(ResilienceStats.serviceOf(getInterface(), directory.getUrl()));
+        Consumer<List<Invoker<?>>> ejections = ejected -> { }; // another Directory cannot leave providers out
+        if (directory instanceof AbstractDirectory<T> ejecting) {
+            ejections = ejecting::setEjected;
+        }
+        outliers = new OutlierDetector(callStats.ticker(), ejections, resilience);
         if (directory instanceof AbstractDirectory<T> published) {
             published.addListener(checker);
             plan = planOf(published.state());
@@ -115,6 +149,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** Logs a failure at ERROR, rate-limited per invoker with counts of the ones not logged. */
     final void logFailure(String message, Throwable failure) {
         failureLog.error(message, failure);
+    }
+
+    /** Logs at WARN, rate-limited per invoker with counts of the lines not logged (one per 10 s at most). */
+    final void logWarning(String message) {
+        warningLog.warn(message);
     }
 
     /** The directory's current consumer URL. */
@@ -163,9 +202,14 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     }
 
     /**
-     * Runs {@code invocation} with this strategy.
+     * Runs {@code invocation} with this strategy. The result may be pending (an attempt is still
+     * running): the strategy then goes on as attempts end, on the threads that end them, and the
+     * result ends once with the call's outcome. A failure known before this method returns is
+     * thrown; one found later ends the result ({@link Result#completion()} fails with it).
+     * An invocation that is not an {@link RpcInvocation} is copied into one, whose call options
+     * each attempt replaces with its own ({@link CallOptions#attempt()} 1, 2, ...).
      *
-     * @throws RpcException when the strategy gives up, or with a clear message once destroyed
+     * @throws RpcException when the strategy gives up before returning, or with a clear message once destroyed
      */
     @Override
     public final Result invoke(Invocation invocation) throws RpcException {
@@ -174,10 +218,52 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             throw new RpcException("Cluster invoker of service " + getInterface().getName() + " is destroyed; refusing call of method "
                     + invocation.getMethodName() + " (consumer: " + directory.getUrl() + ")");
         }
-        return doInvoke(invocation, plan(invocation));
+        RpcInvocation call = invocation instanceof RpcInvocation rpc ? rpc : RpcInvocation.copyOf(invocation);
+        MethodPlan<T> methodPlan = plan(call);
+        resilience.budget().onCall(plan.resilience.budget());
+        if (methodPlan.callTimeoutMillis() > 0) {
+            call.setCallOptions(call.getCallOptions().withEarlierDeadline(
+                    Deadline.after(methodPlan.callTimeoutMillis(), TimeUnit.MILLISECONDS, stats.ticker())));
+        }
+        return Results.throwIfFailed(doInvoke(call, methodPlan));
     }
 
-    /** The strategy: list, select, call, and handle failures. */
+    /** The clock of the director that created the cluster. */
+    protected final Ticker ticker() {
+        return stats.ticker();
+    }
+
+    /** The resilience counters and retry budget of this invoker's service. */
+    public final ServiceResilience resilience() {
+        return resilience;
+    }
+
+    /**
+     * Asks the service's retry budget for one more attempt (a retry, an extra fork, a hedge) of
+     * {@code invocation}, whose last failure was {@code lastFailure} (null for a fork or hedge);
+     * a refusal is counted and logged (rate-limited).
+     *
+     * @return whether the attempt may be made
+     */
+    protected final boolean mayRetry(Invocation invocation, Throwable lastFailure) {
+        RetryBudget.Settings budget = plan.resilience.budget();
+        if (resilience.budget().tryRetry(budget)) {
+            return true;
+        }
+        budgetLog.warn("Retry budget of service " + resilience.service() + " spent (" + ResilienceSettings.RETRY_BUDGET_KEY + "="
+                + budget.share() + ", " + ResilienceSettings.RETRY_BUDGET_MIN_KEY + "=" + budget.minPerSecond()
+                + "): no further attempt of method " + invocation.getMethodName()
+                + (lastFailure == null ? "" : "; the call fails with its last error: " + brief(lastFailure)));
+        return false;
+    }
+
+    /**
+     * The strategy: list, select, call, and handle failures. One code path whether attempts end at
+     * once or later: continue after an attempt with {@link Results#then}, and end a call with a
+     * failure by returning {@link AsyncResult#failed} (or throwing, before any attempt started).
+     * {@code invocation} is an {@link RpcInvocation}; its {@code getCallOptions()} are the caller's:
+     * each attempt runs with {@link #attemptOptions}, which {@link #invokeProvider} sets on it.
+     */
     protected abstract Result doInvoke(Invocation invocation, MethodPlan<T> plan) throws RpcException;
 
     /** The {@link #RETRIES_KEY} default of this strategy. */
@@ -206,6 +292,15 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     /** The plan of the invocation's method under the directory's current state (planned anew when the state changed). */
     protected final MethodPlan<T> plan(Invocation invocation) {
+        StatePlan<T> current = statePlan(invocation);
+        if (outliers.returnDue(current.resilience.outliers())) {
+            current = statePlan(invocation); // ejected providers came back: a new state
+        }
+        return current.method(invocation.getMethodName(), current.state.routes().routeKey(invocation), this);
+    }
+
+    /** The plan of the directory's current state (planned anew when the state changed). */
+    private StatePlan<T> statePlan(Invocation invocation) {
         StatePlan<T> current = plan;
         DirectoryState<T> state = current.state;
         if (directory instanceof AbstractDirectory<T> published) {
@@ -225,7 +320,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             current = planOf(state);
             plan = current;
         }
-        return current.method(invocation.getMethodName(), state.routes().routeKey(invocation), this);
+        return current;
     }
 
     /**
@@ -238,8 +333,13 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         for (String method : interfaceMethods) {
             buildPlan(state, method, List.of(), List.of());
         }
+        ResilienceSettings resilienceSettings = ResilienceSettings.of(state.url());
+        if (resilienceSettings.outliers().latencyFactor() > 0) {
+            state.invokers().forEach(invoker -> stats.get(invoker).timeLatency());
+        }
         // each provider's statistics are found once per state (on its first call) rather than once per call
-        return new StatePlan<>(state, service.strategy(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), Suppliers.memoize(() -> state.invokers().stream()
+        return new StatePlan<>(state, service.strategy(), resilienceSettings, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(),
+                Suppliers.memoize(() -> state.invokers().stream()
                 .collect(Collectors.toMap(Function.identity(), stats::get, (first, again) -> first, IdentityHashMap::new))));
     }
 
@@ -256,15 +356,18 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         int retries = Math.max(0, settings.getInt(RETRIES_KEY, defaultRetries(), Integer.MIN_VALUE, Integer.MAX_VALUE));
         boolean sticky = settings.getBoolean(STICKY_KEY, false);
         Object strategy = resolve(settings);
+        long callTimeout = settings.getLong(CALL_TIMEOUT_KEY, 0, 0, Long.MAX_VALUE);
         Picker<T> picker = loadBalance.picker(pickFrom, state.url(), method, stats);
-        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), candidates, picker, strategy);
+        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), candidates, picker, strategy,
+                callTimeout);
     }
 
     /**
-     * One state with its service-level strategy settings, the method plans built so far (of calls
-     * without a route key, and per route key), and its providers' statistics.
+     * One state with its service-level strategy settings, its resilience settings, the method plans
+     * built so far (of calls without a route key, and per route key), and its providers' statistics.
      */
-    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ConcurrentHashMap<String, MethodPlan<T>> methods,
+    private record StatePlan<T>(DirectoryState<T> state, Object serviceSettings, ResilienceSettings resilience,
+                                ConcurrentHashMap<String, MethodPlan<T>> methods,
                                 ConcurrentHashMap<String, ConcurrentHashMap<String, MethodPlan<T>>> routed,
                                 Supplier<Map<Invoker<T>, InvokerStats>> statistics) {
 
@@ -307,6 +410,28 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      */
     protected final List<Invoker<T>> listInvokers(Invocation invocation) throws RpcException {
         return nonEmpty(directory.list(invocation), invocation);
+    }
+
+    /**
+     * {@link #listInvokers} without the providers the balancers leave out for the method (a
+     * malformed weight key, {@code weight=-5}): for strategies that call providers without a balancer
+     * ({@code broadcast}, {@code forking} over every provider), so a provider left out is never called.
+     *
+     * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when none is left
+     */
+    protected final List<Invoker<T>> listCallable(Invocation invocation, MethodPlan<T> plan) throws RpcException {
+        List<Invoker<T>> listed = listInvokers(invocation);
+        WeightTable weights = WeightTable.read(listed, plan.method(), stats.currentTimeMillis());
+        if (weights.problems().isEmpty()) {
+            return listed;
+        }
+        List<Invoker<T>> callable = new ArrayList<>(listed.size());
+        for (int i = 0; i < listed.size(); i++) {
+            if (!weights.isLeftOut(i)) {
+                callable.add(listed.get(i));
+            }
+        }
+        return nonEmpty(callable, invocation);
     }
 
     private List<Invoker<T>> nonEmpty(List<Invoker<T>> invokers, Invocation invocation) {
@@ -426,51 +551,129 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     // ------------------------------------------------------------------ calling
 
+    /** The options of attempt {@code attempt} (1, 2, ...) of a call whose caller passed {@code callerOptions}. */
+    protected static CallOptions attemptOptions(CallOptions callerOptions, int attempt) {
+        return callerOptions.withAttempt(attempt);
+    }
+
     /**
-     * Calls {@code invoker}, recording its {@link InvokerStats} in the {@link CallStats} of the director
-     * that created the cluster: in flight always; elapsed time and success when a balancer asked for
-     * latency. The call succeeded when the provider answered: a result (even one carrying the
-     * service's exception) or a business {@link RpcException}. Exceptions pass unchanged.
+     * Calls {@code invoker} with {@code options} (set on the invocation), recording its
+     * {@link InvokerStats} in the {@link CallStats} of the director that created the cluster at the
+     * real end of the attempt: in flight always; elapsed time and success when a balancer asked for
+     * latency. The attempt succeeded when the provider answered: a result (even one carrying the
+     * service's exception) or a business {@link RpcException}. Never throws: what the invoker throws
+     * (other than a JVM error) becomes a failed result; a {@code null} result counts as an empty one.
      */
-    protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
-        InvokerStats counters = plan.statistics().get().get(invoker);
+    protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation, CallOptions options) {
+        if (invocation instanceof RpcInvocation rpc) {
+            rpc.setCallOptions(options);
+        }
+        StatePlan<T> current = plan;
+        if (!outliers.admit(invoker, current.resilience.outliers()) && !servesWhileEjected(invoker)) {
+            return AsyncResult.failed(new RpcException(RpcException.NOT_PROCESSED, "Provider " + describe(invoker) + " of service "
+                    + getInterface().getName() + " is ejected as an outlier, or its probe is in flight; not sent (method "
+                    + invocation.getMethodName() + ")"));
+        }
+        InvokerStats counters = current.statistics().get().get(invoker);
         if (counters == null) { // a mock invoker, or a provider of another state
             counters = stats.get(invoker);
         }
         long started = counters.startCall();
-        boolean answered = false;
+        Result result;
         try {
-            Result result = invoker.invoke(invocation);
-            answered = true;
-            return result;
-        } catch (RpcException e) {
-            answered = e.isBiz();
-            throw e;
-        } finally {
-            counters.endCall(started, answered);
+            result = invoker.invoke(invocation);
+        } catch (RuntimeException | Error e) {
+            rethrowIfFatal(e);
+            ended(counters, started, invoker, e, current);
+            return AsyncResult.failed(e);
         }
+        if (result == null) { // a provider answering no result answers an empty one
+            ended(counters, started, invoker, null, current);
+            return RpcResult.of(null);
+        }
+        if (result.isDone()) { // the common in-process case: no action object to allocate
+            ended(counters, started, invoker, Results.failureOf(result), current);
+            return result;
+        }
+        InvokerStats ending = counters;
+        return result.whenComplete((value, failure) -> ended(ending, started, invoker, failure, current));
+    }
+
+    /** An attempt ended with {@code failure} (null: answered): its statistics and the outlier detector learn it. */
+    private void ended(InvokerStats counters, long started, Invoker<T> invoker, Throwable failure, StatePlan<T> current) {
+        boolean answered = failure == null || isBiz(failure);
+        counters.endCall(started, answered);
+        OutlierSettings settings = current.resilience.outliers();
+        URL provider = invoker.getUrl();
+        if (!settings.enabled() || provider != null && DirectoryState.MOCK_PROTOCOL.equals(provider.getProtocol())) {
+            return;
+        }
+        if (answered) {
+            outliers.onAnswer(invoker, settings);
+        } else if (failure instanceof RpcException e && (e.isNotProcessed() || e.isCancelled())) {
+            outliers.onBusy(invoker); // neither an answer nor a failure of the provider
+        } else {
+            outliers.onFailure(invoker, settings, current.state);
+        }
+        outliers.checkLatency(settings, current.state, stats);
+    }
+
+    /** {@link #invokeProvider(Invoker, Invocation, CallOptions)} with the invocation's current options. */
+    protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) {
+        return invokeProvider(invoker, invocation, invocation.getCallOptions());
+    }
+
+    /** Whether the directory's current state lists {@code invoker} as ejected and yet a candidate (no other one is up). */
+    private boolean servesWhileEjected(Invoker<T> invoker) {
+        if (!(directory instanceof AbstractDirectory<T> published)) {
+            return false;
+        }
+        DirectoryState<T> state = published.state();
+        return state.ejected().contains(invoker) && state.candidates().contains(invoker);
     }
 
     /**
      * Calls {@code invoker} once; when it answers {@link RpcException#NOT_PROCESSED} (the request
      * never reached the service, so calling elsewhere cannot run it twice) calls once more on
-     * another provider of {@code invokers}, chosen as by {@link #select}. Every strategy that calls
-     * one provider uses this, so even {@code failfast} survives a provider that refused before
-     * processing.
+     * another provider of {@code invokers}, chosen as by {@link #select}, unless the call was
+     * cancelled or its deadline passed. Every strategy that calls one provider uses this, so even
+     * {@code failfast} survives a provider that refused before processing.
      */
-    protected final Result invokeOnce(Invocation invocation, Invoker<T> invoker, List<Invoker<T>> invokers, MethodPlan<T> plan) {
-        try {
-            return invokeProvider(invoker, invocation);
-        } catch (RpcException e) {
-            if (!e.isNotProcessed() || invokers.size() < 2) {
-                throw e;
+    protected final Result invokeOnce(Invocation invocation, Invoker<T> invoker, List<Invoker<T>> invokers, MethodPlan<T> plan,
+                                      CallOptions callerOptions) {
+        Result first = invokeProvider(invoker, invocation, attemptOptions(callerOptions, 1));
+        if (first.isDone() && Results.failureOf(first) == null) {
+            return first;
+        }
+        return Results.then(first, (result, failure) -> {
+            if (failure == null) {
+                return result;
+            }
+            if (!(failure instanceof RpcException e && e.isNotProcessed()) || invokers.size() < 2 || stopped(callerOptions) != null) {
+                return AsyncResult.failed(failure);
             }
             Invoker<T> other = select(invocation, invokers, List.of(invoker), plan);
-            if (other == invoker) {
-                throw e;
+            if (other == invoker || !mayRetry(invocation, failure)) {
+                return AsyncResult.failed(failure);
             }
-            return invokeProvider(other, invocation);
+            return invokeProvider(other, invocation, attemptOptions(callerOptions, 2));
+        });
+    }
+
+    /**
+     * Why no further attempt may start: a {@link RpcException#CANCELLED} error when the caller
+     * cancelled the call, a {@link RpcException#TIMEOUT_EXCEPTION} one when its deadline passed;
+     * {@code null} when attempts may go on.
+     */
+    protected static RpcException stopped(CallOptions callerOptions) {
+        if (callerOptions.cancellation().isCancelled()) {
+            return new RpcException(RpcException.CANCELLED, "the call was cancelled by its caller");
         }
+        Deadline deadline = callerOptions.deadline();
+        if (deadline != null && deadline.isExpired()) {
+            return new RpcException(RpcException.TIMEOUT_EXCEPTION, "the call's deadline passed (key: call-timeout)");
+        }
+        return null;
     }
 
     // ------------------------------------------------------------------ errors
@@ -478,6 +681,21 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** Whether {@code failure} is the service's own answer, never retried. */
     protected static boolean isBiz(Throwable failure) {
         return failure instanceof RpcException && ((RpcException) failure).isBiz();
+    }
+
+    /**
+     * Whether another provider may be tried after {@code failure}, a failure that ended an attempt
+     * (never the service's own exception, which arrives in the result): not for a business
+     * {@link RpcException}, a {@link RpcException#SERIALIZATION_EXCEPTION} (arguments that cannot be
+     * sent, or an answer the provider could not encode after running the call), a
+     * {@link RpcException#CANCELLED} call, or a JVM error; yes for network, timeout,
+     * {@code NOT_PROCESSED} and unexpected failures of the path.
+     */
+    protected static boolean isRetryable(Throwable failure) {
+        if (failure instanceof RpcException e) {
+            return !e.isBiz() && !e.isSerialization() && !e.isCancelled();
+        }
+        return !(failure instanceof VirtualMachineError);
     }
 
     /** Rethrows JVM errors (out of memory, stack overflow) that no strategy should absorb. */

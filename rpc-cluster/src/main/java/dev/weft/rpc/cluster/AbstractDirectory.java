@@ -2,12 +2,16 @@ package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 
 /**
  * The shared logic of directories: the current {@link DirectoryState}, published on every change
@@ -21,6 +25,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       records which providers were available when it was built ({@link DirectoryState#candidates()});
  *       {@link #list} checks every provider now and, when availability changed, publishes a new state
  *       (without a veto: the members did not change).</li>
+ *   <li><b>Ejection.</b> The cluster invoker's {@link OutlierDetector} names the providers to leave out
+ *       ({@link #setEjected}); every state published from then on leaves them out of its candidates
+ *       (and lists them in {@link DirectoryState#ejected()}), until they are named no more. An
+ *       ejection publishes a new state without a veto: the members did not change.</li>
  *   <li><b>Mock routing.</b> A normal call never sees invokers whose URL protocol is {@code mock}; a
  *       call with attachment {@value #NEED_MOCK_ATTACHMENT}{@code =true} sees only those.</li>
  *   <li><b>Ownership.</b> The directory does not own its invokers: {@link #destroy()} drops its
@@ -40,6 +48,8 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     private final List<DirectoryListener<T>> listeners = new CopyOnWriteArrayList<>();
     private volatile DirectoryState<T> state;
     private volatile boolean destroyed;
+    /** The providers ejected as outliers (unwrapped); guarded by this object's lock. */
+    private Set<Invoker<?>> ejected = Set.of();
 
     protected AbstractDirectory(Class<T> type, URL consumerUrl) {
         this.type = Objects.requireNonNull(type, "type");
@@ -158,6 +168,7 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
     @Override
     public synchronized void destroy() {
         destroyed = true;
+        ejected = Set.of();
         state = DirectoryState.of(state.url(), List.of(), state.version() + 1);
         listeners.clear();
     }
@@ -208,12 +219,28 @@ public abstract class AbstractDirectory<T> implements Directory<T> {
             return;
         }
         DirectoryState<T> next = DirectoryState.of(url, sameMembers ? current.allInvokers() : invokers, routing,
-                current.version() + 1);
+                current.version() + 1, ejected);
         listeners.forEach(listener -> listener.check(next));
         if (joining != null) {
             joining.check(next);
         }
         state = next;
+    }
+
+    /**
+     * Leaves the providers of {@code providers} (any view of each, {@link InvokerView#unwrap}) out of
+     * the candidates of this and every later state, until a later call names them no more;
+     * publishes a new state at once when that changes the members left out. Not vetoed. Ignored
+     * after {@link #destroy()}.
+     */
+    public final synchronized void setEjected(Collection<? extends Invoker<?>> providers) {
+        Set<Invoker<?>> next = providers.stream().map(InvokerView::unwrap).collect(Collectors.toUnmodifiableSet());
+        if (destroyed || next.equals(ejected)) {
+            return;
+        }
+        ejected = next;
+        DirectoryState<T> current = state;
+        state = current.withEjected(next, current.version() + 1);
     }
 
     private synchronized DirectoryState<T> publishAvailability(DirectoryState<T> seen) {

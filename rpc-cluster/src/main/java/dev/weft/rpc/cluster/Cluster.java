@@ -11,7 +11,7 @@ import dev.weft.rpc.spi.SPI;
  *
  * <p>Chosen per consumer with the {@code cluster} URL key of the directory's URL
  * ({@code failover} by default); the names shipped are {@code failover}, {@code failfast},
- * {@code failsafe}, {@code failback}, {@code forking}, {@code broadcast} and {@code available}.
+ * {@code failsafe}, {@code failback}, {@code forking}, {@code broadcast}, {@code available} and {@code hedging}.
  * Implementations are singletons shared by every consumer and are thread-safe.
  */
 @SPI("failover")

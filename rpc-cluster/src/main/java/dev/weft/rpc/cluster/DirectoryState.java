@@ -1,11 +1,13 @@
 package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.URL;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -28,13 +30,15 @@ import java.util.stream.IntStream;
  * @param candidates     the providers a call chooses among: with the availability check, those available at
  *                       publication (a provider that went down since is found when picked), else all
  * @param down           the providers that were unavailable at publication (none without the availability check)
+ * @param ejected        the providers ejected as outliers ({@link OutlierDetector}): left out of the candidates
+ *                       unless no other provider is available
  * @param routes         the candidates routed per method and route key by the directory's {@link Router}
  *                       (every candidate when it has none)
  * @param <T>            the service interface
  */
 public record DirectoryState<T>(URL url, long version, boolean availableCheck, List<Invoker<T>> allInvokers,
                                 List<Invoker<T>> invokers, List<Invoker<T>> mockInvokers, List<Invoker<T>> candidates,
-                                List<Invoker<T>> down, Routes<T> routes) {
+                                List<Invoker<T>> down, List<Invoker<T>> ejected, Routes<T> routes) {
 
     /** The URL protocol of mock invokers, listed only for calls asking for mocks. */
     public static final String MOCK_PROTOCOL = "mock";
@@ -47,11 +51,16 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
      * each non-mock member is asked {@link Invoker#isAvailable()} now.
      */
     static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, long version) {
-        return of(url, members, Router.none(), version);
+        return of(url, members, Router.none(), version, Set.of());
     }
 
-    /** {@link #of(URL, List, long)}, its candidates routed by {@code router}. */
-    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, Router<T> router, long version) {
+    /**
+     * {@link #of(URL, List, long)}, its candidates routed by {@code router}, leaving out of the
+     * candidates the members showing a provider of {@code ejected} (compared as providers,
+     * {@link InvokerView#unwrap}).
+     */
+    static <T> DirectoryState<T> of(URL url, List<Invoker<T>> members, Router<T> router, long version,
+                                    Set<Invoker<?>> ejected) {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(router, "router");
         boolean availableCheck = url.getParameter(AVAILABLE_CHECK_KEY, true);
@@ -62,28 +71,39 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
             URL provider = invoker.getUrl();
             (provider != null && MOCK_PROTOCOL.equals(provider.getProtocol()) ? mock : normal).add(invoker);
         }
-        return withAvailability(url, version, availableCheck, all, mock.isEmpty() ? all : List.copyOf(normal), List.copyOf(mock),
-                router);
+        List<Invoker<T>> invokers = mock.isEmpty() ? all : List.copyOf(normal);
+        List<Invoker<T>> out = ejected.isEmpty() ? List.of()
+                : invokers.stream().filter(invoker -> ejected.contains(InvokerView.unwrap(invoker))).toList();
+        return withAvailability(url, version, availableCheck, all, invokers, List.copyOf(mock), out, router);
     }
 
     private static <T> DirectoryState<T> withAvailability(URL url, long version, boolean availableCheck, List<Invoker<T>> all,
-                                                          List<Invoker<T>> invokers, List<Invoker<T>> mock, Router<T> router) {
-        if (!availableCheck) {
-            return new DirectoryState<>(url, version, false, all, invokers, mock, invokers, List.of(), new Routes<>(router, invokers));
-        }
+                                                          List<Invoker<T>> invokers, List<Invoker<T>> mock, List<Invoker<T>> ejected,
+                                                          Router<T> router) {
         List<Invoker<T>> up = new ArrayList<>(invokers.size());
+        List<Invoker<T>> upEjected = new ArrayList<>(0);
         List<Invoker<T>> down = new ArrayList<>(0);
         for (Invoker<T> invoker : invokers) {
-            (invoker.isAvailable() ? up : down).add(invoker);
+            if (availableCheck && !invoker.isAvailable()) {
+                down.add(invoker);
+            } else {
+                (ejected.contains(invoker) ? upEjected : up).add(invoker);
+            }
         }
-        List<Invoker<T>> candidates = down.isEmpty() ? invokers : List.copyOf(up);
-        return new DirectoryState<>(url, version, true, all, invokers, mock, candidates, List.copyOf(down),
+        // an ejected provider still serves when no other one can
+        List<Invoker<T>> candidates = up.isEmpty() ? upEjected : up.size() == invokers.size() ? invokers : List.copyOf(up);
+        return new DirectoryState<>(url, version, availableCheck, all, invokers, mock, candidates, List.copyOf(down), ejected,
                 new Routes<>(router, candidates));
     }
 
     /** This state with availability checked again, as {@code nextVersion}. */
     DirectoryState<T> rechecked(long nextVersion) {
-        return withAvailability(url, nextVersion, availableCheck, allInvokers, invokers, mockInvokers, routes.router());
+        return withAvailability(url, nextVersion, availableCheck, allInvokers, invokers, mockInvokers, ejected, routes.router());
+    }
+
+    /** This state with the members showing a provider of {@code providers} ejected instead, as {@code nextVersion}. */
+    DirectoryState<T> withEjected(Set<Invoker<?>> providers, long nextVersion) {
+        return of(url, allInvokers, routes.router(), nextVersion, providers);
     }
 
     /** Whether, under the availability check, some provider is available now that was not at publication, or the reverse. */
@@ -108,7 +128,8 @@ public record DirectoryState<T>(URL url, long version, boolean availableCheck, L
 
     @Override
     public String toString() {
-        return "DirectoryState[v" + version + ", " + invokers.size() + " providers (" + candidates.size() + " available)"
+        return "DirectoryState[v" + version + ", " + invokers.size() + " providers (" + candidates.size() + " available"
+                + (ejected.isEmpty() ? "" : ", " + ejected.size() + " ejected") + ")"
                 + (mockInvokers.isEmpty() ? "" : ", " + mockInvokers.size() + " mock") + ", " + url + "]";
     }
 }

@@ -29,15 +29,16 @@ class ClusterLoaderTest {
     }
 
     @Test
-    void descriptor_registersAllSevenStrategies_withFailoverAsDefault() {
+    void descriptor_registersAllEightStrategies_withFailoverAsDefault() {
         assertThat(loader.getSupportedExtensions())
-                .containsExactly("available", "broadcast", "failback", "failfast", "failover", "failsafe", "forking")
-                .hasSize(7);
+                .containsExactly("available", "broadcast", "failback", "failfast", "failover", "failsafe", "forking", "hedging")
+                .hasSize(8);
         assertThat(loader.getDefaultExtensionName()).isEqualTo("failover");
         assertThat(loader.getExtension("failover")).isInstanceOf(FailoverCluster.class);
         assertThat(loader.getExtension("failfast")).isInstanceOf(FailfastCluster.class);
         assertThat(loader.getExtension("failsafe")).isInstanceOf(FailsafeCluster.class);
         assertThat(loader.getExtension("failback")).isInstanceOf(FailbackCluster.class);
+        assertThat(loader.getExtension("hedging", false)).isInstanceOf(HedgingCluster.class);
         assertThat(loader.getExtension("forking")).isInstanceOf(ForkingCluster.class);
         assertThat(loader.getExtension("broadcast")).isInstanceOf(BroadcastCluster.class);
         assertThat(loader.getExtension("available")).isInstanceOf(AvailableCluster.class);

@@ -6,9 +6,12 @@ import com.google.common.primitives.Ints;
 import com.google.common.primitives.Longs;
 import dev.weft.rpc.common.URL;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads the keys of one consumer URL for one method, with one rule and one message format for
@@ -26,6 +29,8 @@ import java.util.Objects;
  * <p>Immutable and thread-safe.
  */
 public final class MethodSettings {
+
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m)");
 
     private final URL url;
     private final String method;
@@ -104,6 +109,37 @@ public final class MethodSettings {
             throw invalid(key, raw, max == Double.MAX_VALUE ? "a number >= " + min : "a number from " + min + " to " + max);
         }
         return value;
+    }
+
+    /**
+     * A duration written {@code <integer><unit>} with unit {@code ms}, {@code s} or {@code m}
+     * ({@code 50ms}, {@code 30s}, {@code 10m}), in {@code [min, max]}.
+     */
+    public Duration getDuration(String key, Duration defaultValue, Duration min, Duration max) {
+        String raw = raw(key);
+        if (raw == null) {
+            return defaultValue;
+        }
+        String expected = "a duration such as 50ms, 30s or 10m, from " + format(min) + " to " + format(max);
+        Matcher matcher = DURATION.matcher(raw.toLowerCase(Locale.ROOT));
+        Long amount = matcher.matches() ? Longs.tryParse(matcher.group(1)) : null;
+        if (amount == null || amount > Integer.MAX_VALUE) {
+            throw invalid(key, raw, expected);
+        }
+        Duration value = switch (matcher.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            default -> Duration.ofMinutes(amount);
+        };
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw invalid(key, raw, expected);
+        }
+        return value;
+    }
+
+    private static String format(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 60_000 == 0 && millis > 0 ? millis / 60_000 + "m" : millis % 1000 == 0 && millis > 0 ? millis / 1000 + "s" : millis + "ms";
     }
 
     /** {@code true} or {@code false} (any case). */

@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.protocol.ServiceKey;
 import com.google.common.base.Ticker;
 import com.google.common.collect.Maps;
@@ -9,7 +10,6 @@ import dev.weft.rpc.cluster.DirectoryListener;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Protocol;
-import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionLoader;
 import org.slf4j.Logger;
@@ -112,13 +112,13 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private final RegistryCacheFile cacheFile;
     /** Raw providers as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawProviders;
-    /** Where a caller's own {@code timeout} may be (see {@link ProviderView}). */
-    private final CallContext callContext;
     /** Raw rules as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawConfigurators;
     /** Raw routing rules as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawRouters;
     private final Function<URL, List<String>> unknownKeys;
+    /** Where the routing rules find a call's tag when its invocation does not carry one. */
+    private final CallContext callContext;
     private volatile long lastRefreshNanos = -1;
     private volatile boolean destroyed;
     // Guarded by lock: the current view of each provider this directory referred, by refer URL
@@ -155,10 +155,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         this.director = builder.director;
         this.protocols = director.getExtensionLoader(Protocol.class);
         this.protocol = protocols.getAdaptiveExtension();
-        this.callContext = CallContext.of(builder.director);
         this.ticker = builder.ticker;
         this.refresher = new CoalescingRefresher(builder.executor, this::refresh);
         this.unknownKeys = builder.unknownKeys;
+        this.callContext = CallContext.of(builder.director);
         this.subscribeUrl = consumerUrl.addParameter(Categories.CATEGORY_KEY,
                 Categories.PROVIDERS + "," + Categories.CONFIGURATORS + "," + Categories.ROUTERS);
     }
@@ -472,9 +472,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                     reportForService("Provider left out: refer " + provider.referUrl() + " failed: " + e);
                     continue;
                 }
-                view = new ProviderView<>(referredProvider, provider.viewUrl(), callContext);
+                view = new ProviderView<>(referredProvider, provider.viewUrl());
             } else if (!view.getUrl().equals(provider.viewUrl())) {
-                view = new ProviderView<>(view.provider(), provider.viewUrl(), callContext);
+                view = new ProviderView<>(view.provider(), provider.viewUrl());
             }
             nextViews.put(provider.referUrl(), view);
             invokers.add(view);

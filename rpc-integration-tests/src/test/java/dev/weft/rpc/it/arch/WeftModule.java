@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * The module table of DESIGN.md §1: each module's package root and what it may depend on.
  *
  * <p>Guava and slf4j-api reach every published module through {@code rpc-common}, so every
- * published module may use them; javassist and jackson-databind only where the table lists them.
+ * published module may use them; javassist, jackson-databind and the rest only where the table lists them.
  */
 enum WeftModule {
     COMMON("rpc-common", "common", true, List.of(), List.of()),
@@ -24,7 +24,8 @@ enum WeftModule {
     CLUSTER("rpc-cluster", "cluster", true, List.of(LOADBALANCE, SPI, COMMON), List.of()),
     PROXY("rpc-proxy", "proxy", true, List.of(SPI, COMMON), List.of("javassist..")),
     MOCK("rpc-mock", "mock", true, List.of(CLUSTER, PROXY, SPI, COMMON), List.of("com.fasterxml.jackson..")),
-    PROTOCOL("rpc-protocol", "protocol", true, List.of(SPI, COMMON), List.of()),
+    /** Netflix concurrency-limits: the Gradient2 limit of {@code executes=auto} (DESIGN.md §13). */
+    PROTOCOL("rpc-protocol", "protocol", true, List.of(SPI, COMMON), List.of("com.netflix.concurrency.limits..")),
     /** Nested under rpc-protocol's root; {@link #ofPackage} takes the longest matching root. */
     PROTOCOL_WEFT("rpc-protocol-weft", "protocol.weft", true, List.of(PROTOCOL, SPI, COMMON),
             List.of("io.netty..", "com.fasterxml.jackson..")),

@@ -27,7 +27,7 @@ class PublishedModulePomTest {
             Map.entry("rpc-proxy", Set.of("rpc-spi", "rpc-common", "javassist", "guava", "slf4j-api")),
             Map.entry("rpc-mock", Set.of("rpc-cluster", "rpc-proxy", "rpc-spi", "rpc-common", "jackson-databind", "guava", "slf4j-api")),
             Map.entry("rpc-testing", Set.of("rpc-common", "rpc-spi", "junit-jupiter-api", "guava", "slf4j-api")),
-            Map.entry("rpc-protocol", Set.of("rpc-spi", "rpc-common", "guava", "slf4j-api")),
+            Map.entry("rpc-protocol", Set.of("rpc-spi", "rpc-common", "concurrency-limits-core", "guava", "slf4j-api")),
             Map.entry("rpc-protocol-weft", Set.of("rpc-protocol", "rpc-spi", "rpc-common", "netty-handler", "netty-codec",
                     "netty-transport", "netty-transport-classes-epoll", "netty-transport-native-epoll", "netty-buffer", "netty-common",
                     "jackson-databind", "jackson-core", "jackson-datatype-jsr310", "jackson-datatype-jdk8", "guava", "slf4j-api")),

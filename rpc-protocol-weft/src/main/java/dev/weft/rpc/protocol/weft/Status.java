@@ -35,7 +35,8 @@ final class Status {
         return switch (status) {
             case NOT_PROCESSED, SERVICE_NOT_FOUND -> RpcException.NOT_PROCESSED;
             case DEADLINE_EXPIRED -> RpcException.TIMEOUT_EXCEPTION;
-            case BAD_REQUEST, PAYLOAD_TOO_LARGE, BAD_RESPONSE -> RpcException.SERIALIZATION_EXCEPTION;
+            // BAD_RESPONSE, SERVER_ERROR: the provider ran the call and could not answer it; never retried
+            case BAD_REQUEST, PAYLOAD_TOO_LARGE, BAD_RESPONSE, SERVER_ERROR -> RpcException.SERIALIZATION_EXCEPTION;
             default -> RpcException.UNKNOWN_EXCEPTION;
         };
     }

@@ -9,8 +9,14 @@ import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
+import com.google.common.base.Ticker;
+import com.google.common.primitives.Ints;
+import com.netflix.concurrency.limits.Limiter;
 import dev.weft.rpc.spi.Activate;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
 
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,39 +28,69 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link RpcException} {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: the service did not run,
  * so the consumer's cluster may retry it on another provider.
  *
+ * <p>{@value #EXECUTES_KEY}{@code =}{@value #AUTO} finds the limit from the calls' latency instead
+ * ({@link AdaptiveLimit}: Gradient2, one limit per exported invoker and method). Busy answers and
+ * the adaptive limits are counted in the director's {@link ExecuteLimits}.
+ *
  * <p>Active only when the URL carries the key in some form. Counts are this filter's own, one
  * per chain (that is, per exported invoker) and method, held by the chain's own filter
- * ({@link ChainScopedFilter}), decremented on every path. Thread-safe.
+ * ({@link ChainScopedFilter}), decremented at the real end of the execution (an async
+ * implementation counts until its future completes), on every path. Thread-safe.
  */
 @Activate(group = FilterChain.PROVIDER, value = ExecuteLimitFilter.EXECUTES_KEY, order = 100)
-public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedFilter {
+public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedFilter, ExtensionDirectorAware {
 
     /** The extension name. */
     public static final String NAME = "executes";
     /** URL key (provider, method): concurrent executions per method; 0 means no limit. */
     public static final String EXECUTES_KEY = "executes";
+    /** The value of {@value #EXECUTES_KEY} that makes the limit adaptive. */
+    public static final String AUTO = "auto";
+
+    private volatile Ticker ticker = Ticker.systemTicker();
+    /** Null until the loader hands the director: a filter built directly counts in the default director's. */
+    private volatile ExecuteLimits limits;
+
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        ticker = director.getTicker();
+        limits = ExecuteLimits.of(director);
+    }
 
     @Override
     public void checkUrl(URL url) {
-        UrlKeys.checkNonNegativeInts(url, EXECUTES_KEY);
+        UrlKeys.checkNonNegativeIntsOr(url, EXECUTES_KEY, AUTO);
     }
 
     /** The filter of one chain, holding that chain's counts. */
     @Override
     public Filter forChain(Invoker<?> invoker) {
-        return new ChainCounts();
+        ExecuteLimits counted = limits;
+        return new ChainCounts(ticker, counted != null ? counted : ExecuteLimits.of(ExtensionDirector.getDefault()));
     }
 
     /** The executions running through one chain (one exported invoker), by method. */
     private static final class ChainCounts implements Filter {
 
         private final ConcurrentMap<String, AtomicInteger> running = new ConcurrentHashMap<>();
+        private final ConcurrentMap<String, AdaptiveLimit> adaptive = new ConcurrentHashMap<>();
+        private final Ticker ticker;
+        private final ExecuteLimits limits;
+
+        ChainCounts(Ticker ticker, ExecuteLimits limits) {
+            this.ticker = ticker;
+            this.limits = limits;
+        }
 
         @Override
         public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
             URL url = next.getUrl();
             String method = invocation.getMethodName();
-            int limit = url.getMethodParameter(method, EXECUTES_KEY, 0);
+            String setting = url.getMethodParameter(method, EXECUTES_KEY, "0").trim();
+            if (AUTO.equals(setting)) {
+                return invokeAdaptive(next, invocation, method);
+            }
+            int limit = Objects.requireNonNullElse(Ints.tryParse(setting), 0);
             if (limit <= 0) {
                 return next.invoke(invocation);
             }
@@ -63,16 +99,51 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
             do {
                 current = count.get();
                 if (current >= limit) {
+                    limits.busy(next.getInterface().getName() + "#" + method);
                     throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "
                             + next.getInterface().getName() + ": " + current + " (expected: below "
                             + EXECUTES_KEY + "=" + limit + "; not run, safe to retry)");
                 }
             } while (!count.compareAndSet(current, current + 1));
+            Result result;
             try {
-                return next.invoke(invocation);
-            } finally {
+                result = next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
                 count.decrementAndGet();
+                throw e;
             }
+            return result.whenComplete((value, failure) -> count.decrementAndGet());
+        }
+
+        private Result invokeAdaptive(Invoker<?> next, Invocation invocation, String method) {
+            String name = next.getInterface().getName() + "#" + method;
+            AdaptiveLimit limit = adaptive.computeIfAbsent(method, m -> {
+                AdaptiveLimit created = new AdaptiveLimit(ticker);
+                limits.adaptiveLimitOf(name, created);
+                return created;
+            });
+            Limiter.Listener permit = limit.tryAcquire().orElse(null);
+            if (permit == null) {
+                limits.busy(name);
+                throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "
+                        + next.getInterface().getName() + ": " + limit.inFlight() + " (expected: below the adaptive limit "
+                        + limit.limit() + " of " + EXECUTES_KEY + "=" + AUTO + "; not run, safe to retry)");
+            }
+            Result result;
+            try {
+                result = next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
+                permit.onIgnore();
+                throw e;
+            }
+            // at the real end of the execution: an answer's latency feeds the limit, a failure's does not
+            return result.whenComplete((value, failure) -> {
+                if (failure == null || failure instanceof RpcException e && e.isBiz()) {
+                    permit.onSuccess();
+                } else {
+                    permit.onIgnore();
+                }
+            });
         }
     }
 }
