@@ -33,6 +33,8 @@ final class ClientConnection {
     private final ThrottledLog warnings;
     /** Failed connection attempts to this address, which repeat with backoff while it is down. */
     private final ThrottledLog connectFailures;
+    /** Answers arriving after their caller gave up: expected after a timeout, so counted at DEBUG. */
+    private final ThrottledLog lateAnswers;
     private final ExceptionCodec exceptions;
     private final Bootstrap bootstrap;
     private volatile ChannelState current;
@@ -50,6 +52,7 @@ final class ClientConnection {
         this.ticker = ticker;
         this.warnings = warnings;
         this.connectFailures = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
+        this.lateAnswers = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -77,9 +80,14 @@ final class ClientConnection {
 
     private static final AttributeKey<ChannelState> STATE = AttributeKey.valueOf("weft.state");
 
-    /** Rate-limited warnings of this protocol's client side (late answers, dead peers). */
+    /** Rate-limited warnings of this protocol's client side (dead peers, oversized answers). */
     ThrottledLog warnings() {
         return warnings;
+    }
+
+    /** Rate-limited DEBUG lines counting answers that arrived after their call ended. */
+    ThrottledLog lateAnswers() {
+        return lateAnswers;
     }
 
     ExceptionCodec exceptions() {
