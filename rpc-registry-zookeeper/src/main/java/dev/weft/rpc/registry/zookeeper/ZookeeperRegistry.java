@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -57,7 +58,9 @@ import static com.google.common.base.Preconditions.checkArgument;
  * listener gets the full current list of each category, serially, latest list first-class: an
  * older list never follows a newer one, and an empty category is one {@code empty://} URL. While
  * ZooKeeper is unreachable or the session is lost nothing is delivered, so listeners keep their
- * last lists; after reconnecting the folders are read again. Providers and consumers are kept only
+ * last lists; after reconnecting the folders are read again. After this registry's own session
+ * was lost, an empty {@code providers} folder is not delivered for {@value #EMPTY_GRACE_KEY} ms
+ * (the providers lost theirs too and have not registered again yet; see {@link CategoryWatcher}). Providers and consumers are kept only
  * when their {@code group} and {@code version} match the subscriber's.
  *
  * <p><b>Security.</b> With {@code zookeeper://user:password@host:port} the client authenticates
@@ -68,7 +71,8 @@ import static com.google.common.base.Preconditions.checkArgument;
  * (ms, default {@value #DEFAULT_SESSION_MS}), {@value #TIMEOUT_KEY} (connection timeout, ms,
  * default {@value #DEFAULT_TIMEOUT_MS}), {@value #BACKUP_KEY} (more {@code host:port} of the
  * ensemble, comma list), {@value #JUTE_MAXBUFFER_KEY} (largest response in bytes, default
- * ZooKeeper's {@code jute.maxbuffer}, 1 MiB).
+ * ZooKeeper's {@code jute.maxbuffer}, 1048575), {@value #EMPTY_GRACE_KEY} (ms, default
+ * {@value #DEFAULT_EMPTY_GRACE_MS}).
  *
  * <p>It is its own {@link RegistryHealth}, so a {@code RegistryDirectory} over it reports the
  * connection state and the time since the last successful read.
@@ -94,6 +98,13 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     public static final String BACKUP_KEY = "backup";
     /** Registry URL key: the largest response the client accepts, bytes (ZooKeeper's {@code jute.maxbuffer}). */
     public static final String JUTE_MAXBUFFER_KEY = "jute-maxbuffer";
+    /**
+     * Registry URL key: after this registry lost its session and got a new one, for how long (ms) a
+     * {@code providers} folder read empty does not replace the last list (providers register again
+     * once they are connected too); 0 turns it off.
+     */
+    public static final String EMPTY_GRACE_KEY = "empty-grace";
+    public static final int DEFAULT_EMPTY_GRACE_MS = 10_000;
     /** Registered URL key: {@code true} (default) registers an ephemeral node, {@code false} a persistent one. */
     public static final String DYNAMIC_KEY = "dynamic";
 
@@ -107,9 +118,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     private final Ticker ticker;
     private final NodeLayout layout;
     private final int timeoutMs;
+    private final int emptyGraceMs;
     private final int juteMaxBuffer;
     private final CuratorFramework client;
-    private final ExecutorService worker;
+    private final ScheduledExecutorService worker;
     private final ExecutorService notifier;
     private final SessionHistory sessions = new SessionHistory();
     private final RateLimitedLog failures;
@@ -148,6 +160,8 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         checkArgument(sessionMs > 0, "%s: %s (expected: > 0 ms) in %s", SESSION_KEY, sessionMs, url);
         this.timeoutMs = url.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MS);
         checkArgument(timeoutMs > 0, "%s: %s (expected: > 0 ms) in %s", TIMEOUT_KEY, timeoutMs, url);
+        this.emptyGraceMs = url.getParameter(EMPTY_GRACE_KEY, DEFAULT_EMPTY_GRACE_MS);
+        checkArgument(emptyGraceMs >= 0, "%s: %s (expected: >= 0 ms) in %s", EMPTY_GRACE_KEY, emptyGraceMs, url);
         int juteMaxBuffer = url.getParameter(JUTE_MAXBUFFER_KEY,
                 Integer.getInteger(ZKClientConfig.JUTE_MAXBUFFER, ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER));
         checkArgument(juteMaxBuffer >= 1024, "%s: %s (expected: >= 1024 bytes) in %s",
@@ -157,7 +171,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         DigestAcl acl = DigestAcl.of(url);
 
         this.failures = new RateLimitedLog(log, ticker, 30, TimeUnit.SECONDS);
-        this.worker = Executors.newSingleThreadExecutor(threads("weft-zk-registry-%d"));
+        this.worker = Executors.newSingleThreadScheduledExecutor(threads("weft-zk-registry-%d"));
         // Threads as needed, ended when idle: a listener stuck in notify holds one thread, never the others' turn.
         this.notifier = Executors.newCachedThreadPool(threads("weft-zk-notify-%d"));
 
@@ -216,6 +230,11 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     /** The Curator client this registry owns (package-private: tests expire its session). */
     CuratorFramework curator() {
         return client;
+    }
+
+    /** Empty {@code providers} reads held back by {@code empty-grace} so far (package-private: tests wait for one). */
+    synchronized int heldEmptyReads() {
+        return watchers.values().stream().mapToInt(CategoryWatcher::heldEmptyReads).sum();
     }
 
     /** The connection state, session and time since the last successful read. */
@@ -316,7 +335,8 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     }
 
     private CategoryWatcher startWatcher(String path, String category) {
-        CategoryWatcher watcher = new CategoryWatcher(client, path, category, worker, this::onRead,
+        CategoryWatcher watcher = new CategoryWatcher(client, path, category, worker, ticker::read,
+                TimeUnit.MILLISECONDS.toNanos(emptyGraceMs), this::onRead,
                 reportedBadNames, failures, juteMaxBuffer);
         worker.execute(() -> createFolder(path));
         watcher.start();
