@@ -232,6 +232,11 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         return client;
     }
 
+    /** The data of this registry's ephemeral nodes (package-private: tests forge a node of a lost session). */
+    byte[] identity() {
+        return sessions.identity();
+    }
+
     /** Empty {@code providers} reads held back by {@code empty-grace} so far (package-private: tests wait for one). */
     synchronized int heldEmptyReads() {
         return watchers.values().stream().mapToInt(CategoryWatcher::heldEmptyReads).sum();

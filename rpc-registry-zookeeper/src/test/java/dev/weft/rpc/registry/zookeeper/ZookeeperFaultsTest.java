@@ -277,6 +277,32 @@ class ZookeeperFaultsTest {
         assertThat(operator.getChildren().forPath("/weft/" + SERVICE + "/providers")).hasSize(3);
     }
 
+    /**
+     * Back-to-back expiries can land a registration in a session the registry never saw connected
+     * (created and lost between two looks at its connection); its node, still held by the server,
+     * carries the registry's identity and is replaced at once, not waited for until it is reaped.
+     */
+    @Test
+    void nodeOfASessionTheRegistryNeverRecorded_withItsIdentity_isReplacedAtOnce() throws Exception {
+        ZookeeperRegistry registry = registry(EmbeddedZooKeeper.SESSION_MS);
+        try (CuratorFramework lostSession = EmbeddedZooKeeper.operator(server.getConnectString())) {
+            lostSession.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath(path(A), registry.identity());
+            long lost = lostSession.getZookeeperClient().getZooKeeper().getSessionId();
+
+            registry.register(A);
+
+            Await.until("A owned by the registry's session", () -> {
+                try {
+                    return owner(A) == registry.health().sessionId();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }, registry::health);
+            assertThat(owner(A)).isNotEqualTo(lost);
+        }
+    }
+
     @Test
     void zooKeeperRestartWithinTheSession_sameSession_noNotification_thenFreshLists() throws Exception {
         ZookeeperRegistry provider = registry(20_000);

@@ -108,7 +108,9 @@ class ZookeeperRegistryTest {
         Stat stat = operator.checkExists().forPath(path);
         assertThat(stat).isNotNull();
         assertThat(stat.getEphemeralOwner()).isEqualTo(registry.health().sessionId()).isNotZero();
-        assertThat(operator.getData().forPath(path)).as("everything is in the name").isEmpty();
+        // Everything a consumer reads is in the name; the data only tells the registry its own nodes.
+        assertThat(new String(operator.getData().forPath(path), java.nio.charset.StandardCharsets.US_ASCII))
+                .matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
         assertThat(operator.checkExists().forPath("/weft/" + service + "/providers").getEphemeralOwner())
                 .as("category folders are persistent (not containers the server would delete when empty)").isZero();
     }
