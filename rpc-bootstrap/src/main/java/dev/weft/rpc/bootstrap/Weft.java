@@ -16,6 +16,7 @@ import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.registry.Registry;
 import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.registry.RegistryFactory;
+import dev.weft.rpc.registry.RegistryHealth;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -217,7 +218,7 @@ public final class Weft implements AutoCloseable {
     private <T> T refer(Class<T> type, URL consumerUrl, List<AutoCloseable> acquired) {
         Directory<T> directory;
         Supplier<List<Invoker<T>>> invokers;
-        String source;
+        Supplier<String> source;
         if (consumerUrl.hasParameter(DirectProviders.URL_KEY) || registry == null) {
             DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
             remember(acquired, providers::destroy);
@@ -225,21 +226,40 @@ public final class Weft implements AutoCloseable {
             direct.setInvokers(providers.invokers());
             directory = direct;
             invokers = providers::invokers;
-            source = consumerUrl.getParameter(DirectProviders.URL_KEY);
+            String described = DirectProviders.describe(consumerUrl);
+            source = () -> described;
         } else {
-            URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
-            consumerNodes.acquire(consumerNode);
-            remember(acquired, () -> consumerNodes.release(consumerNode));
             RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
             directory = fromRegistry;
             invokers = fromRegistry::getInvokers;
-            source = "registry " + registry.getUrl();
+            source = this::describeRegistry;
         }
         remember(acquired, directory::destroy);
         Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
         remember(acquired, clusterInvoker::destroy);
         ProviderCheck.await(type, consumerUrl, invokers, source, this::isClosed);
+        if (!consumerUrl.hasParameter(DirectProviders.URL_KEY) && registry != null) {
+            // After the check: a refer that fails it waits no registration of its consumer node.
+            URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
+            consumerNodes.acquire(consumerNode);
+            remember(acquired, () -> consumerNodes.release(consumerNode));
+        }
         return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(withCallerContext(clusterInvoker));
+    }
+
+    /** The registry and, when it cannot be read, why: the first thing to look at when no provider is found. */
+    private String describeRegistry() {
+        String described = "registry " + registry.getUrl();
+        if (registry instanceof RegistryHealth health) {
+            RegistryHealth.State state = health.getState();
+            if (state == RegistryHealth.State.CONNECTING) {
+                return described + ", which was never connected (no provider list was ever read from it)";
+            }
+            if (state != RegistryHealth.State.CONNECTED) {
+                return described + ", not connected now (" + state + ")";
+            }
+        }
+        return described;
     }
 
     /** {@code clusterInvoker}, taking the caller's {@code CallContext} first when its consumer chain has the context filter. */
@@ -402,13 +422,25 @@ public final class Weft implements AutoCloseable {
 
         /**
          * Where services are registered and providers found, e.g. {@code zookeeper://127.0.0.1:2181}
-         * (a user and password in the URL turn on digest authentication). Without a registry,
-         * {@code refer} takes provider URLs in the key {@code url}.
+         * (a user and password in the URL, {@code zookeeper://user:password@host:port}, turn on
+         * digest authentication). Without a registry, {@code refer} takes provider URLs in the key
+         * {@code url}.
          *
-         * @throws IllegalArgumentException when the URL is malformed
+         * @throws IllegalArgumentException when the URL is malformed, or carries {@code username} or
+         *         {@code password} as parameters (a Dubbo habit that would silently mean no
+         *         authentication; the message names the {@code user:password@host} form)
          */
         public Builder registry(String registryUrl) {
-            this.registryUrl = URL.valueOf(Objects.requireNonNull(registryUrl, "registryUrl"));
+            URL parsed = URL.valueOf(Objects.requireNonNull(registryUrl, "registryUrl"));
+            for (String key : List.of("username", "password")) {
+                if (parsed.hasParameter(key)) {
+                    throw new IllegalArgumentException("registry: parameter " + key + " in "
+                            + parsed.removeParameter("password") + (parsed.hasParameter("password") ? " (password removed)" : "")
+                            + " (expected: the user and password in the address, " + parsed.getProtocol()
+                            + "://user:password@host:port; as parameters they are not read, and would mean no authentication)");
+                }
+            }
+            this.registryUrl = parsed;
             return this;
         }
 

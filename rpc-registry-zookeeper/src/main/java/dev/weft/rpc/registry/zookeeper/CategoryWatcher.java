@@ -69,6 +69,7 @@ final class CategoryWatcher implements AutoCloseable {
     private final PersistentWatcher watcher;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicBoolean dirty = new AtomicBoolean();
+    private final AtomicBoolean started = new AtomicBoolean();
     /** The children of the last read, sorted by name; {@code url} is null for a name that does not parse. */
     private List<Node> nodes = List.of();
     private long sequence;
@@ -119,9 +120,20 @@ final class CategoryWatcher implements AutoCloseable {
         return path;
     }
 
+    /**
+     * Sets the watch and queues the first read; once only (later calls do nothing). Called when
+     * the client is connected: a watch added while it is not would fail after Curator's retries,
+     * each failure logged by Curator at ERROR with a stack trace.
+     */
     void start() {
-        watcher.start();
-        requestRead();
+        if (started.compareAndSet(false, true)) {
+            watcher.start();
+            requestRead();
+        }
+    }
+
+    boolean isStarted() {
+        return started.get();
     }
 
     /** Adds a subscriber; it gets the latest list (if any) at once, then every change. */
@@ -156,6 +168,9 @@ final class CategoryWatcher implements AutoCloseable {
         dirty.set(false);
         if (closed) {
             return;
+        }
+        if (!client.getZookeeperClient().isConnected()) {
+            return; // read again once connected (the registry asks then); an attempt now would only fail
         }
         if (!synced) {
             sync();
@@ -316,6 +331,9 @@ final class CategoryWatcher implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (!started.get()) {
+            return; // no watch was ever added
+        }
         try {
             client.sync().inBackground((c, event) -> watcher.close()).forPath(path);
         } catch (Exception e) {

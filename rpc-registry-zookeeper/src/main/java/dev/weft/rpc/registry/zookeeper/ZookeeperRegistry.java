@@ -132,6 +132,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     private volatile ZookeeperHealth.State state = ZookeeperHealth.State.CONNECTING;
     private volatile long lastReadNanos;
     private volatile boolean everRead;
+    /** Whether the client was ever connected: before that, nothing is asked of ZooKeeper (see {@link #register}). */
+    private volatile boolean everConnected;
+    private final long builtNanos;
     private volatile boolean closed;
     private final CountDownLatch released = new CountDownLatch(1);
 
@@ -149,6 +152,11 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     public ZookeeperRegistry(URL url, Ticker ticker) {
         this.url = Objects.requireNonNull(url, "url");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
+        for (String key : List.of("username", "password")) {
+            checkArgument(!url.hasParameter(key), "%s: a parameter of %s (expected: zookeeper://user:password@host:port;"
+                    + " as parameters they are not read, and would mean no authentication)", key,
+                    url.removeParameter("password"));
+        }
         String root = url.getParameter(ROOT_KEY, DEFAULT_ROOT);
         // "/zookeeper" is reserved for the server (quotas, configuration); applications must not use it.
         checkArgument(root.matches("[A-Za-z0-9._-]+") && !root.equals(".") && !root.equals("..")
@@ -191,7 +199,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         }
         this.client = builder.build();
         client.getConnectionStateListenable().addListener((c, newState) -> onStateChanged(newState));
+        this.builtNanos = ticker.read();
         client.start();
+        worker.scheduleWithFixedDelay(this::reportNeverConnected, timeoutMs, timeoutMs, TimeUnit.MILLISECONDS);
         log.info("ZooKeeper registry {} connecting to {} (session {} ms asked, root {}{})", url, connectString,
                 sessionMs, layout.rootPath(), acl == null ? "" : ", digest identity " + acl.user());
     }
@@ -285,6 +295,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         Registration registration = new Registration(client, url, path, url.getParameter(DYNAMIC_KEY, true),
                 sessions, failures, worker);
         if (registrations.putIfAbsent(path, registration) == null) {
+            if (!awaitConnected()) {
+                log.warn("register {}: {}; its node is created once connected", url, notConnected());
+                return;
+            }
             String refusal = await(worker.submit(registration::tryEnsure), "register " + url);
             if (refusal != null) {
                 registrations.remove(path, registration);
@@ -309,6 +323,12 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         checkOpen();
         String path = layout.nodePath(url);
         Registration registration = registrations.remove(path);
+        if (!everConnected) {
+            if (registration != null) {
+                registration.close(false); // never created: nothing to delete
+            }
+            return;
+        }
         if (registration == null && !url.getParameter(DYNAMIC_KEY, true)) {
             registration = new Registration(client, url, path, false, sessions, failures, worker);
         }
@@ -343,9 +363,21 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         CategoryWatcher watcher = new CategoryWatcher(client, path, category, worker, ticker::read,
                 TimeUnit.MILLISECONDS.toNanos(emptyGraceMs), this::onRead,
                 reportedBadNames, failures, juteMaxBuffer);
-        worker.execute(() -> createFolder(path));
-        watcher.start();
+        worker.execute(() -> startWhenConnected(watcher));
         return watcher;
+    }
+
+    /**
+     * Worker thread: creates the folder and starts {@code watcher} if the client is connected now;
+     * otherwise {@link #onConnected()} does it. Nothing is asked of ZooKeeper while it is not
+     * connected: each such request would fail after Curator's retries, each failure logged by
+     * Curator at ERROR with a stack trace.
+     */
+    private void startWhenConnected(CategoryWatcher watcher) {
+        if (!closed && !watcher.isStarted() && client.getZookeeperClient().isConnected()) {
+            createFolder(watcher.path());
+            watcher.start();
+        }
     }
 
     /** Creates a category folder as a persistent node (as Dubbo does), so operators can add nodes under it. */
@@ -468,7 +500,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         stopped.forEach(CategoryWatcher::close);
         List<Registration> registered = new ArrayList<>(registrations.values());
         registrations.clear();
-        if (!registered.isEmpty()) {
+        if (!everConnected) {
+            registered.forEach(r -> r.close(false)); // never created: nothing to delete
+        } else if (!registered.isEmpty()) {
             Future<?> unregistered = worker.submit(() -> registered.forEach(r -> {
                 String refusal = r.close(r.isEphemeral());
                 if (refusal != null) {
@@ -514,6 +548,33 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
     // ------------------------------------------------------------------ connection
 
+    /** Waits up to the connection timeout for a connection; whether there is one. */
+    private boolean awaitConnected() {
+        try {
+            return client.blockUntilConnected(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Why this registry cannot reach ZooKeeper now, naming it and whether it was ever connected. */
+    private String notConnected() {
+        long sinceBuilt = TimeUnit.NANOSECONDS.toMillis(ticker.read() - builtNanos);
+        return everConnected
+                ? "ZooKeeper registry " + url + " is not connected now (" + state + "); the last lists keep serving"
+                : "ZooKeeper registry " + url + " was never connected: no server of " + connectString(url)
+                        + " answered in the " + sinceBuilt + " ms since it was built (expected: a ZooKeeper server"
+                        + " listening there; connection timeout " + timeoutMs + " ms, key " + TIMEOUT_KEY + ")";
+    }
+
+    /** Worker thread, every connection timeout: says so, rate-limited with counts, while ZooKeeper was never reached. */
+    private void reportNeverConnected() {
+        if (!everConnected && !closed) {
+            failures.warn("never connected", notConnected(), null);
+        }
+    }
+
     private void onStateChanged(ConnectionState newState) {
         ZookeeperHealth.State before = state;
         state = switch (newState) {
@@ -525,6 +586,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
             log.info("ZooKeeper registry {}: {}", url, newState);
         }
         if (newState.isConnected() && !closed) {
+            everConnected = true;
             worker.execute(this::onConnected);
         }
     }
@@ -549,7 +611,13 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         synchronized (this) {
             current = new ArrayList<>(watchers.values());
         }
-        current.forEach(CategoryWatcher::requestRead);
+        for (CategoryWatcher watcher : current) {
+            if (watcher.isStarted()) {
+                watcher.requestRead();
+            } else {
+                startWhenConnected(watcher);
+            }
+        }
     }
 
     private void onRead(String path) {
