@@ -55,6 +55,9 @@ public final class Weft implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Weft.class);
     private static final String IN_JVM = "injvm";
+    /** The key of rpc-mock, named here only to say when that module is missing. */
+    private static final String MOCK_KEY = "mock";
+    private static final String MOCK_ARTIFACT = "dev.weft:rpc-mock";
 
     private final ExtensionDirector director;
     private final boolean ownsDirector;
@@ -203,6 +206,7 @@ public final class Weft implements AutoCloseable {
         requireOpen();
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
+        requireMockSupport(consumerUrl, type);
         warnUnknownKeys(consumerUrl, type, "refer " + type.getName());
         CallTimeKeys.checkTimeouts(consumerUrl, "refer " + type.getName());
         List<AutoCloseable> acquired = new ArrayList<>();
@@ -393,6 +397,24 @@ public final class Weft implements AutoCloseable {
         if (protocol == null || !loader.hasExtension(protocol)) {
             throw new IllegalArgumentException(what + ": protocol " + protocol + " in providerUrl " + written
                     + " (expected: protocol://host:port with a protocol among " + loader.getSupportedExtensions() + ")");
+        }
+    }
+
+    /**
+     * A {@code mock} key without the module that reads it would silently do nothing (a fallback
+     * the user counts on would never run), so it fails the refer naming the missing artifact.
+     */
+    private void requireMockSupport(URL consumerUrl, Class<?> type) {
+        if (knownKeys.declared().containsKey(MOCK_KEY)) {
+            return;
+        }
+        for (String key : consumerUrl.getParameters().keySet()) {
+            if (key.equals(MOCK_KEY) || key.endsWith("." + MOCK_KEY)) {
+                throw new IllegalArgumentException("refer " + type.getName() + ": " + key + "=" + consumerUrl.getParameter(key)
+                        + " needs the artifact " + MOCK_ARTIFACT + ", which is not on the class path (expected: "
+                        + MOCK_ARTIFACT + " on the class path, as rpc-bootstrap brings it unless excluded; without it"
+                        + " no mock runs)");
+            }
         }
     }
 
