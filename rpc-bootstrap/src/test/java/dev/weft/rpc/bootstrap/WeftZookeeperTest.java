@@ -96,6 +96,45 @@ class WeftZookeeperTest {
         }
     }
 
+    /** docs/url-keys.md, key {@code url}: used instead of the registry, even when one is set. */
+    @Test
+    void urlKey_isUsedEvenWithARegistry_reachingAProviderTheRegistryDoesNotList() {
+        try (Weft unregistered = Weft.builder().build();
+             Weft consumer = Weft.builder().registry(registry).build()) {
+            int port = unregistered.export(Greeter.class, new NamedGreeter("direct"), "weft://127.0.0.1:0")
+                    .getInvoker().getUrl().getPort();
+
+            Greeter greeter = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&timeout=2000");
+
+            assertThat(greeter.greet("ada")).isEqualTo("direct:ada");
+        }
+    }
+
+    /** docs/rpc-bootstrap.md: an export URL without a port binds a free port, as port 0 does, and registers it. */
+    @Test
+    void export_withoutAPort_bindsAFreePort_andRegistersTheBoundOne() {
+        try (Weft provider = Weft.builder().registry(registry).build();
+             Weft consumer = Weft.builder().registry(registry).build()) {
+            int bound = provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1").getInvoker().getUrl().getPort();
+
+            assertThat(bound).isPositive();
+            assertThat(consumer.refer(Greeter.class, "timeout=3000").greet("ada")).isEqualTo("p:ada");
+        }
+    }
+
+    /** docs/url-keys.md, key {@code check}: refer waits up to {@code timeout}, not less, before failing. */
+    @Test
+    void checkTrue_waitsTheConsumersTimeout_thenFails() {
+        try (Weft consumer = Weft.builder().registry(registry).build()) {
+            consumer.refer(Greeter.class, "check=false"); // the registry is connected: what follows waits only for a provider
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> consumer.refer(Greeter.class, "timeout=700"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("no available provider within 700 ms");
+            assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(700_000_000L);
+        }
+    }
+
     @Test
     void builder_rejectsAnUnknownRegistryScheme() {
         assertThatThrownBy(() -> Weft.builder().registry("zookeper://127.0.0.1:2181").build())
