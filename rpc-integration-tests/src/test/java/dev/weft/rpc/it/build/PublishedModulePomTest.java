@@ -12,7 +12,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md §1 at the Maven level: each published module (the list {@code rpc-bom} publishes)
+ * docs/architecture.md at the Maven level: each published module (the list {@code rpc-bom} publishes)
  * declares in compile/runtime scope only what its row of the table allows, and no logging
  * backend reaches users from any POM, the parent's included.
  */
