@@ -170,7 +170,7 @@ class ZookeeperRegistryTest {
         RecordingListener listener = new RecordingListener();
         consumers.subscribe(consumer("category=providers,configurators"), listener);
         Await.until("empty configurators", () -> listener.lastIsEmpty("configurators"), listener::toString);
-        // What the operator types in zkCli (DESIGN.md section 10), for this test's service.
+        // What the operator types in zkCli (docs/rpc-registry-zookeeper.md, "Operating with zkCli"), for this test's service.
         String node = "/weft/" + service + "/configurators/override%3A%2F%2F0.0.0.0%2F" + service
                 + "%3Fcategory%3Dconfigurators%26dynamic%3Dfalse%26sayHello.mock%3Dforce%3Areturn+degraded";
 
