@@ -26,6 +26,16 @@ import java.util.concurrent.Executor;
  * its data is the registry's identity ({@link SessionHistory}). A node owned by another live session is left alone and
  * watched: it is created again when that session lets it go.
  *
+ * <p><b>Why not Curator's {@code PersistentNode}.</b> That recipe also keeps a node in place
+ * across deletions and new sessions, but it cannot do what this class exists for: it recreates a
+ * node that another session holds by deleting it and creating it again (two operations: consumers
+ * see the provider missing in between, "no provider" when it is the only one), it does not tell a
+ * node of this registry's own expired session from a node of another live registry, and it
+ * reports an ACL refusal only through a background callback, while {@code register} must fail at
+ * once with a message naming the identity to use. It also runs its own background loop per node,
+ * where this class runs on the registry's single worker thread, so registrations, reads and
+ * session changes are ordered with each other.
+ *
  * <p>{@link #ensure()} and {@link #tryEnsure()} run on the registry's single worker thread only;
  * {@link #close(boolean)} from any.
  */
