@@ -27,14 +27,14 @@ import java.util.concurrent.Executor;
  * watched: it is created again when that session lets it go.
  *
  * <p><b>Why not Curator's {@code PersistentNode}.</b> That recipe also keeps a node in place
- * across deletions and new sessions, but it cannot do what this class exists for: it recreates a
- * node that another session holds by deleting it and creating it again (two operations: consumers
- * see the provider missing in between, "no provider" when it is the only one), it does not tell a
- * node of this registry's own expired session from a node of another live registry, and it
- * reports an ACL refusal only through a background callback, while {@code register} must fail at
- * once with a message naming the identity to use. It also runs its own background loop per node,
- * where this class runs on the registry's single worker thread, so registrations, reads and
- * session changes are ordered with each other.
+ * across deletions and new sessions, but not in the way a provider needs: a node left by an
+ * expired session is adopted as it is (its data set), so it vanishes when ZooKeeper reaps that
+ * session and is created again only after the deletion is seen, and consumers see the provider
+ * missing in between ("no provider" when it is the only one); it cannot tell a node of this
+ * registry's own expired session from one of another live registry, which must be left alone; and
+ * it reports an ACL refusal only to a background callback, while {@code register} must fail at
+ * once naming the identity to use. It also runs its own background operations per node, where this
+ * class runs on the registry's single worker thread, ordered with reads and session changes.
  *
  * <p>{@link #ensure()} and {@link #tryEnsure()} run on the registry's single worker thread only;
  * {@link #close(boolean)} from any.
