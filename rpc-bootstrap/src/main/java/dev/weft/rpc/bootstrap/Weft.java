@@ -18,6 +18,8 @@ import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.registry.RegistryFactory;
 import dev.weft.rpc.registry.RegistryHealth;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.bootstrap.References.Reference;
+import dev.weft.rpc.bootstrap.References.ReferenceKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +70,7 @@ public final class Weft implements AutoCloseable {
     /** The consumers nodes of {@link #registry}'s refers (null without a registry). */
     private final ConsumerNodes consumerNodes;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+    private final References references = new References();
     /** Held for the whole of {@link #close()}, so a second caller waits for the first to finish. */
     private final Object closeLock = new Object();
     private final Thread shutdownHook;
@@ -196,6 +199,10 @@ public final class Weft implements AutoCloseable {
      * {@code check=true} (the default) it waits up to {@code timeout} for a first available
      * provider and fails naming the service and the registry if none appears.
      *
+     * <p>Refers of the same type with the same parameters share one reference: the same proxy,
+     * directory, subscription and {@code consumers} node. Each refer counts; {@link #release(Object)}
+     * the proxy as many times to let the reference go before {@link #close()}.
+     *
      * @throws IllegalArgumentException when a key is invalid or no provider source is given
      * @throws IllegalStateException    when {@code check=true} and no provider is available in time,
      *                                  or this instance is closed (a failed refer releases what it created)
@@ -207,14 +214,45 @@ public final class Weft implements AutoCloseable {
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
         requireMockSupport(consumerUrl, type);
+        ReferenceKey key = new ReferenceKey(type, consumerUrl);
+        Reference shared = references.acquire(key);
+        if (shared != null) {
+            return type.cast(shared.proxy());
+        }
         warnUnknownKeys(consumerUrl, type, "refer " + type.getName());
         CallTimeKeys.checkTimeouts(consumerUrl, "refer " + type.getName());
         List<AutoCloseable> acquired = new ArrayList<>();
+        T proxy;
         try {
-            return refer(type, consumerUrl, acquired);
+            proxy = refer(type, consumerUrl, acquired);
         } catch (RuntimeException | Error e) {
             release(acquired);
             throw e;
+        }
+        Reference kept = references.add(key, new Reference(proxy, List.copyOf(acquired)));
+        if (kept.proxy() != proxy) {
+            release(acquired); // an identical refer racing this one was kept first: share it
+        }
+        return type.cast(kept.proxy());
+    }
+
+    /**
+     * Releases one {@code refer} of {@code proxy}: when it was the last of the refers sharing it,
+     * what they created is released at once (the subscription, the {@code consumers} node, the
+     * directory, the connections of {@code url=} providers), and calls through the proxy fail.
+     * After {@link #close()} it does nothing (closing released everything).
+     *
+     * @throws IllegalArgumentException when {@code proxy} is not a reference of this instance, or
+     *                                  was released as many times as it was referred
+     */
+    public void release(Object proxy) {
+        Objects.requireNonNull(proxy, "proxy");
+        if (isClosed()) {
+            return;
+        }
+        Reference last = references.release(proxy);
+        if (last != null) {
+            release(last.acquired());
         }
     }
 

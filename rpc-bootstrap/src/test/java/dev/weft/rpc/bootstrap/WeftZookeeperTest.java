@@ -96,6 +96,42 @@ class WeftZookeeperTest {
         }
     }
 
+    /**
+     * Identical refers share one reference (one proxy, one consumers node); releasing it as often
+     * as it was referred unsubscribes and deletes the node at once, long before close().
+     */
+    @Test
+    void identicalRefers_shareOneReference_releasedWithTheLastRelease() throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build();
+             Weft consumer = Weft.builder().registry(registry).build();
+             CuratorFramework operator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 5000, 2000,
+                     new RetryNTimes(3, 100))) {
+            operator.start();
+            provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
+            String consumers = "/weft/" + URLEncoder.encode(Greeter.class.getName(), StandardCharsets.UTF_8) + "/consumers";
+
+            Greeter first = consumer.refer(Greeter.class, "timeout=3000");
+            Greeter second = consumer.refer(Greeter.class, "timeout=3000");
+            Greeter other = consumer.refer(Greeter.class, "timeout=3000&retries=0");
+
+            assertThat(second).isSameAs(first);
+            assertThat(other).isNotSameAs(first);
+            assertThat(operator.getChildren().forPath(consumers)).hasSize(2);
+
+            consumer.release(first);
+            assertThat(second.greet("ada")).isEqualTo("p:ada");
+            assertThat(operator.getChildren().forPath(consumers)).hasSize(2);
+
+            consumer.release(second);
+            assertThat(operator.getChildren().forPath(consumers)).hasSize(1);
+            assertThatThrownBy(() -> first.greet("ada")).isInstanceOf(RuntimeException.class);
+            assertThat(other.greet("ada")).isEqualTo("p:ada");
+            assertThatThrownBy(() -> consumer.release(first))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("release: ");
+        }
+    }
+
     /** docs/url-keys.md, key {@code url}: used instead of the registry, even when one is set. */
     @Test
     void urlKey_isUsedEvenWithARegistry_reachingAProviderTheRegistryDoesNotList() {
