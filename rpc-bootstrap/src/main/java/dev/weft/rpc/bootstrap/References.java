@@ -14,8 +14,8 @@ import java.util.Map;
  */
 final class References {
 
-    /** Refers of {@code type} with {@code consumerUrl}: one reference. */
-    record ReferenceKey(Class<?> type, URL consumerUrl) {
+    /** Refers of {@code type} with {@code consumerUrl} (and the same given invokers, or null): one reference. */
+    record ReferenceKey(Class<?> type, URL consumerUrl, List<?> givenProviders) {
     }
 
     /** A proxy and what its refer created (released, newest first, with the last release). */

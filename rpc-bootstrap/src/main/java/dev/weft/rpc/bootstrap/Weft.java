@@ -187,9 +187,7 @@ public final class Weft implements AutoCloseable {
     public <T> T refer(Class<T> type, String consumerParameters) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
-        URL parsed = URL.valueOf("consumer://" + host + "/" + type.getName()
-                + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters));
-        return refer(type, parsed.getParameters());
+        return refer(type, parse(type, consumerParameters));
     }
 
     /**
@@ -210,11 +208,53 @@ public final class Weft implements AutoCloseable {
     public <T> T refer(Class<T> type, Map<String, String> consumerParameters) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
+        return refer(type, consumerParameters, null);
+    }
+
+    /**
+     * A proxy of {@code type} over {@code providers}, given as invokers, through the cluster
+     * strategy, load balancer and mock that {@code consumerParameters} choose, as {@link #refer(Class,
+     * String)} would over providers found by URL or registry: to test application code against the
+     * scripted fakes of {@code rpc-testing} ({@code FakeProviders.invokers(...)}), or to call
+     * providers found by other means. The invokers are called as given (no protocol filters are
+     * added) and stay the caller's: neither {@link #release(Object)} nor {@link #close()} destroys
+     * them; they release the rest. Refers of the same type with the same invokers and parameters
+     * share one proxy.
+     *
+     * @throws IllegalArgumentException when a key is invalid, {@code providers} is empty, or the
+     *                                  parameters also name providers ({@code url})
+     * @throws IllegalStateException    when {@code check=true} and no given invoker is available
+     *                                  within {@code timeout}, or this instance is closed
+     */
+    public <T> T refer(Class<T> type, List<? extends Invoker<T>> providers, String consumerParameters) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(providers, "providers");
+        Objects.requireNonNull(consumerParameters, "consumerParameters");
+        List<Invoker<T>> given = List.copyOf(providers);
+        if (given.isEmpty()) {
+            throw new IllegalArgumentException("refer " + type.getName() + ": providers [] (expected: one invoker or more)");
+        }
+        Map<String, String> parameters = parse(type, consumerParameters);
+        if (parameters.containsKey(DirectProviders.URL_KEY)) {
+            throw new IllegalArgumentException("refer " + type.getName() + ": key " + DirectProviders.URL_KEY
+                    + " with given providers (expected: the providers given, or url=, not both)");
+        }
+        return refer(type, parameters, given);
+    }
+
+    /** The consumer parameters written as a URL query string ({@code k=v&k2=v2}). */
+    private Map<String, String> parse(Class<?> type, String consumerParameters) {
+        return URL.valueOf("consumer://" + host + "/" + type.getName()
+                + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters)).getParameters();
+    }
+
+    /** A shared or new reference; {@code given} providers (or null: by URL or registry). */
+    private <T> T refer(Class<T> type, Map<String, String> consumerParameters, List<Invoker<T>> given) {
         requireOpen();
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
         requireMockSupport(consumerUrl, type);
-        ReferenceKey key = new ReferenceKey(type, consumerUrl);
+        ReferenceKey key = new ReferenceKey(type, consumerUrl, given);
         Reference shared = references.acquire(key);
         if (shared != null) {
             return type.cast(shared.proxy());
@@ -224,7 +264,7 @@ public final class Weft implements AutoCloseable {
         List<AutoCloseable> acquired = new ArrayList<>();
         T proxy;
         try {
-            proxy = refer(type, consumerUrl, acquired);
+            proxy = refer(type, consumerUrl, given, acquired);
         } catch (RuntimeException | Error e) {
             release(acquired);
             throw e;
@@ -256,12 +296,22 @@ public final class Weft implements AutoCloseable {
         }
     }
 
-    /** Refers {@code type}, adding what it creates to {@code acquired} (and to what this instance owns). */
-    private <T> T refer(Class<T> type, URL consumerUrl, List<AutoCloseable> acquired) {
+    /**
+     * Refers {@code type} over {@code given} invokers, or else the {@code url=} providers or the
+     * registry's, adding what it creates to {@code acquired} (and to what this instance owns).
+     */
+    private <T> T refer(Class<T> type, URL consumerUrl, List<Invoker<T>> given, List<AutoCloseable> acquired) {
         Directory<T> directory;
         Supplier<List<Invoker<T>>> invokers;
         Supplier<String> source;
-        if (consumerUrl.hasParameter(DirectProviders.URL_KEY) || registry == null) {
+        boolean fromRegistry = given == null && !consumerUrl.hasParameter(DirectProviders.URL_KEY) && registry != null;
+        if (given != null) {
+            DynamicDirectory<T> direct = new DynamicDirectory<>(type, consumerUrl);
+            direct.setInvokers(given);
+            directory = direct;
+            invokers = () -> given;
+            source = () -> "the " + given.size() + " provider invoker(s) given";
+        } else if (!fromRegistry) {
             DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
             remember(acquired, providers::destroy);
             DynamicDirectory<T> direct = new DynamicDirectory<>(type, consumerUrl);
@@ -271,16 +321,16 @@ public final class Weft implements AutoCloseable {
             String described = DirectProviders.describe(consumerUrl);
             source = () -> described;
         } else {
-            RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
-            directory = fromRegistry;
-            invokers = fromRegistry::getInvokers;
+            RegistryDirectory<T> listed = RegistryDirectory.builder(type, consumerUrl, registry).director(director).build();
+            directory = listed;
+            invokers = listed::getInvokers;
             source = this::describeRegistry;
         }
         remember(acquired, directory::destroy);
         Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
         remember(acquired, clusterInvoker::destroy);
         ProviderCheck.await(type, consumerUrl, invokers, source, this::isClosed);
-        if (!consumerUrl.hasParameter(DirectProviders.URL_KEY) && registry != null) {
+        if (fromRegistry) {
             // After the check: a refer that fails it waits no registration of its consumer node.
             URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
             consumerNodes.acquire(consumerNode);
