@@ -49,9 +49,10 @@ import java.util.function.Supplier;
  * a key that no module on the class path declares (in the registry URL too) is logged once with
  * the closest known key.
  *
- * <p>{@link #close()} releases, newest first, only what this instance created and still holds: it unregisters
- * and unexports its services (gracefully: the protocol drains calls in flight), destroys its
- * referred invokers and closes the director if it created it. Thread-safe.
+ * <p>{@link #close()} releases only what this instance created and still holds: it unregisters all
+ * its services, then unexports them together (gracefully: the protocol drains calls in flight),
+ * then releases its references and closes the director if it created it. {@link #release(Object)}
+ * lets one reference go earlier. Thread-safe.
  */
 public final class Weft implements AutoCloseable {
 
@@ -363,8 +364,10 @@ public final class Weft implements AutoCloseable {
     }
 
     /**
-     * Releases what this instance created, newest first; idempotent. A call made while another
-     * thread is closing returns once that close has finished.
+     * Releases what this instance created; idempotent. Services first: every one still exported is
+     * unregistered, then all drain their calls in flight together; then the rest, newest first
+     * (references, the registry, the director if this instance created it). A call made while
+     * another thread is closing returns once that close has finished.
      */
     @Override
     public void close() {
@@ -373,6 +376,7 @@ public final class Weft implements AutoCloseable {
             if (toClose == null) {
                 return;
             }
+            closeExporters(toClose);
             toClose.forEach(Weft::closeQuietly);
             if (ownsDirector) {
                 director.close();
@@ -384,6 +388,54 @@ public final class Weft implements AutoCloseable {
                     // the hook is running or about to: nothing left to remove
                 }
             }
+        }
+    }
+
+    /**
+     * Takes the exporters out of {@code toClose} and closes them: first every service is
+     * unregistered, so consumers stop choosing any of them at once, then all drain their calls in
+     * flight together, each on its own thread, rather than one after the other while the rest stay
+     * registered and keep receiving calls.
+     */
+    private static void closeExporters(Deque<AutoCloseable> toClose) {
+        List<OwnedExporter<?>.Handle> exporters = new ArrayList<>();
+        for (var it = toClose.iterator(); it.hasNext(); ) {
+            if (it.next() instanceof OwnedExporter<?>.Handle exporter) {
+                exporters.add(exporter);
+                it.remove();
+            }
+        }
+        for (OwnedExporter<?>.Handle exporter : exporters) {
+            try {
+                exporter.unregister();
+            } catch (RuntimeException e) {
+                LOG.warn("Weft close: unregistering {} failed: {}", exporter, e.toString(), e);
+            }
+        }
+        if (exporters.size() == 1) {
+            closeQuietly(exporters.get(0));
+            return;
+        }
+        List<Thread> draining = new ArrayList<>();
+        for (OwnedExporter<?>.Handle exporter : exporters) {
+            Thread thread = new Thread(() -> closeQuietly(exporter), "weft-close-" + draining.size());
+            thread.setDaemon(true);
+            thread.start();
+            draining.add(thread);
+        }
+        boolean interrupted = false;
+        for (Thread thread : draining) {
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // each drain is bounded by its protocol: wait for it, keep the status
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

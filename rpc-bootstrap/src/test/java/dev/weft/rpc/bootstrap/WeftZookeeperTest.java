@@ -132,6 +132,70 @@ class WeftZookeeperTest {
         }
     }
 
+    /**
+     * close() unregisters every service before draining any, and drains them together: with a
+     * call held in flight at the newest service, the older one is unregistered and stops
+     * listening while that call still runs (one at a time, newest first, it would wait).
+     */
+    @Test
+    void close_unregistersEveryServiceFirst_thenDrainsThemTogether() throws Exception {
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch arrived = new java.util.concurrent.CountDownLatch(1);
+        Greeter holding = name -> {
+            arrived.countDown();
+            try {
+                held.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "held:" + name;
+        };
+        Weft provider = Weft.builder().registry(registry).build();
+        try (Weft consumer = Weft.builder().build();
+             CuratorFramework operator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 5000, 2000,
+                     new RetryNTimes(3, 100))) {
+            operator.start();
+            int older = provider.export(Greeter.class, new NamedGreeter("older"), "weft://127.0.0.1:0?group=older")
+                    .getInvoker().getUrl().getPort();
+            int newest = provider.export(Greeter.class, holding, "weft://127.0.0.1:0?group=newest")
+                    .getInvoker().getUrl().getPort();
+            Greeter caller = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + newest + "&group=newest&timeout=20000");
+            java.util.concurrent.CompletableFuture<String> inFlight =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.greet("ada"));
+            assertThat(arrived.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            String providers = "/weft/" + URLEncoder.encode(Greeter.class.getName(), StandardCharsets.UTF_8) + "/providers";
+            assertThat(operator.getChildren().forPath(providers)).hasSize(2);
+
+            Thread closing = new Thread(provider::close, "test-close");
+            closing.start();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+            while ((!operator.getChildren().forPath(providers).isEmpty() || listening(older))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+
+            assertThat(operator.getChildren().forPath(providers)).as("both unregistered, a call still in flight").isEmpty();
+            assertThat(listening(older)).as("the older service drained while the newest still runs a call").isFalse();
+            assertThat(inFlight).isNotDone();
+            held.countDown();
+            assertThat(inFlight.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("held:ada");
+            closing.join(20_000);
+            assertThat(closing.isAlive()).isFalse();
+        } finally {
+            held.countDown();
+            provider.close();
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /** docs/url-keys.md, key {@code url}: used instead of the registry, even when one is set. */
     @Test
     void urlKey_isUsedEvenWithARegistry_reachingAProviderTheRegistryDoesNotList() {
