@@ -33,7 +33,7 @@ class PublishedModulePomTest {
                     "jackson-databind", "jackson-core", "guava", "slf4j-api")),
             Map.entry("rpc-registry", Set.of("rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
             Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
-                    "curator-framework", "curator-recipes", "zookeeper", "guava", "slf4j-api")),
+                    "curator-framework", "curator-recipes", "zookeeper", "netty-handler", "guava", "slf4j-api")),
             Map.entry("rpc-bootstrap", Set.of("rpc-registry", "rpc-registry-zookeeper", "rpc-cluster", "rpc-loadbalance", "rpc-protocol",
                     "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")));
 

@@ -121,15 +121,19 @@ final class CategoryWatcher implements AutoCloseable {
     }
 
     /**
-     * Sets the watch and queues the first read; once only (later calls do nothing). Called when
+     * Sets the watch and queues the first read; once only, and never after {@link #close()} (later
+     * calls do nothing). Called when
      * the client is connected: a watch added while it is not would fail after Curator's retries,
      * each failure logged by Curator at ERROR with a stack trace.
      */
     void start() {
-        if (started.compareAndSet(false, true)) {
+        synchronized (this) { // with close(): a watch is never added after close() looked for one
+            if (closed || !started.compareAndSet(false, true)) {
+                return;
+            }
             watcher.start();
-            requestRead();
         }
+        requestRead();
     }
 
     boolean isStarted() {
@@ -330,9 +334,11 @@ final class CategoryWatcher implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
-        if (!started.get()) {
-            return; // no watch was ever added
+        synchronized (this) {
+            closed = true;
+            if (!started.get()) {
+                return; // no watch was added, and start() adds none now
+            }
         }
         try {
             client.sync().inBackground((c, event) -> watcher.close()).forPath(path);
