@@ -93,6 +93,19 @@ final class DirectProviders<T> {
         return result;
     }
 
+    /** {@code url=} and its entries, each password replaced by {@code ***}: for messages. */
+    static String describe(URL consumerUrl) {
+        List<String> entries = new ArrayList<>();
+        for (String entry : consumerUrl.getParameter(URL_KEY, "").split(",", -1)) {
+            try {
+                entries.add(URL.valueOf(entry.strip()).toString());
+            } catch (IllegalArgumentException e) {
+                entries.add("(a malformed entry)");
+            }
+        }
+        return URL_KEY + "=" + String.join(",", entries);
+    }
+
     List<Invoker<T>> invokers() {
         return invokers;
     }

@@ -18,7 +18,7 @@ final class OwnedExporter<T> implements Exporter<T> {
     private final Consumer<AutoCloseable> forget;
     private boolean unexported;
     /** What the owner keeps and closes; the same object is handed to {@code forget}. */
-    private final AutoCloseable handle = this::unexport;
+    private final Handle handle = new Handle();
 
     /** {@code forget} stops the owner from owning {@link #handle()}. */
     OwnedExporter(Exporter<T> exporter, Consumer<AutoCloseable> forget) {
@@ -27,8 +27,29 @@ final class OwnedExporter<T> implements Exporter<T> {
     }
 
     /** What the owner keeps until it closes: closing it unexports. */
-    AutoCloseable handle() {
+    Handle handle() {
         return handle;
+    }
+
+    /** The owner's hold on this exporter: {@link #unregister()} first, for every service, then {@link #close()}. */
+    final class Handle implements AutoCloseable {
+
+        /** Unregisters the service, if it is registered, and leaves it serving (idempotent). */
+        void unregister() {
+            if (exporter instanceof RegisteredExporter<?> registered) {
+                registered.unregister();
+            }
+        }
+
+        @Override
+        public void close() {
+            unexport();
+        }
+
+        @Override
+        public String toString() {
+            return "exporter " + exporter;
+        }
     }
 
     @Override

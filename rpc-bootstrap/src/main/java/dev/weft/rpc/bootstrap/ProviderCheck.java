@@ -26,13 +26,13 @@ final class ProviderCheck {
     /**
      * Returns once one of {@code invokers} is available, at once when {@code check=false}.
      *
-     * @param source    where the providers come from, for the message ("registry zookeeper://...")
+     * @param source    where the providers come from and its state, for the message ("registry zookeeper://...")
      * @param abandoned true once the wait is pointless (the {@code Weft} is closing)
      * @throws IllegalStateException when none is available within the consumer's timeout, or the
      *                               wait is abandoned or interrupted (the interrupt status is kept)
      */
-    static void await(Class<?> type, URL consumerUrl, Supplier<? extends List<? extends Invoker<?>>> invokers, String source,
-                      BooleanSupplier abandoned) {
+    static void await(Class<?> type, URL consumerUrl, Supplier<? extends List<? extends Invoker<?>>> invokers,
+                      Supplier<String> source, BooleanSupplier abandoned) {
         if (!consumerUrl.getParameter(CHECK_KEY, true)) {
             return;
         }
@@ -56,12 +56,12 @@ final class ProviderCheck {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl)
-                        + ": interrupted while waiting for a first provider from " + source
+                        + ": interrupted while waiting for a first provider from " + source.get()
                         + " (expected: an uninterrupted wait of up to " + timeoutMillis + " ms)", e);
             }
         }
         throw new IllegalStateException("refer " + type.getName() + describeKey(consumerUrl) + ": no available provider within "
-                + timeoutMillis + " ms from " + source + " (expected: a running provider, or check=false to refer anyway)");
+                + timeoutMillis + " ms from " + source.get() + " (expected: a running provider, or check=false to refer anyway)");
     }
 
     private static String describeKey(URL url) {

@@ -22,6 +22,7 @@ final class RegisteredExporter<T> implements Exporter<T> {
     private final Exporter<T> exporter;
     private final Consumer<URL> unregister;
     private final URL registered;
+    private final AtomicBoolean unregistered = new AtomicBoolean();
     private final AtomicBoolean unexported = new AtomicBoolean();
 
     /** {@code unregister} deletes {@code registered} from the registry it was registered in. */
@@ -36,9 +37,12 @@ final class RegisteredExporter<T> implements Exporter<T> {
         return exporter.getInvoker();
     }
 
-    @Override
-    public void unexport() {
-        if (!unexported.compareAndSet(false, true)) {
+    /**
+     * Unregisters, once: consumers stop choosing this provider while it still serves. The first
+     * step of {@link #unexport()}; {@code Weft.close()} takes it for every service before draining any.
+     */
+    void unregister() {
+        if (!unregistered.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -46,6 +50,16 @@ final class RegisteredExporter<T> implements Exporter<T> {
         } catch (RuntimeException e) {
             // the server must still close; the registry deletes the node when its session ends
             LOG.warn("unexport: unregistering {} failed: {}", registered, e.toString());
+        }
+    }
+
+    @Override
+    public void unexport() {
+        if (!unexported.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            unregister();
         } finally {
             exporter.unexport();
         }

@@ -16,7 +16,10 @@ import dev.weft.rpc.proxy.ProxyFactory;
 import dev.weft.rpc.registry.Registry;
 import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.registry.RegistryFactory;
+import dev.weft.rpc.registry.RegistryHealth;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.bootstrap.References.Reference;
+import dev.weft.rpc.bootstrap.References.ReferenceKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,14 +49,18 @@ import java.util.function.Supplier;
  * a key that no module on the class path declares (in the registry URL too) is logged once with
  * the closest known key.
  *
- * <p>{@link #close()} releases, newest first, only what this instance created and still holds: it unregisters
- * and unexports its services (gracefully: the protocol drains calls in flight), destroys its
- * referred invokers and closes the director if it created it. Thread-safe.
+ * <p>{@link #close()} releases only what this instance created and still holds: it unregisters all
+ * its services, then unexports them together (gracefully: the protocol drains calls in flight),
+ * then releases its references and closes the director if it created it. {@link #release(Object)}
+ * lets one reference go earlier. Thread-safe.
  */
 public final class Weft implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Weft.class);
     private static final String IN_JVM = "injvm";
+    /** The key of rpc-mock, named here only to say when that module is missing. */
+    private static final String MOCK_KEY = "mock";
+    private static final String MOCK_ARTIFACT = "dev.weft:rpc-mock";
 
     private final ExtensionDirector director;
     private final boolean ownsDirector;
@@ -64,6 +71,7 @@ public final class Weft implements AutoCloseable {
     /** The consumers nodes of {@link #registry}'s refers (null without a registry). */
     private final ConsumerNodes consumerNodes;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+    private final References references = new References();
     /** Held for the whole of {@link #close()}, so a second caller waits for the first to finish. */
     private final Object closeLock = new Object();
     private final Thread shutdownHook;
@@ -180,9 +188,7 @@ public final class Weft implements AutoCloseable {
     public <T> T refer(Class<T> type, String consumerParameters) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
-        URL parsed = URL.valueOf("consumer://" + host + "/" + type.getName()
-                + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters));
-        return refer(type, parsed.getParameters());
+        return refer(type, parse(type, consumerParameters));
     }
 
     /**
@@ -192,6 +198,10 @@ public final class Weft implements AutoCloseable {
      * {@code check=true} (the default) it waits up to {@code timeout} for a first available
      * provider and fails naming the service and the registry if none appears.
      *
+     * <p>Refers of the same type with the same parameters share one reference: the same proxy,
+     * directory, subscription and {@code consumers} node. Each refer counts; {@link #release(Object)}
+     * the proxy as many times to let the reference go before {@link #close()}.
+     *
      * @throws IllegalArgumentException when a key is invalid or no provider source is given
      * @throws IllegalStateException    when {@code check=true} and no provider is available in time,
      *                                  or this instance is closed (a failed refer releases what it created)
@@ -199,48 +209,151 @@ public final class Weft implements AutoCloseable {
     public <T> T refer(Class<T> type, Map<String, String> consumerParameters) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(consumerParameters, "consumerParameters");
+        return refer(type, consumerParameters, null);
+    }
+
+    /**
+     * A proxy of {@code type} over {@code providers}, given as invokers, through the cluster
+     * strategy, load balancer and mock that {@code consumerParameters} choose, as {@link #refer(Class,
+     * String)} would over providers found by URL or registry: to test application code against the
+     * scripted fakes of {@code rpc-testing} ({@code FakeProviders.invokers(...)}), or to call
+     * providers found by other means. The invokers are called as given (no protocol filters are
+     * added) and stay the caller's: neither {@link #release(Object)} nor {@link #close()} destroys
+     * them; they release the rest. Refers of the same type with the same invokers and parameters
+     * share one proxy.
+     *
+     * @throws IllegalArgumentException when a key is invalid, {@code providers} is empty, or the
+     *                                  parameters also name providers ({@code url})
+     * @throws IllegalStateException    when {@code check=true} and no given invoker is available
+     *                                  within {@code timeout}, or this instance is closed
+     */
+    public <T> T refer(Class<T> type, List<? extends Invoker<T>> providers, String consumerParameters) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(providers, "providers");
+        Objects.requireNonNull(consumerParameters, "consumerParameters");
+        List<Invoker<T>> given = List.copyOf(providers);
+        if (given.isEmpty()) {
+            throw new IllegalArgumentException("refer " + type.getName() + ": providers [] (expected: one invoker or more)");
+        }
+        Map<String, String> parameters = parse(type, consumerParameters);
+        if (parameters.containsKey(DirectProviders.URL_KEY)) {
+            throw new IllegalArgumentException("refer " + type.getName() + ": key " + DirectProviders.URL_KEY
+                    + " with given providers (expected: the providers given, or url=, not both)");
+        }
+        return refer(type, parameters, given);
+    }
+
+    /** The consumer parameters written as a URL query string ({@code k=v&k2=v2}). */
+    private Map<String, String> parse(Class<?> type, String consumerParameters) {
+        return URL.valueOf("consumer://" + host + "/" + type.getName()
+                + (consumerParameters.isEmpty() ? "" : "?" + consumerParameters)).getParameters();
+    }
+
+    /** A shared or new reference; {@code given} providers (or null: by URL or registry). */
+    private <T> T refer(Class<T> type, Map<String, String> consumerParameters, List<Invoker<T>> given) {
         requireOpen();
         requireInterface(type);
         URL consumerUrl = ServiceUrls.consumer(host, type, application, consumerParameters);
+        requireMockSupport(consumerUrl, type);
+        ReferenceKey key = new ReferenceKey(type, consumerUrl, given);
+        Reference shared = references.acquire(key);
+        if (shared != null) {
+            return type.cast(shared.proxy());
+        }
         warnUnknownKeys(consumerUrl, type, "refer " + type.getName());
         CallTimeKeys.checkTimeouts(consumerUrl, "refer " + type.getName());
         List<AutoCloseable> acquired = new ArrayList<>();
+        T proxy;
         try {
-            return refer(type, consumerUrl, acquired);
+            proxy = refer(type, consumerUrl, given, acquired);
         } catch (RuntimeException | Error e) {
             release(acquired);
             throw e;
         }
+        Reference kept = references.add(key, new Reference(proxy, List.copyOf(acquired)));
+        if (kept.proxy() != proxy) {
+            release(acquired); // an identical refer racing this one was kept first: share it
+        }
+        return type.cast(kept.proxy());
     }
 
-    /** Refers {@code type}, adding what it creates to {@code acquired} (and to what this instance owns). */
-    private <T> T refer(Class<T> type, URL consumerUrl, List<AutoCloseable> acquired) {
+    /**
+     * Releases one {@code refer} of {@code proxy}: when it was the last of the refers sharing it,
+     * what they created is released at once (the subscription, the {@code consumers} node, the
+     * directory, the connections of {@code url=} providers), and calls through the proxy fail.
+     * After {@link #close()} it does nothing (closing released everything).
+     *
+     * @throws IllegalArgumentException when {@code proxy} is not a reference of this instance, or
+     *                                  was released as many times as it was referred
+     */
+    public void release(Object proxy) {
+        Objects.requireNonNull(proxy, "proxy");
+        if (isClosed()) {
+            return;
+        }
+        Reference last = references.release(proxy);
+        if (last != null) {
+            release(last.acquired());
+        }
+    }
+
+    /**
+     * Refers {@code type} over {@code given} invokers, or else the {@code url=} providers or the
+     * registry's, adding what it creates to {@code acquired} (and to what this instance owns).
+     */
+    private <T> T refer(Class<T> type, URL consumerUrl, List<Invoker<T>> given, List<AutoCloseable> acquired) {
         Directory<T> directory;
         Supplier<List<Invoker<T>>> invokers;
-        String source;
-        if (consumerUrl.hasParameter(DirectProviders.URL_KEY) || registry == null) {
+        Supplier<String> source;
+        boolean fromRegistry = given == null && !consumerUrl.hasParameter(DirectProviders.URL_KEY) && registry != null;
+        if (given != null) {
+            DynamicDirectory<T> direct = new DynamicDirectory<>(type, consumerUrl);
+            direct.setInvokers(given);
+            directory = direct;
+            invokers = () -> given;
+            source = () -> "the " + given.size() + " provider invoker(s) given";
+        } else if (!fromRegistry) {
             DirectProviders<T> providers = DirectProviders.refer(director, type, consumerUrl);
             remember(acquired, providers::destroy);
             DynamicDirectory<T> direct = new DynamicDirectory<>(type, consumerUrl);
             direct.setInvokers(providers.invokers());
             directory = direct;
             invokers = providers::invokers;
-            source = consumerUrl.getParameter(DirectProviders.URL_KEY);
+            String described = DirectProviders.describe(consumerUrl);
+            source = () -> described;
         } else {
-            URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
-            consumerNodes.acquire(consumerNode);
-            remember(acquired, () -> consumerNodes.release(consumerNode));
-            RegistryDirectory<T> fromRegistry = RegistryDirectory.builder(type, consumerUrl, registry).director(director)
+            RegistryDirectory<T> listed = RegistryDirectory.builder(type, consumerUrl, registry).director(director)
                     .unknownKeys(rule -> knownKeys.unknownParameters(rule, type)).build();
-            directory = fromRegistry;
-            invokers = fromRegistry::getInvokers;
-            source = "registry " + registry.getUrl();
+            directory = listed;
+            invokers = listed::getInvokers;
+            source = this::describeRegistry;
         }
         remember(acquired, directory::destroy);
         Invoker<T> clusterInvoker = director.getExtensionLoader(Cluster.class).getAdaptiveExtension().join(directory);
         remember(acquired, clusterInvoker::destroy);
         ProviderCheck.await(type, consumerUrl, invokers, source, this::isClosed);
+        if (fromRegistry) {
+            // After the check: a refer that fails it waits no registration of its consumer node.
+            URL consumerNode = consumerUrl.addParameter(ServiceUrls.CATEGORY_KEY, ServiceUrls.CONSUMERS_CATEGORY);
+            consumerNodes.acquire(consumerNode);
+            remember(acquired, () -> consumerNodes.release(consumerNode));
+        }
         return director.getExtensionLoader(ProxyFactory.class).getAdaptiveExtension().getProxy(withCallerContext(clusterInvoker));
+    }
+
+    /** The registry and, when it cannot be read, why: the first thing to look at when no provider is found. */
+    private String describeRegistry() {
+        String described = "registry " + registry.getUrl();
+        if (registry instanceof RegistryHealth health) {
+            RegistryHealth.State state = health.getState();
+            if (state == RegistryHealth.State.CONNECTING) {
+                return described + ", which was never connected (no provider list was ever read from it)";
+            }
+            if (state != RegistryHealth.State.CONNECTED) {
+                return described + ", not connected now (" + state + ")";
+            }
+        }
+        return described;
     }
 
     /** {@code clusterInvoker}, taking the caller's {@code CallContext} first when its consumer chain has the context filter. */
@@ -252,8 +365,10 @@ public final class Weft implements AutoCloseable {
     }
 
     /**
-     * Releases what this instance created, newest first; idempotent. A call made while another
-     * thread is closing returns once that close has finished.
+     * Releases what this instance created; idempotent. Services first: every one still exported is
+     * unregistered, then all drain their calls in flight together; then the rest, newest first
+     * (references, the registry, the director if this instance created it). A call made while
+     * another thread is closing returns once that close has finished.
      */
     @Override
     public void close() {
@@ -262,6 +377,7 @@ public final class Weft implements AutoCloseable {
             if (toClose == null) {
                 return;
             }
+            closeExporters(toClose);
             toClose.forEach(Weft::closeQuietly);
             if (ownsDirector) {
                 director.close();
@@ -273,6 +389,54 @@ public final class Weft implements AutoCloseable {
                     // the hook is running or about to: nothing left to remove
                 }
             }
+        }
+    }
+
+    /**
+     * Takes the exporters out of {@code toClose} and closes them: first every service is
+     * unregistered, so consumers stop choosing any of them at once, then all drain their calls in
+     * flight together, each on its own thread, rather than one after the other while the rest stay
+     * registered and keep receiving calls.
+     */
+    private static void closeExporters(Deque<AutoCloseable> toClose) {
+        List<OwnedExporter<?>.Handle> exporters = new ArrayList<>();
+        for (var it = toClose.iterator(); it.hasNext(); ) {
+            if (it.next() instanceof OwnedExporter<?>.Handle exporter) {
+                exporters.add(exporter);
+                it.remove();
+            }
+        }
+        for (OwnedExporter<?>.Handle exporter : exporters) {
+            try {
+                exporter.unregister();
+            } catch (RuntimeException e) {
+                LOG.warn("Weft close: unregistering {} failed: {}", exporter, e.toString(), e);
+            }
+        }
+        if (exporters.size() == 1) {
+            closeQuietly(exporters.get(0));
+            return;
+        }
+        List<Thread> draining = new ArrayList<>();
+        for (OwnedExporter<?>.Handle exporter : exporters) {
+            Thread thread = new Thread(() -> closeQuietly(exporter), "weft-close-" + draining.size());
+            thread.setDaemon(true);
+            thread.start();
+            draining.add(thread);
+        }
+        boolean interrupted = false;
+        for (Thread thread : draining) {
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // each drain is bounded by its protocol: wait for it, keep the status
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -377,6 +541,24 @@ public final class Weft implements AutoCloseable {
         }
     }
 
+    /**
+     * A {@code mock} key without the module that reads it would silently do nothing (a fallback
+     * the user counts on would never run), so it fails the refer naming the missing artifact.
+     */
+    private void requireMockSupport(URL consumerUrl, Class<?> type) {
+        if (knownKeys.declared().containsKey(MOCK_KEY)) {
+            return;
+        }
+        for (String key : consumerUrl.getParameters().keySet()) {
+            if (key.equals(MOCK_KEY) || key.endsWith("." + MOCK_KEY)) {
+                throw new IllegalArgumentException("refer " + type.getName() + ": " + key + "=" + consumerUrl.getParameter(key)
+                        + " needs the artifact " + MOCK_ARTIFACT + ", which is not on the class path (expected: "
+                        + MOCK_ARTIFACT + " on the class path, as rpc-bootstrap brings it unless excluded; without it"
+                        + " no mock runs)");
+            }
+        }
+    }
+
     private void warnUnknownKeys(URL url, Class<?> type, String what) {
         for (String unknown : knownKeys.unknownParameters(url, type)) {
             LOG.warn("{}: unknown URL key {} in {}; no module on the class path reads it", what, unknown, url);
@@ -403,13 +585,25 @@ public final class Weft implements AutoCloseable {
 
         /**
          * Where services are registered and providers found, e.g. {@code zookeeper://127.0.0.1:2181}
-         * (a user and password in the URL turn on digest authentication). Without a registry,
-         * {@code refer} takes provider URLs in the key {@code url}.
+         * (a user and password in the URL, {@code zookeeper://user:password@host:port}, turn on
+         * digest authentication). Without a registry, {@code refer} takes provider URLs in the key
+         * {@code url}.
          *
-         * @throws IllegalArgumentException when the URL is malformed
+         * @throws IllegalArgumentException when the URL is malformed, or carries {@code username} or
+         *         {@code password} as parameters (a Dubbo habit that would silently mean no
+         *         authentication; the message names the {@code user:password@host} form)
          */
         public Builder registry(String registryUrl) {
-            this.registryUrl = URL.valueOf(Objects.requireNonNull(registryUrl, "registryUrl"));
+            URL parsed = URL.valueOf(Objects.requireNonNull(registryUrl, "registryUrl"));
+            for (String key : List.of("username", "password")) {
+                if (parsed.hasParameter(key)) {
+                    throw new IllegalArgumentException("registry: parameter " + key + " in "
+                            + parsed.removeParameter("password") + (parsed.hasParameter("password") ? " (password removed)" : "")
+                            + " (expected: the user and password in the address, " + parsed.getProtocol()
+                            + "://user:password@host:port; as parameters they are not read, and would mean no authentication)");
+                }
+            }
+            this.registryUrl = parsed;
             return this;
         }
 

@@ -133,7 +133,7 @@ class WeftRegistryLifecycleTest {
     }
 
     @Test
-    void refer_thatFailsItsCheck_keepsTheConsumerNodeOfAnEarlierIdenticalRefer() throws Exception {
+    void refer_identicalToALiveOne_sharesIt_andAReferFailingItsCheck_leavesTheLiveNodeAlone() throws Exception {
         Weft provider = Weft.builder().registry(registry).build();
         try (Weft consumer = Weft.builder().registry(registry).build()) {
             provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
@@ -142,10 +142,12 @@ class WeftRegistryLifecycleTest {
             provider.close();
             assertThat(eventually(() -> childrenQuietly("providers").isEmpty())).isTrue();
 
-            assertThatThrownBy(() -> consumer.refer(Greeter.class, "timeout=300"))
+            // Identical: the live reference is shared (its check was made when it was created).
+            assertThat(consumer.refer(Greeter.class, "timeout=300")).isSameAs(first);
+            assertThatThrownBy(() -> consumer.refer(Greeter.class, "timeout=301"))
                     .isInstanceOf(IllegalStateException.class);
 
-            assertThat(children("consumers")).as("the first refer's node, which the failed one shared").hasSize(1);
+            assertThat(children("consumers")).as("the first refer's node only: a failed refer registers none").hasSize(1);
         } finally {
             provider.close();
         }

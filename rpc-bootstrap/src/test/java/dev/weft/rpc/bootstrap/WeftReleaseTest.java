@@ -34,6 +34,22 @@ class WeftReleaseTest {
     }
 
     @Test
+    void release_ofReferences_onALiveWeft_letsTheirProxiesBeCollected() throws InterruptedException {
+        try (Weft weft = Weft.builder().build()) {
+            int port = weft.export(Greeter.class, new NamedGreeter("a"), "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
+            List<WeakReference<Greeter>> released = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                Greeter greeter = weft.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&timeout=" + (2000 + i));
+                assertThat(greeter.greet("ada")).isEqualTo("a:ada");
+                weft.release(greeter);
+                released.add(new WeakReference<>(greeter));
+            }
+
+            assertThat(collected(released)).as("proxies collectable once released").isTrue();
+        }
+    }
+
+    @Test
     void unexport_onALiveWeftWithARegistry_letsTheImplementationBeCollected() throws InterruptedException {
         try (Weft weft = Weft.builder().registry("memory://release").build()) {
             WeakReference<Greeter> implementation = exportAndUnexport(weft, "weft://127.0.0.1:0", "a");

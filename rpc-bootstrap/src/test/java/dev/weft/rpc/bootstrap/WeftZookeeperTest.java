@@ -96,6 +96,145 @@ class WeftZookeeperTest {
         }
     }
 
+    /**
+     * Identical refers share one reference (one proxy, one consumers node); releasing it as often
+     * as it was referred unsubscribes and deletes the node at once, long before close().
+     */
+    @Test
+    void identicalRefers_shareOneReference_releasedWithTheLastRelease() throws Exception {
+        try (Weft provider = Weft.builder().registry(registry).build();
+             Weft consumer = Weft.builder().registry(registry).build();
+             CuratorFramework operator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 5000, 2000,
+                     new RetryNTimes(3, 100))) {
+            operator.start();
+            provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1:0");
+            String consumers = "/weft/" + URLEncoder.encode(Greeter.class.getName(), StandardCharsets.UTF_8) + "/consumers";
+
+            Greeter first = consumer.refer(Greeter.class, "timeout=3000");
+            Greeter second = consumer.refer(Greeter.class, "timeout=3000");
+            Greeter other = consumer.refer(Greeter.class, "timeout=3000&retries=0");
+
+            assertThat(second).isSameAs(first);
+            assertThat(other).isNotSameAs(first);
+            assertThat(operator.getChildren().forPath(consumers)).hasSize(2);
+
+            consumer.release(first);
+            assertThat(second.greet("ada")).isEqualTo("p:ada");
+            assertThat(operator.getChildren().forPath(consumers)).hasSize(2);
+
+            consumer.release(second);
+            assertThat(operator.getChildren().forPath(consumers)).hasSize(1);
+            assertThatThrownBy(() -> first.greet("ada")).isInstanceOf(RuntimeException.class);
+            assertThat(other.greet("ada")).isEqualTo("p:ada");
+            assertThatThrownBy(() -> consumer.release(first))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("release: ");
+        }
+    }
+
+    /**
+     * close() unregisters every service before draining any, and drains them together: with a
+     * call held in flight at the newest service, the older one is unregistered and stops
+     * listening while that call still runs (one at a time, newest first, it would wait).
+     */
+    @Test
+    void close_unregistersEveryServiceFirst_thenDrainsThemTogether() throws Exception {
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch arrived = new java.util.concurrent.CountDownLatch(1);
+        Greeter holding = name -> {
+            arrived.countDown();
+            try {
+                held.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "held:" + name;
+        };
+        Weft provider = Weft.builder().registry(registry).build();
+        try (Weft consumer = Weft.builder().build();
+             CuratorFramework operator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), 5000, 2000,
+                     new RetryNTimes(3, 100))) {
+            operator.start();
+            int older = provider.export(Greeter.class, new NamedGreeter("older"), "weft://127.0.0.1:0?group=older")
+                    .getInvoker().getUrl().getPort();
+            int newest = provider.export(Greeter.class, holding, "weft://127.0.0.1:0?group=newest")
+                    .getInvoker().getUrl().getPort();
+            Greeter caller = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + newest + "&group=newest&timeout=20000");
+            java.util.concurrent.CompletableFuture<String> inFlight =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> caller.greet("ada"));
+            assertThat(arrived.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            String providers = "/weft/" + URLEncoder.encode(Greeter.class.getName(), StandardCharsets.UTF_8) + "/providers";
+            assertThat(operator.getChildren().forPath(providers)).hasSize(2);
+
+            Thread closing = new Thread(provider::close, "test-close");
+            closing.start();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+            while ((!operator.getChildren().forPath(providers).isEmpty() || listening(older))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+
+            assertThat(operator.getChildren().forPath(providers)).as("both unregistered, a call still in flight").isEmpty();
+            assertThat(listening(older)).as("the older service drained while the newest still runs a call").isFalse();
+            assertThat(inFlight).isNotDone();
+            held.countDown();
+            assertThat(inFlight.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("held:ada");
+            closing.join(20_000);
+            assertThat(closing.isAlive()).isFalse();
+        } finally {
+            held.countDown();
+            provider.close();
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /** docs/url-keys.md, key {@code url}: used instead of the registry, even when one is set. */
+    @Test
+    void urlKey_isUsedEvenWithARegistry_reachingAProviderTheRegistryDoesNotList() {
+        try (Weft unregistered = Weft.builder().build();
+             Weft consumer = Weft.builder().registry(registry).build()) {
+            int port = unregistered.export(Greeter.class, new NamedGreeter("direct"), "weft://127.0.0.1:0")
+                    .getInvoker().getUrl().getPort();
+
+            Greeter greeter = consumer.refer(Greeter.class, "url=weft://127.0.0.1:" + port + "&timeout=2000");
+
+            assertThat(greeter.greet("ada")).isEqualTo("direct:ada");
+        }
+    }
+
+    /** docs/rpc-bootstrap.md: an export URL without a port binds a free port, as port 0 does, and registers it. */
+    @Test
+    void export_withoutAPort_bindsAFreePort_andRegistersTheBoundOne() {
+        try (Weft provider = Weft.builder().registry(registry).build();
+             Weft consumer = Weft.builder().registry(registry).build()) {
+            int bound = provider.export(Greeter.class, new NamedGreeter("p"), "weft://127.0.0.1").getInvoker().getUrl().getPort();
+
+            assertThat(bound).isPositive();
+            assertThat(consumer.refer(Greeter.class, "timeout=3000").greet("ada")).isEqualTo("p:ada");
+        }
+    }
+
+    /** docs/url-keys.md, key {@code check}: refer waits up to {@code timeout}, not less, before failing. */
+    @Test
+    void checkTrue_waitsTheConsumersTimeout_thenFails() {
+        try (Weft consumer = Weft.builder().registry(registry).build()) {
+            consumer.refer(Greeter.class, "check=false"); // the registry is connected: what follows waits only for a provider
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> consumer.refer(Greeter.class, "timeout=700"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("no available provider within 700 ms");
+            assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(700_000_000L);
+        }
+    }
+
     @Test
     void builder_rejectsAnUnknownRegistryScheme() {
         assertThatThrownBy(() -> Weft.builder().registry("zookeper://127.0.0.1:2181").build())

@@ -49,6 +49,16 @@ public final class ThrottledLog {
     }
 
     /**
+     * Counts one occurrence; writes {@code message} at DEBUG when the interval allows: for an
+     * expected event worth counting, not a warning (an answer arriving after its caller gave up).
+     */
+    public void debug(String message) {
+        if (mayWrite() && logger.isDebugEnabled()) {
+            logger.debug(withCount(message));
+        }
+    }
+
+    /**
      * Counts one occurrence; writes {@code message}, then the class and message of {@code cause}
      * (not its stack trace: the cause of a repeated failure is known after the first line), at
      * WARN when the interval allows.

@@ -28,7 +28,9 @@ import java.util.Objects;
  * plus is written {@code %2B}. Input with control characters or unpaired surrogates, and input
  * with no part at all ({@code "?"}), is rejected.
  *
- * <p>{@link #toString()} redacts the password and is what logs and error messages print;
+ * <p>{@link #toString()} redacts the password, and the password of every URL written inside a
+ * parameter value ({@code url=weft://user:secret@host:20880,...} prints
+ * {@code weft://user:***@host:20880}), and is what logs and error messages print;
  * {@link #toFullString()} keeps it and round-trips through {@link #valueOf(String)}.
  *
  * <p>Immutable and thread-safe; {@code addParameter}/{@code removeParameter}/{@code withX}
@@ -37,6 +39,9 @@ import java.util.Objects;
 public final class URL {
 
     private static final String REDACTED = "***";
+    /** {@code scheme://user:password@} inside a parameter value: group 1 up to the colon, group 2 the password. */
+    private static final java.util.regex.Pattern EMBEDDED_PASSWORD =
+            java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://[^/?#,:@]*):([^/?#,]*)@");
 
     private final String protocol;
     private final String username;
@@ -51,6 +56,8 @@ public final class URL {
     /** {@code method -> key -> value} for every {@code method.key} parameter. */
     private final Map<String, Map<String, ParameterValue>> methodValues;
     private volatile String fullString;
+    /** Whether a parameter value holds a URL with a password ({@code scheme://user:password@}). */
+    private final boolean embeddedPassword;
     private int hash;
 
     /**
@@ -117,6 +124,11 @@ public final class URL {
         }
         this.values = byKey;
         this.methodValues = byMethod;
+        boolean embedded = false;
+        for (String value : this.parameters.values()) {
+            embedded |= value.indexOf('@') >= 0 && EMBEDDED_PASSWORD.matcher(value).find();
+        }
+        this.embeddedPassword = embedded;
     }
 
     /**
@@ -411,7 +423,7 @@ public final class URL {
     /** The URL with the password replaced by {@code ***}: safe for logs and error messages. */
     @Override
     public String toString() {
-        return password == null ? toFullString() : render(true);
+        return password == null && !embeddedPassword ? toFullString() : render(true);
     }
 
     private String render(boolean redactPassword) {
@@ -436,7 +448,11 @@ public final class URL {
         if (!parameters.isEmpty()) {
             char separator = '?';
             for (Map.Entry<String, String> entry : parameters.entrySet()) {
-                sb.append(separator).append(encode(entry.getKey())).append('=').append(encode(entry.getValue()));
+                String value = entry.getValue();
+                if (redactPassword && embeddedPassword) {
+                    value = EMBEDDED_PASSWORD.matcher(value).replaceAll("$1:" + REDACTED + "@");
+                }
+                sb.append(separator).append(encode(entry.getKey())).append('=').append(encode(value));
                 separator = '&';
             }
         }

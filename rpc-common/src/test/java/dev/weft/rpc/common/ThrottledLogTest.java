@@ -41,6 +41,17 @@ class ThrottledLogTest {
     }
 
     @Test
+    void debug_isWrittenAtDebug_oncePerInterval_withWhatItStandsFor() {
+        log.debug("late answer 1");
+        log.debug("late answer 2");
+        log.debug("late answer 3");
+        advance(Duration.ofSeconds(10));
+        log.debug("late answer 4");
+        assertThat(lines()).containsExactly("DEBUG late answer 1",
+                "DEBUG late answer 4 (2 more not logged since the last line)");
+    }
+
+    @Test
     void firstOccurrence_isWrittenAtOnce_theNextOncePerInterval_withWhatItStandsFor() {
         log.warn("peer 1 bad");
         log.warn("peer 2 bad");

@@ -10,6 +10,24 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class UrlPasswordRedactionTest {
 
     @Test
+    void toString_masksThePasswordOfEveryUrlInAParameterValue_toFullStringKeepsThem() {
+        URL consumer = new URL("consumer", null, null, "127.0.0.1", 0, "com.acme.Greeter", java.util.Map.of("url",
+                "weft://ops:s3cr@t@10.0.0.1:20880/x?a=b,weft://10.0.0.2:20880,dubbo://u:pw@10.0.0.3:1"));
+
+        assertThat(consumer.toString()).doesNotContain("s3cr").doesNotContain("pw%40")
+                .isEqualTo("consumer://127.0.0.1/com.acme.Greeter?url=" + URL.encode(
+                        "weft://ops:***@10.0.0.1:20880/x?a=b,weft://10.0.0.2:20880,dubbo://u:***@10.0.0.3:1"));
+        assertThat(URL.valueOf(consumer.toFullString())).isEqualTo(consumer);
+        assertThat(consumer.toFullString()).contains(URL.encode("ops:s3cr@t@"));
+    }
+
+    @Test
+    void toString_ofAParameterWithAnAtSignButNoUrlPassword_isUnchanged() {
+        URL url = URL.valueOf("weft://h:1/s?owner=ada@example.com&url=weft://u@h:2");
+        assertThat(url.toString()).isEqualTo(url.toFullString());
+    }
+
+    @Test
     void valueOf_emptyProtocolBeforeUserInfo_masksOnlyThePassword() {
         assertThatThrownBy(() -> URL.valueOf("://u:p@h"))
                 .isInstanceOf(IllegalArgumentException.class)

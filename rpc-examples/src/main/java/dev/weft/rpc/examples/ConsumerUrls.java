@@ -15,7 +15,7 @@ final class ConsumerUrls {
     /** The consumer URL that bare parameters ({@code cluster=failfast&retries=1}) are added to. */
     static final String BASE = "consumer://127.0.0.1/" + GreetingService.class.getName();
 
-    /** Keys that must be integers, with the rule they follow (DESIGN.md §4). */
+    /** Keys that must be integers, with the rule they follow (docs/url-keys.md). */
     private static final List<IntegerKey> INTEGER_KEYS = List.of(
             new IntegerKey("retries", Integer.MIN_VALUE, "an integer (negative means 0)"),
             new IntegerKey("timeout", 1, "milliseconds >= 1"),

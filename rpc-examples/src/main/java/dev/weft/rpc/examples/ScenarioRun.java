@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 final class ScenarioRun {
 
-    /** The failback retry period key and default (DESIGN.md §4), read to know how long to wait. */
+    /** The failback retry period key and default (docs/url-keys.md), read to know how long to wait. */
     static final String FAILBACK_PERIOD_KEY = "failback.period";
     static final long DEFAULT_FAILBACK_PERIOD_MILLIS = 5000;
 

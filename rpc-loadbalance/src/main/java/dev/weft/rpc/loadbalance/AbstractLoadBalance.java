@@ -81,7 +81,9 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
         Objects.requireNonNull(invocation, "invocation");
         int size = invokers.size();
         if (size == 1) {
-            return invokers.get(0);
+            Invoker<T> only = invokers.get(0);
+            prepare(invokers, stats.get());
+            return only;
         }
         if (size == 0) {
             throw emptyList(url, invocation.getMethodName());
@@ -102,7 +104,9 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
 
     private <T> SelectEntry newEntry(List<Invoker<T>> invokers, URL url, String method) {
         List<Invoker<T>> copy = List.copyOf(invokers);
-        return new SelectEntry(url, copy, copy.stream().<URL>map(Invoker::getUrl).toList(), newPicker(copy, url, method, stats.get()));
+        CallStats current = stats.get();
+        prepare(copy, current);
+        return new SelectEntry(url, copy, copy.stream().<URL>map(Invoker::getUrl).toList(), newPicker(copy, url, method, current));
     }
 
     @Override
@@ -116,6 +120,7 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
                 throw emptyList(url, invocation.getMethodName());
             };
         }
+        prepare(copy, stats);
         if (copy.size() == 1) {
             Invoker<T> only = copy.get(0);
             return invocation -> only;
@@ -131,6 +136,15 @@ public abstract class AbstractLoadBalance implements LoadBalance, ExtensionDirec
      * @throws IllegalArgumentException when a consumer key this balancer reads is malformed
      */
     protected abstract <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats);
+
+    /**
+     * Called with every non-empty list this balancer is given, a lone invoker included (which
+     * needs no picker), before any pick from it: a balancer that needs the cluster to record
+     * something of every call (such as {@link InvokerStats#timeLatency()}) asks for it here, so an
+     * invoker that served alone has its history when a second one arrives. The default does nothing.
+     */
+    protected void prepare(List<? extends Invoker<?>> invokers, CallStats stats) {
+    }
 
     /**
      * Reads and checks the consumer keys this balancer reads for {@code method}, whatever the list:

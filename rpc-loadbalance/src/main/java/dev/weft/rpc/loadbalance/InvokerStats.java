@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #endCall(long, boolean)} after it. Calls in flight are always counted, from the very first
  * call, whatever the balancer: a balancer chosen later (by a new consumer URL) sees every call
  * still running. Latency is timed only once a balancer that reads it asked for it with
- * {@link #timeLatency()} (built-in: {@code shortestresponse} and {@code p2c}, when they build a
- * picker), because timing costs two clock reads per call; it then stays on.
+ * {@link #timeLatency()} (built-in: {@code shortestresponse} and {@code p2c}, as soon as they are
+ * given a list, even of one invoker), because timing costs two clock reads per call; it then stays on.
  *
  * <p><b>Reading.</b> What a balancer reads per pick is kept current by the writer: the in-flight
  * count, the window's counts, the expected latency and the peak EWMA are each a field of this

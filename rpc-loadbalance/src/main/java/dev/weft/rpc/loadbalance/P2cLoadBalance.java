@@ -48,14 +48,19 @@ public final class P2cLoadBalance extends AbstractLoadBalance {
                 new MethodSettings(url, method).getLong(DECAY_KEY, DEFAULT_DECAY_MILLIS, 1, TimeUnit.DAYS.toMillis(365)));
     }
 
+    /** Times the calls of every invoker it is given, a lone one included (see the class comment). */
+    @Override
+    protected void prepare(List<? extends Invoker<?>> invokers, CallStats stats) {
+        for (InvokerStats counter : stats.getAll(invokers)) {
+            counter.timeLatency();
+        }
+    }
+
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
         long decayNanos = decayNanos(url, method);
         Weights weights = Weights.read(invokers, method, stats);
         InvokerStats[] counters = stats.getAll(invokers);
-        for (InvokerStats counter : counters) {
-            counter.timeLatency();
-        }
         return invocation -> {
             WeightTable table = weights.current();
             RandomGenerator rnd = random();

@@ -14,7 +14,8 @@ import java.util.random.RandomGenerator;
  * <p>Expected latency ({@link InvokerStats#expectedLatencyNanos(long)}) is the average successful
  * latency in the last 10 to 20 s divided by the success rate, so failures count against an invoker.
  * An invoker without samples scores a latency of one nanosecond × (in-flight + 1): it is tried rather than starved.
- * Building a picker asks the cluster to time its invokers' calls ({@link InvokerStats#timeLatency()}).
+ * Every list it is given, a lone invoker included, asks the cluster to time its invokers' calls
+ * ({@link InvokerStats#timeLatency()}), so a provider that served alone is not taken for an untried one.
  *
  * <p>O(n) per pick (one clock read), no allocation. Thread-safe.
  */
@@ -32,12 +33,17 @@ public final class ShortestResponseLoadBalance extends AbstractLoadBalance {
         super(random);
     }
 
+    /** Times the calls of every invoker it is given, a lone one included (see the class comment). */
+    @Override
+    protected void prepare(List<? extends Invoker<?>> invokers, CallStats stats) {
+        for (InvokerStats counter : stats.getAll(invokers)) {
+            counter.timeLatency();
+        }
+    }
+
     @Override
     protected <T> Picker<T> newPicker(List<Invoker<T>> invokers, URL url, String method, CallStats stats) {
         InvokerStats[] counters = stats.getAll(invokers);
-        for (InvokerStats counter : counters) {
-            counter.timeLatency();
-        }
         LowestScore.Score score = (index, now) -> {
             InvokerStats s = counters[index];
             long expected = s.expectedLatencyNanos(now);

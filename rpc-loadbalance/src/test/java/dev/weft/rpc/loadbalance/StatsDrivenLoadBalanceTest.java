@@ -95,6 +95,42 @@ class StatsDrivenLoadBalanceTest {
 
     // ------------------------------------------------------------------ shortestresponse
 
+    /** Calls of {@code invoker} as the cluster makes them: timed only if a balancer asked for it. */
+    private void served(Invoker<?> invoker, long latency, int times) {
+        InvokerStats counters = stats.get(invoker);
+        for (int i = 0; i < times; i++) {
+            long started = counters.startCall();
+            time.advance(latency, TimeUnit.NANOSECONDS);
+            counters.endCall(started, true);
+        }
+    }
+
+    @Test
+    void shortestResponse_aSlowProviderThatServedAlone_isNeverPickedOverAnUntriedOne() {
+        List<Invoker<FakeService>> list = invokers(-1, -1);
+        Invoker<FakeService> slow = list.get(0);
+        ShortestResponseLoadBalance balance = on(new ShortestResponseLoadBalance(() -> seeded));
+        // Alone in the directory: the cluster asks for a picker of one, then makes the calls.
+        Picker<FakeService> alone = balance.picker(List.of(slow), CONSUMER, "m", stats);
+        assertThat(alone.pick(call("m"))).isSameAs(slow);
+        served(slow, 400 * MS, 3);
+
+        Picker<FakeService> both = balance.picker(list, CONSUMER, "m", stats);
+        for (int i = 0; i < 200; i++) {
+            assertThat(both.pick(call("m"))).isSameAs(list.get(1));
+        }
+        assertThat(Fixtures.counts(balance, list, CONSUMER, call("m"), 200).get(list.get(1))).isEqualTo(200);
+    }
+
+    @Test
+    void p2c_aSlowProviderThatServedAlone_hasItsHistory_whenASecondArrives() {
+        List<Invoker<FakeService>> list = invokers(-1, -1);
+        P2cLoadBalance balance = on(new P2cLoadBalance(() -> seeded));
+        assertThat(balance.select(List.of(list.get(0)), CONSUMER, call("m"))).isSameAs(list.get(0));
+        served(list.get(0), 400 * MS, 3);
+        assertThat(stats.get(list.get(0)).expectedLatencyNanos(time.read())).isEqualTo(400 * MS);
+    }
+
     @Test
     void shortestResponse_prefersLowLatencyTimesInFlight() {
         List<Invoker<FakeService>> list = invokers(-1, -1);

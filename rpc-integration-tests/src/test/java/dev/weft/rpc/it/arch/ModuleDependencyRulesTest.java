@@ -11,7 +11,7 @@ import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** DESIGN.md §1, checked on the production classes of every Weft module on the test class path. */
+/** The rules of docs/architecture.md, checked on the production classes of every Weft module on the test class path. */
 class ModuleDependencyRulesTest {
 
     private final JavaClasses classes = ProductionClasses.get();
@@ -33,7 +33,7 @@ class ModuleDependencyRulesTest {
                 unknown.add(javaClass.getPackageName());
             }
         }
-        assertThat(unknown).as("packages outside every module root of DESIGN.md §1 (add the module to WeftModule)")
+        assertThat(unknown).as("packages outside every module root of docs/architecture.md (add the module to WeftModule)")
                 .isEmpty();
     }
 

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The module table of DESIGN.md §1: each module's package root and what it may depend on.
+ * The module table of docs/architecture.md: each module's package root and what it may depend on.
  *
  * <p>Guava and slf4j-api reach every published module through {@code rpc-common}, so every
  * published module may use them; javassist, jackson-databind and the rest only where the table lists them.
@@ -33,7 +33,7 @@ enum WeftModule {
     /** Nested under rpc-registry's root. */
     REGISTRY_ZOOKEEPER("rpc-registry-zookeeper", "registry.zookeeper", true,
             List.of(REGISTRY, CLUSTER, PROTOCOL, SPI, COMMON), List.of("org.apache.curator..", "org.apache.zookeeper..")),
-    /** Every published module above it (DESIGN.md §1); rpc-mock is optional at run time. */
+    /** Every published module above it (docs/architecture.md#modules), rpc-mock included. */
     BOOTSTRAP("rpc-bootstrap", "bootstrap", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, PROTOCOL, MOCK, CLUSTER,
             LOADBALANCE, PROXY, SPI, COMMON), List.of()),
     SPRING_BOOT_STARTER("rpc-spring-boot-starter", "spring.boot", true, List.of(BOOTSTRAP, REGISTRY, PROTOCOL, CLUSTER, SPI,

@@ -20,7 +20,7 @@ import static com.tngtech.archunit.library.GeneralCodingRules.ACCESS_STANDARD_ST
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The rules of DESIGN.md §1 as ArchUnit rules, parameterised by module so they cover whatever
+ * The rules of docs/architecture.md as ArchUnit rules, parameterised by module so they cover whatever
  * modules are on the class path and extend as modules appear. Every rule allows an empty
  * selection: a module that has not landed yet is not a failure.
  */
@@ -49,14 +49,14 @@ final class WeftRules {
         return classes().that(module.ownClasses())
                 .should().onlyDependOnClassesThat().resideInAnyPackage(module.allowedPackages())
                 .as(module.artifactId + " depends only on " + String.join(", ", module.allowedPackages())
-                        + " (DESIGN.md §1)")
+                        + " (docs/architecture.md#rules)")
                 .allowEmptyShould(true);
     }
 
     static ArchRule usesNoWeftModuleOutsideItsRow(WeftModule module) {
         return noClasses().that(module.ownClasses())
                 .should().dependOnClassesThat().resideInAnyPackage(module.forbiddenModulePackages())
-                .as(module.artifactId + " uses no Weft module but " + module.allowedModules + " (DESIGN.md §1)")
+                .as(module.artifactId + " uses no Weft module but " + module.allowedModules + " (docs/architecture.md#rules)")
                 .allowEmptyShould(true);
     }
 
@@ -83,7 +83,7 @@ final class WeftRules {
         return classes().that().resideInAPackage(WeftModule.BASE_PACKAGE + "..")
                 .should(dependOnlyOnOtherModules("use only interfaces/SPI types and non-extension classes of other modules",
                         (origin, target) -> !isExtensionClass(target)))
-                .as("strategies of another module are reached by name through the loader, never by class (DESIGN.md §1)")
+                .as("strategies of another module are reached by name through the loader, never by class (docs/architecture.md#rules)")
                 .allowEmptyShould(true);
     }
 
@@ -92,7 +92,7 @@ final class WeftRules {
         return classes().that().resideInAPackage(WeftModule.BASE_PACKAGE + "..")
                 .should(dependOnlyOnOtherModules("use no internal package of another module",
                         (origin, target) -> !isInternal(target.getPackageName())))
-                .as("..internal.. packages are used only inside their own module (DESIGN.md §1)")
+                .as("..internal.. packages are used only inside their own module (docs/architecture.md#rules)")
                 .allowEmptyShould(true);
     }
 
@@ -113,7 +113,7 @@ final class WeftRules {
                 });
         return noClasses().that().resideInAnyPackage(WeftModule.publishedProductionPackages())
                 .should().dependOnClassesThat(testCode)
-                .as("published modules depend on no test code (DESIGN.md §1)")
+                .as("published modules depend on no test code (docs/architecture.md#rules)")
                 .allowEmptyShould(true);
     }
 
@@ -122,7 +122,7 @@ final class WeftRules {
                 .should().dependOnClassesThat().resideInAnyPackage(LOGGING_BACKENDS)
                 // For noClasses(), should(a).orShould(b) means "neither a nor b".
                 .orShould().callMethod(System.class, "getLogger", String.class)
-                .as("published modules log only through slf4j-api (DESIGN.md §1)")
+                .as("published modules log only through slf4j-api (docs/architecture.md#rules)")
                 .allowEmptyShould(true);
     }
 
@@ -138,7 +138,7 @@ final class WeftRules {
                 .allowEmptyShould(true);
     }
 
-    /** The one static mutable field allowed in published code: the default director (DESIGN.md §8). */
+    /** The one static mutable field allowed in published code: the default director (docs/architecture.md#rules). */
     static final String DEFAULT_DIRECTOR_FIELD = "dev.weft.rpc.spi.ExtensionDirector.defaultDirector";
 
     /** Types whose static instances are mutable state shared by everything in the class loader. */
@@ -151,7 +151,7 @@ final class WeftRules {
     };
 
     /**
-     * No static mutable state in published modules (DESIGN.md §8): every static field is final
+     * No static mutable state in published modules (docs/architecture.md#rules): every static field is final
      * (the default director excepted) and none holds a map, list, counter, thread-local or cache
      * that would be shared by every director in the class loader. State belongs to an
      * {@code ExtensionDirector} instead.
@@ -175,7 +175,7 @@ final class WeftRules {
                         }
                     }
                 })
-                .as("published modules hold no static mutable state, except the default director (DESIGN.md §8)")
+                .as("published modules hold no static mutable state, except the default director (docs/architecture.md#rules)")
                 .allowEmptyShould(true);
     }
 

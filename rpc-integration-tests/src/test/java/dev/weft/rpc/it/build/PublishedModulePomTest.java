@@ -12,7 +12,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * DESIGN.md §1 at the Maven level: each published module (the list {@code rpc-bom} publishes)
+ * docs/architecture.md at the Maven level: each published module (the list {@code rpc-bom} publishes)
  * declares in compile/runtime scope only what its row of the table allows, and no logging
  * backend reaches users from any POM, the parent's included.
  */
@@ -33,7 +33,7 @@ class PublishedModulePomTest {
                     "jackson-databind", "jackson-core", "jackson-datatype-jsr310", "jackson-datatype-jdk8", "guava", "slf4j-api")),
             Map.entry("rpc-registry", Set.of("rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
             Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
-                    "curator-framework", "curator-recipes", "guava", "slf4j-api")),
+                    "curator-framework", "curator-recipes", "zookeeper", "netty-handler", "guava", "slf4j-api")),
             Map.entry("rpc-bootstrap", Set.of("rpc-registry", "rpc-registry-zookeeper", "rpc-cluster", "rpc-loadbalance", "rpc-protocol",
                     "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
             Map.entry("rpc-spring-boot-starter", Set.of("rpc-bootstrap", "rpc-mock", "spring-boot-autoconfigure", "spring-boot-health")),

@@ -94,7 +94,7 @@ class ClusterBalancerMatrixTest {
     private static void checkBalancer(String balancer, List<String> answeredBy, Map<String, Set<String>> byArgument) {
         switch (balancer) {
             case "roundrobin":
-                // Smooth weighted round robin over weights 5, 1, 1 (DESIGN.md §7).
+                // Smooth weighted round robin over weights 5, 1, 1 (docs/rpc-loadbalance.md).
                 List<String> expected = new ArrayList<>();
                 while (expected.size() < answeredBy.size()) {
                     expected.addAll(List.of("a", "a", "b", "a", "c", "a", "a"));

@@ -16,7 +16,7 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Random consumer and provider URLs (keys and values from the DESIGN.md §4 reference table,
+ * Random consumer and provider URLs (keys and values from the docs/url-keys.md reference table,
  * method-level variants, plus garbage) through the whole stack: joining, proxying and calling
  * only ever give a result or a documented {@link RpcException}, {@link IllegalArgumentException}
  * or {@link IllegalStateException} with a non-empty message.

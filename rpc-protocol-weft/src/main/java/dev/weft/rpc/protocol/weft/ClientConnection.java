@@ -37,6 +37,8 @@ final class ClientConnection {
      * interval with a count, not a thousand.
      */
     private final ThrottledLog connectFailures;
+    /** Answers arriving after their caller gave up: expected after a timeout, so counted at DEBUG. */
+    private final ThrottledLog lateAnswers;
     private final ExceptionCodec exceptions;
     private final Bootstrap bootstrap;
     private volatile ChannelState current;
@@ -54,6 +56,7 @@ final class ClientConnection {
         this.ticker = ticker;
         this.warnings = warnings;
         this.connectFailures = connectFailures;
+        this.lateAnswers = new ThrottledLog(LOG, ticker, WeftProtocol.WARNING_INTERVAL);
         this.exceptions = exceptions;
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -82,9 +85,14 @@ final class ClientConnection {
 
     private static final AttributeKey<ChannelState> STATE = AttributeKey.valueOf("weft.state");
 
-    /** Rate-limited warnings of this protocol's client side (late answers, dead peers). */
+    /** Rate-limited warnings of this protocol's client side (dead peers, oversized answers). */
     ThrottledLog warnings() {
         return warnings;
+    }
+
+    /** Rate-limited DEBUG lines counting answers that arrived after their call ended. */
+    ThrottledLog lateAnswers() {
+        return lateAnswers;
     }
 
     ExceptionCodec exceptions() {

@@ -42,7 +42,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             } else if (!frame.isRequest()) {
                 PendingCall call = state.take(frame.requestId());
                 if (call == null) {
-                    connection.warnings().warn("weft client: answer " + frame.requestId() + " from " + state.remote()
+                    connection.lateAnswers().debug("weft client: answer " + frame.requestId() + " from " + state.remote()
                             + " arrived after its call ended (deadline passed or cancelled); dropped");
                     return;
                 }

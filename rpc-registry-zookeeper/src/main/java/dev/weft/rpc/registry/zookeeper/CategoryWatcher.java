@@ -1,6 +1,8 @@
 package dev.weft.rpc.registry.zookeeper;
 
 import dev.weft.rpc.common.URL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.zookeeper.KeeperException;
@@ -10,8 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Watches one category folder ({@code /<root>/<service>/<category>}) for every subscription of
@@ -37,13 +43,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Node names that do not parse are skipped; each read reports the new ones in one line
  * ({@link SkippedNodes}).
+ *
+ * <p><b>After this registry's own session was lost</b> (a read finds another session than the
+ * read before it), for the grace period given, a
+ * {@code providers} folder read empty is not delivered until the grace period ends: the providers'
+ * sessions were most likely lost in the same outage, and their registries create their nodes
+ * again only once they are connected too. Delivering the empty folder would fail every call until
+ * then; keeping the last list lets calls go to providers that are still serving. A folder that is
+ * still empty when the grace period ends is read again then and delivered. A non-empty read is
+ * delivered at once, grace or not.
  */
 final class CategoryWatcher implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(CategoryWatcher.class);
 
     private final CuratorFramework client;
     private final String path;
     private final String category;
-    private final Executor worker;
+    private final ScheduledExecutorService worker;
+    private final LongSupplier nanoClock;
     private final ReadListener readListener;
     private final Set<String> reportedBadNames;
     private final RateLimitedLog failures;
@@ -51,6 +69,7 @@ final class CategoryWatcher implements AutoCloseable {
     private final PersistentWatcher watcher;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicBoolean dirty = new AtomicBoolean();
+    private final AtomicBoolean started = new AtomicBoolean();
     /** The children of the last read, sorted by name; {@code url} is null for a name that does not parse. */
     private List<Node> nodes = List.of();
     private long sequence;
@@ -58,6 +77,14 @@ final class CategoryWatcher implements AutoCloseable {
     /** Whether a sync of the folder completed, so reads see at least what the leader had then. */
     private volatile boolean synced;
     private volatile boolean closed;
+    /** How long after a new session an empty {@code providers} read is held back; 0: never. */
+    private final long emptyGraceNanos;
+    /** The session of the last read (worker thread only). */
+    private long readSession;
+    /** Until when (on {@link #nanoClock}) an empty read does not replace a non-empty list; see the class comment. */
+    private long holdEmptyUntilNanos;
+    private boolean holding;
+    private final AtomicInteger heldEmptyReads = new AtomicInteger();
 
     private record Node(String name, URL url) {
     }
@@ -67,12 +94,15 @@ final class CategoryWatcher implements AutoCloseable {
         void onRead(String path);
     }
 
-    CategoryWatcher(CuratorFramework client, String path, String category, Executor worker, ReadListener readListener,
-            Set<String> reportedBadNames, RateLimitedLog failures, int juteMaxBuffer) {
+    CategoryWatcher(CuratorFramework client, String path, String category, ScheduledExecutorService worker,
+            LongSupplier nanoClock, long emptyGraceNanos, ReadListener readListener, Set<String> reportedBadNames,
+            RateLimitedLog failures, int juteMaxBuffer) {
         this.client = client;
         this.path = path;
         this.category = category;
         this.worker = worker;
+        this.nanoClock = nanoClock;
+        this.emptyGraceNanos = NodeLayout.PROVIDERS.equals(category) ? emptyGraceNanos : 0;
         this.readListener = readListener;
         this.reportedBadNames = reportedBadNames;
         this.failures = failures;
@@ -90,9 +120,24 @@ final class CategoryWatcher implements AutoCloseable {
         return path;
     }
 
+    /**
+     * Sets the watch and queues the first read; once only, and never after {@link #close()} (later
+     * calls do nothing). Called when
+     * the client is connected: a watch added while it is not would fail after Curator's retries,
+     * each failure logged by Curator at ERROR with a stack trace.
+     */
     void start() {
-        watcher.start();
+        synchronized (this) { // with close(): a watch is never added after close() looked for one
+            if (closed || !started.compareAndSet(false, true)) {
+                return;
+            }
+            watcher.start();
+        }
         requestRead();
+    }
+
+    boolean isStarted() {
+        return started.get();
     }
 
     /** Adds a subscriber; it gets the latest list (if any) at once, then every change. */
@@ -110,6 +155,11 @@ final class CategoryWatcher implements AutoCloseable {
         return subscriptions.isEmpty();
     }
 
+    /** How many empty reads were held back by a grace period (tests wait for one). */
+    int heldEmptyReads() {
+        return heldEmptyReads.get();
+    }
+
     /** Queues one read unless one is already queued. */
     void requestRead() {
         if (!closed && dirty.compareAndSet(false, true)) {
@@ -122,6 +172,9 @@ final class CategoryWatcher implements AutoCloseable {
         dirty.set(false);
         if (closed) {
             return;
+        }
+        if (!client.getZookeeperClient().isConnected()) {
+            return; // read again once connected (the registry asks then); an attempt now would only fail
         }
         if (!synced) {
             sync();
@@ -146,6 +199,7 @@ final class CategoryWatcher implements AutoCloseable {
             return;
         }
         failures.reset("read " + path);
+        noteSession();
         List<String> sorted = new ArrayList<>(names);
         sorted.sort(null);
         List<Node> previous = nodes;
@@ -180,8 +234,11 @@ final class CategoryWatcher implements AutoCloseable {
                     + " larger than that breaks the connection on every read: raise "
                     + ZookeeperRegistry.JUTE_MAXBUFFER_KEY + " on every client", null);
         }
-        nodes = next;
         readListener.onRead(path);
+        if (next.stream().allMatch(node -> node.url() == null) && holdsEmpty()) {
+            return; // the last list stands; the nodes are compared with it at the next read
+        }
+        nodes = next;
         boolean unchanged = kept == previous.size() && kept == next.size();
         if (unchanged && latest != null) {
             return; // a reconnection or a change undone before this read: subscribers have this list
@@ -197,6 +254,47 @@ final class CategoryWatcher implements AutoCloseable {
         for (Subscription subscription : subscriptions) {
             subscription.offer(snapshot);
         }
+    }
+
+    /** Starts the grace period when this read was made in a new session, after losing the one of the read before. */
+    private void noteSession() {
+        long session;
+        try {
+            session = client.getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception e) {
+            return; // the next read tells
+        }
+        if (readSession != 0 && session != readSession && emptyGraceNanos > 0) {
+            holdEmptyUntilNanos = nanoClock.getAsLong() + emptyGraceNanos;
+            holding = true;
+        }
+        readSession = session;
+    }
+
+    /**
+     * Whether an empty read is held back now (then a read is scheduled for the end of the grace
+     * period): within the grace period, with a non-empty list delivered.
+     */
+    private boolean holdsEmpty() {
+        if (!holding) {
+            return false;
+        }
+        long left = holdEmptyUntilNanos - nanoClock.getAsLong();
+        CategorySnapshot snapshot = latest;
+        if (left <= 0 || snapshot == null || snapshot.urls().isEmpty()) {
+            holding = false;
+            return false;
+        }
+        heldEmptyReads.incrementAndGet();
+        log.info("{} read empty {} ms after a new session; keeping the last {} providers until the grace period ends"
+                + " (they may not have registered again yet)", path, TimeUnit.NANOSECONDS.toMillis(left),
+                snapshot.urls().size());
+        try {
+            worker.schedule(this::requestRead, left, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closing) {
+            // the registry is closing: nothing more is read or delivered
+        }
+        return true;
     }
 
     /** Asks the server this client is connected to to catch up with the leader, then queues the read. */
@@ -236,7 +334,12 @@ final class CategoryWatcher implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+            if (!started.get()) {
+                return; // no watch was added, and start() adds none now
+            }
+        }
         try {
             client.sync().inBackground((c, event) -> watcher.close()).forPath(path);
         } catch (Exception e) {

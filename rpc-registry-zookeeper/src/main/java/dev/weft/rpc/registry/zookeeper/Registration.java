@@ -22,8 +22,19 @@ import java.util.concurrent.Executor;
  * reaps that session; creating it again then fails with "node exists" and the node would vanish a
  * moment later. A node owned by one of this registry's expired sessions is therefore replaced (a
  * delete at its version and a create, in one transaction, so consumers never see the provider
- * missing). A node owned by another live session is left alone and
+ * missing). A node is this registry's own when its session is one the registry recorded, or when
+ * its data is the registry's identity ({@link SessionHistory}). A node owned by another live session is left alone and
  * watched: it is created again when that session lets it go.
+ *
+ * <p><b>Why not Curator's {@code PersistentNode}.</b> That recipe also keeps a node in place
+ * across deletions and new sessions, but not in the way a provider needs: a node left by an
+ * expired session is adopted as it is (its data set), so it vanishes when ZooKeeper reaps that
+ * session and is created again only after the deletion is seen, and consumers see the provider
+ * missing in between ("no provider" when it is the only one); it cannot tell a node of this
+ * registry's own expired session from one of another live registry, which must be left alone; and
+ * it reports an ACL refusal only to a background callback, while {@code register} must fail at
+ * once naming the identity to use. It also runs its own background operations per node, where this
+ * class runs on the registry's single worker thread, ordered with reads and session changes.
  *
  * <p>{@link #ensure()} and {@link #tryEnsure()} run on the registry's single worker thread only;
  * {@link #close(boolean)} from any.
@@ -111,16 +122,19 @@ final class Registration {
         try {
             client.create().creatingParentsIfNeeded()
                     .withMode(ephemeral ? CreateMode.EPHEMERAL : CreateMode.PERSISTENT)
-                    .forPath(path, NO_DATA);
+                    .forPath(path, ephemeral ? sessions.identity() : NO_DATA);
             log.debug("Registered {} at {}", url, path);
             return true;
         } catch (KeeperException.NodeExistsException e) {
-            Stat stat = client.checkExists().forPath(path);
-            if (stat == null) {
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = client.getData().storingStatIn(stat).forPath(path);
+            } catch (KeeperException.NoNodeException gone) {
                 return false;
             }
             long owner = stat.getEphemeralOwner();
-            if (ephemeral && sessions.isExpiredOwn(owner)) {
+            if (ephemeral && sessions.isStaleOwn(owner, data)) {
                 return replace(stat, owner);
             }
             if (ephemeral && owner != sessions.current()) {
@@ -141,7 +155,7 @@ final class Registration {
         try {
             client.transaction().forOperations(
                     client.transactionOp().delete().withVersion(stale.getVersion()).forPath(path),
-                    client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, NO_DATA));
+                    client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, sessions.identity()));
             log.info("Replaced the node of expired session 0x{} at {}", Long.toHexString(owner), path);
             return true;
         } catch (KeeperException.NoNodeException | KeeperException.BadVersionException

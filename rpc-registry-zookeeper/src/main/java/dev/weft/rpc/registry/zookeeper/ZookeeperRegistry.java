@@ -35,6 +35,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -59,7 +60,9 @@ import static com.google.common.base.Preconditions.checkArgument;
  * listener gets the full current list of each category, serially, latest list first-class: an
  * older list never follows a newer one, and an empty category is one {@code empty://} URL. While
  * ZooKeeper is unreachable or the session is lost nothing is delivered, so listeners keep their
- * last lists; after reconnecting the folders are read again. Providers and consumers are kept only
+ * last lists; after reconnecting the folders are read again. After this registry's own session
+ * was lost, an empty {@code providers} folder is not delivered for {@value #EMPTY_GRACE_KEY} ms
+ * (the providers lost theirs too and have not registered again yet; see {@link CategoryWatcher}). Providers and consumers are kept only
  * when their {@code group} and {@code version} match the subscriber's.
  *
  * <p><b>Security.</b> With {@code zookeeper://user:password@host:port} the client authenticates
@@ -70,7 +73,8 @@ import static com.google.common.base.Preconditions.checkArgument;
  * (ms, default {@value #DEFAULT_SESSION_MS}), {@value #TIMEOUT_KEY} (connection timeout, ms,
  * default {@value #DEFAULT_TIMEOUT_MS}), {@value #BACKUP_KEY} (more {@code host:port} of the
  * ensemble, comma list), {@value #JUTE_MAXBUFFER_KEY} (largest response in bytes, default
- * ZooKeeper's {@code jute.maxbuffer}, 1 MiB).
+ * ZooKeeper's {@code jute.maxbuffer}, 1048575), {@value #EMPTY_GRACE_KEY} (ms, default
+ * {@value #DEFAULT_EMPTY_GRACE_MS}).
  *
  * <p>It is its own {@link RegistryHealth}, so a {@code RegistryDirectory} over it reports the
  * connection state and the time since the last successful read.
@@ -96,6 +100,13 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     public static final String BACKUP_KEY = "backup";
     /** Registry URL key: the largest response the client accepts, bytes (ZooKeeper's {@code jute.maxbuffer}). */
     public static final String JUTE_MAXBUFFER_KEY = "jute-maxbuffer";
+    /**
+     * Registry URL key: after this registry lost its session and got a new one, for how long (ms) a
+     * {@code providers} folder read empty does not replace the last list (providers register again
+     * once they are connected too); 0 turns it off.
+     */
+    public static final String EMPTY_GRACE_KEY = "empty-grace";
+    public static final int DEFAULT_EMPTY_GRACE_MS = 10_000;
     /** Registered URL key: {@code true} (default) registers an ephemeral node, {@code false} a persistent one. */
     public static final String DYNAMIC_KEY = "dynamic";
 
@@ -109,9 +120,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     private final Ticker ticker;
     private final NodeLayout layout;
     private final int timeoutMs;
+    private final int emptyGraceMs;
     private final int juteMaxBuffer;
     private final CuratorFramework client;
-    private final ExecutorService worker;
+    private final ScheduledExecutorService worker;
     private final ExecutorService notifier;
     private final SessionHistory sessions = new SessionHistory();
     private final RateLimitedLog failures;
@@ -122,6 +134,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     private volatile ZookeeperHealth.State state = ZookeeperHealth.State.CONNECTING;
     private volatile long lastReadNanos;
     private volatile boolean everRead;
+    /** Whether the client was ever connected: before that, nothing is asked of ZooKeeper (see {@link #register}). */
+    private volatile boolean everConnected;
+    private final long builtNanos;
     private volatile boolean closed;
     private final CountDownLatch released = new CountDownLatch(1);
 
@@ -139,6 +154,11 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     public ZookeeperRegistry(URL url, Ticker ticker) {
         this.url = Objects.requireNonNull(url, "url");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
+        for (String key : List.of("username", "password")) {
+            checkArgument(!url.hasParameter(key), "%s: a parameter of %s (expected: zookeeper://user:password@host:port;"
+                    + " as parameters they are not read, and would mean no authentication)", key,
+                    url.removeParameter("password"));
+        }
         String root = url.getParameter(ROOT_KEY, DEFAULT_ROOT);
         // "/zookeeper" is reserved for the server (quotas, configuration); applications must not use it.
         checkArgument(root.matches("[A-Za-z0-9._-]+") && !root.equals(".") && !root.equals("..")
@@ -150,6 +170,8 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         checkArgument(sessionMs > 0, "%s: %s (expected: > 0 ms) in %s", SESSION_KEY, sessionMs, url);
         this.timeoutMs = url.getParameter(TIMEOUT_KEY, DEFAULT_TIMEOUT_MS);
         checkArgument(timeoutMs > 0, "%s: %s (expected: > 0 ms) in %s", TIMEOUT_KEY, timeoutMs, url);
+        this.emptyGraceMs = url.getParameter(EMPTY_GRACE_KEY, DEFAULT_EMPTY_GRACE_MS);
+        checkArgument(emptyGraceMs >= 0, "%s: %s (expected: >= 0 ms) in %s", EMPTY_GRACE_KEY, emptyGraceMs, url);
         int juteMaxBuffer = url.getParameter(JUTE_MAXBUFFER_KEY,
                 Integer.getInteger(ZKClientConfig.JUTE_MAXBUFFER, ZOOKEEPER_DEFAULT_JUTE_MAXBUFFER));
         checkArgument(juteMaxBuffer >= 1024, "%s: %s (expected: >= 1024 bytes) in %s",
@@ -159,7 +181,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         DigestAcl acl = DigestAcl.of(url);
 
         this.failures = new RateLimitedLog(log, ticker, 30, TimeUnit.SECONDS);
-        this.worker = Executors.newSingleThreadExecutor(threads("weft-zk-registry-%d"));
+        this.worker = Executors.newSingleThreadScheduledExecutor(threads("weft-zk-registry-%d"));
         // Threads as needed, ended when idle: a listener stuck in notify holds one thread, never the others' turn.
         this.notifier = Executors.newCachedThreadPool(threads("weft-zk-notify-%d"));
 
@@ -179,7 +201,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         }
         this.client = builder.build();
         client.getConnectionStateListenable().addListener((c, newState) -> onStateChanged(newState));
+        this.builtNanos = ticker.read();
         client.start();
+        worker.scheduleWithFixedDelay(this::reportNeverConnected, timeoutMs, timeoutMs, TimeUnit.MILLISECONDS);
         log.info("ZooKeeper registry {} connecting to {} (session {} ms asked, root {}{})", url, connectString,
                 sessionMs, layout.rootPath(), acl == null ? "" : ", digest identity " + acl.user());
     }
@@ -218,6 +242,16 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     /** The Curator client this registry owns (package-private: tests expire its session). */
     CuratorFramework curator() {
         return client;
+    }
+
+    /** The data of this registry's ephemeral nodes (package-private: tests forge a node of a lost session). */
+    byte[] identity() {
+        return sessions.identity();
+    }
+
+    /** Empty {@code providers} reads held back by {@code empty-grace} so far (package-private: tests wait for one). */
+    synchronized int heldEmptyReads() {
+        return watchers.values().stream().mapToInt(CategoryWatcher::heldEmptyReads).sum();
     }
 
     /** The connection state, session and time since the last successful read. */
@@ -263,6 +297,10 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         Registration registration = new Registration(client, url, path, url.getParameter(DYNAMIC_KEY, true),
                 sessions, failures, worker);
         if (registrations.putIfAbsent(path, registration) == null) {
+            if (!awaitConnected()) {
+                log.warn("register {}: {}; its node is created once connected", url, notConnected());
+                return;
+            }
             String refusal = await(worker.submit(registration::tryEnsure), "register " + url);
             if (refusal != null) {
                 registrations.remove(path, registration);
@@ -287,6 +325,12 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         checkOpen();
         String path = layout.nodePath(url);
         Registration registration = registrations.remove(path);
+        if (!everConnected) {
+            if (registration != null) {
+                registration.close(false); // never created: nothing to delete
+            }
+            return;
+        }
         if (registration == null && !url.getParameter(DYNAMIC_KEY, true)) {
             registration = new Registration(client, url, path, false, sessions, failures, worker);
         }
@@ -318,11 +362,24 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
     }
 
     private CategoryWatcher startWatcher(String path, String category) {
-        CategoryWatcher watcher = new CategoryWatcher(client, path, category, worker, this::onRead,
+        CategoryWatcher watcher = new CategoryWatcher(client, path, category, worker, ticker::read,
+                TimeUnit.MILLISECONDS.toNanos(emptyGraceMs), this::onRead,
                 reportedBadNames, failures, juteMaxBuffer);
-        worker.execute(() -> createFolder(path));
-        watcher.start();
+        worker.execute(() -> startWhenConnected(watcher));
         return watcher;
+    }
+
+    /**
+     * Worker thread: creates the folder and starts {@code watcher} if the client is connected now;
+     * otherwise {@link #onConnected()} does it. Nothing is asked of ZooKeeper while it is not
+     * connected: each such request would fail after Curator's retries, each failure logged by
+     * Curator at ERROR with a stack trace.
+     */
+    private void startWhenConnected(CategoryWatcher watcher) {
+        if (!closed && !watcher.isStarted() && client.getZookeeperClient().isConnected()) {
+            createFolder(watcher.path());
+            watcher.start();
+        }
     }
 
     /** Creates a category folder as a persistent node (as Dubbo does), so operators can add nodes under it. */
@@ -468,7 +525,9 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         stopped.forEach(CategoryWatcher::close);
         List<Registration> registered = new ArrayList<>(registrations.values());
         registrations.clear();
-        if (!registered.isEmpty()) {
+        if (!everConnected) {
+            registered.forEach(r -> r.close(false)); // never created: nothing to delete
+        } else if (!registered.isEmpty()) {
             Future<?> unregistered = worker.submit(() -> registered.forEach(r -> {
                 String refusal = r.close(r.isEphemeral());
                 if (refusal != null) {
@@ -514,6 +573,33 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
 
     // ------------------------------------------------------------------ connection
 
+    /** Waits up to the connection timeout for a connection; whether there is one. */
+    private boolean awaitConnected() {
+        try {
+            return client.blockUntilConnected(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Why this registry cannot reach ZooKeeper now, naming it and whether it was ever connected. */
+    private String notConnected() {
+        long sinceBuilt = TimeUnit.NANOSECONDS.toMillis(ticker.read() - builtNanos);
+        return everConnected
+                ? "ZooKeeper registry " + url + " is not connected now (" + state + "); the last lists keep serving"
+                : "ZooKeeper registry " + url + " was never connected: no server of " + connectString(url)
+                        + " answered in the " + sinceBuilt + " ms since it was built (expected: a ZooKeeper server"
+                        + " listening there; connection timeout " + timeoutMs + " ms, key " + TIMEOUT_KEY + ")";
+    }
+
+    /** Worker thread, every connection timeout: says so, rate-limited with counts, while ZooKeeper was never reached. */
+    private void reportNeverConnected() {
+        if (!everConnected && !closed) {
+            failures.warn("never connected", notConnected(), null);
+        }
+    }
+
     private void onStateChanged(ConnectionState newState) {
         ZookeeperHealth.State before = state;
         state = switch (newState) {
@@ -525,6 +611,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
             log.info("ZooKeeper registry {}: {}", url, newState);
         }
         if (newState.isConnected() && !closed) {
+            everConnected = true;
             worker.execute(this::onConnected);
         }
     }
@@ -549,7 +636,13 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         synchronized (this) {
             current = new ArrayList<>(watchers.values());
         }
-        current.forEach(CategoryWatcher::requestRead);
+        for (CategoryWatcher watcher : current) {
+            if (watcher.isStarted()) {
+                watcher.requestRead();
+            } else {
+                startWhenConnected(watcher);
+            }
+        }
     }
 
     private void onRead(String path) {

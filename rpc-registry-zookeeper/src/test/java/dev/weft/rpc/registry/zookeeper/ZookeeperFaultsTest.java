@@ -4,6 +4,7 @@ import dev.weft.rpc.common.URL;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ClientSideExpiry;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +104,65 @@ class ZookeeperFaultsTest {
                 listener::toString);
         Await.until("a new session", () -> consumer.health().sessionId() != before, consumer::health);
         assertThat(emptyLists(listener)).isZero();
+    }
+
+    /** A provider's node, held by a session of its own (closing the client deletes it, as ZooKeeper reaping the session would). */
+    private CuratorFramework providerNode(URL url) throws Exception {
+        CuratorFramework provider = EmbeddedZooKeeper.operator(server.getConnectString());
+        provider.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path(url));
+        return provider;
+    }
+
+    /**
+     * An outage longer than every session, as the consumer sees it: its own session is lost, and
+     * the provider's node goes (its session reaped) before the provider, reconnecting, creates it
+     * again. Reading the folder in between must not empty the consumer's list.
+     */
+    @Test
+    void consumerSessionLost_providersFolderReadEmptyBeforeTheyRegisterAgain_lastListKept() throws Exception {
+        ZookeeperRegistry consumer = registry(EmbeddedZooKeeper.SESSION_MS);
+        CuratorFramework provider = providerNode(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+        long before = consumer.health().sessionId();
+
+        ClientSideExpiry.expire(consumer.curator().getZookeeperClient().getZooKeeper());
+        provider.close();
+        Await.until("a new session", () -> consumer.health().sessionId() != before, consumer::health);
+        Await.until("the empty folder read and held back", () -> consumer.heldEmptyReads() > 0, listener::toString);
+        // The provider registers again (at another port, so that its node's arrival is seen).
+        try (CuratorFramework registeredAgain = providerNode(B)) {
+            Await.until("B", () -> List.of("127.0.0.1:20881").equals(listener.lastAddresses()), listener::toString);
+            assertThat(emptyLists(listener)).as("%s", listener).isZero();
+        }
+    }
+
+    @Test
+    void consumerSessionLost_providersFolderStillEmptyWhenTheGraceEnds_isDeliveredEmpty() throws Exception {
+        ZookeeperRegistry consumer = new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(server.getConnectString(),
+                ZookeeperRegistry.EMPTY_GRACE_KEY + "=1000"));
+        registries.add(consumer);
+        CuratorFramework provider = providerNode(A);
+        RecordingListener listener = new RecordingListener();
+        consumer.subscribe(CONSUMER, listener);
+        Await.until("A", () -> List.of("127.0.0.1:20880").equals(listener.lastAddresses()), listener::toString);
+        long before = consumer.health().sessionId();
+
+        ClientSideExpiry.expire(consumer.curator().getZookeeperClient().getZooKeeper());
+        provider.close();
+
+        Await.until("the empty list, once the grace ended", Duration.ofSeconds(20), () -> listener.lastIsEmpty("providers"),
+                listener::toString);
+        assertThat(consumer.health().sessionId()).isNotEqualTo(before);
+        assertThat(consumer.heldEmptyReads()).isPositive();
+    }
+
+    @Test
+    void emptyGrace_negative_isRefusedNamingTheKey() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new ZookeeperRegistry(EmbeddedZooKeeper.registryUrl(
+                server.getConnectString(), ZookeeperRegistry.EMPTY_GRACE_KEY + "=-1")))
+                .withMessageStartingWith("empty-grace: -1 (expected: >= 0 ms)");
     }
 
     @Test
@@ -215,6 +275,32 @@ class ZookeeperFaultsTest {
         assertThat(emptyLists(listener)).isZero();
         assertThat(listener.overlapped()).isFalse();
         assertThat(operator.getChildren().forPath("/weft/" + SERVICE + "/providers")).hasSize(3);
+    }
+
+    /**
+     * Back-to-back expiries can land a registration in a session the registry never saw connected
+     * (created and lost between two looks at its connection); its node, still held by the server,
+     * carries the registry's identity and is replaced at once, not waited for until it is reaped.
+     */
+    @Test
+    void nodeOfASessionTheRegistryNeverRecorded_withItsIdentity_isReplacedAtOnce() throws Exception {
+        ZookeeperRegistry registry = registry(EmbeddedZooKeeper.SESSION_MS);
+        try (CuratorFramework lostSession = EmbeddedZooKeeper.operator(server.getConnectString())) {
+            lostSession.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath(path(A), registry.identity());
+            long lost = lostSession.getZookeeperClient().getZooKeeper().getSessionId();
+
+            registry.register(A);
+
+            Await.until("A owned by the registry's session", () -> {
+                try {
+                    return owner(A) == registry.health().sessionId();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }, registry::health);
+            assertThat(owner(A)).isNotEqualTo(lost);
+        }
     }
 
     @Test

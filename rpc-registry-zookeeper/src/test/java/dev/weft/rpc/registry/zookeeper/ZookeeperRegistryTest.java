@@ -108,7 +108,9 @@ class ZookeeperRegistryTest {
         Stat stat = operator.checkExists().forPath(path);
         assertThat(stat).isNotNull();
         assertThat(stat.getEphemeralOwner()).isEqualTo(registry.health().sessionId()).isNotZero();
-        assertThat(operator.getData().forPath(path)).as("everything is in the name").isEmpty();
+        // Everything a consumer reads is in the name; the data only tells the registry its own nodes.
+        assertThat(new String(operator.getData().forPath(path), java.nio.charset.StandardCharsets.US_ASCII))
+                .matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
         assertThat(operator.checkExists().forPath("/weft/" + service + "/providers").getEphemeralOwner())
                 .as("category folders are persistent (not containers the server would delete when empty)").isZero();
     }
@@ -168,7 +170,7 @@ class ZookeeperRegistryTest {
         RecordingListener listener = new RecordingListener();
         consumers.subscribe(consumer("category=providers,configurators"), listener);
         Await.until("empty configurators", () -> listener.lastIsEmpty("configurators"), listener::toString);
-        // What the operator types in zkCli (DESIGN.md section 10), for this test's service.
+        // What the operator types in zkCli (docs/rpc-registry-zookeeper.md, "Operating with zkCli"), for this test's service.
         String node = "/weft/" + service + "/configurators/override%3A%2F%2F0.0.0.0%2F" + service
                 + "%3Fcategory%3Dconfigurators%26dynamic%3Dfalse%26sayHello.mock%3Dforce%3Areturn+degraded";
 
