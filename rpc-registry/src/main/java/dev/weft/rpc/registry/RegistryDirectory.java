@@ -80,6 +80,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     public static final String ENABLE_EMPTY_PROTECTION_KEY = "enable-empty-protection";
 
     private static final Logger log = LoggerFactory.getLogger(RegistryDirectory.class);
+    /** How every report of a rule left out begins. */
+    private static final String RULE_LEFT_OUT = "Override rule left out: ";
+    /** The report of a rule left out again because the consumer refused it before (not a new rejection). */
+    private static final String REFUSED_BEFORE = RULE_LEFT_OUT + "the consumer refused it before, in ";
 
     private final Class<T> type;
     private final URL consumerUrl;
@@ -95,6 +99,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private final NotifyListener listener = this::onNotify;
     private final ProblemLog problems = new ProblemLog(log);
     private final AtomicLong refreshes = new AtomicLong();
+    private final AtomicLong rejectedRules = new AtomicLong();
 
     private final Object lock = new Object();
     /** Orders the writes of the raw lists (notifications and the cache file seed). */
@@ -114,7 +119,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private DirectoryState lastState;
     // Guarded by lock: the rules of the last published state, and the rules a published state
     // was refused with, while the registry still holds them.
-    private OverrideRules publishedRules = OverrideRules.none();
+    // Written under lock, read by observers without it.
+    private volatile OverrideRules publishedRules = OverrideRules.none();
     private final Set<Configurator> vetoedRules = new LinkedHashSet<>();
 
     private RegistryDirectory(Builder<T> builder) {
@@ -250,7 +256,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             OverrideRules parsed = OverrideRules.parse(configurators, this::reportForService);
             vetoedRules.retainAll(parsed.getRules());
             for (Configurator rule : vetoedRules) {
-                reportForService("Override rule left out: the consumer refused it before, in " + rule.getUrl());
+                reportForService(REFUSED_BEFORE + rule.getUrl());
             }
             OverrideRules rules = parsed.without(rulesWithBadValues(parsed)).without(vetoedRules);
             String veto = apply(compute(providers, rules), rules, null);
@@ -287,13 +293,13 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 FilterChain.checkKeys(rule.getUrl(), FilterChain.CONSUMER, director);
             } catch (IllegalArgumentException e) {
                 bad.add(rule);
-                reportForService("Override rule left out: " + e.getMessage());
+                reportForService(RULE_LEFT_OUT + e.getMessage());
                 continue;
             }
             String badValue = RuleValues.problem(rule.getParameters());
             if (badValue != null) {
                 bad.add(rule);
-                reportForService("Override rule left out: " + badValue + " in " + rule.getUrl());
+                reportForService(RULE_LEFT_OUT + badValue + " in " + rule.getUrl());
             }
         }
         return bad;
@@ -334,7 +340,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                 accepted = candidate;
             } else {
                 vetoedRules.add(rule);
-                reportForService("Override rule left out: the consumer refused it (" + ruleVeto + ") in " + rule.getUrl());
+                reportForService(RULE_LEFT_OUT + "the consumer refused it (" + ruleVeto + ") in " + rule.getUrl());
             }
         }
         return true;
@@ -410,8 +416,12 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         });
     }
 
+    /** Reports {@code problem} once; a rule left out for the first time counts in {@link #getRejectedRuleCount()}. */
     private void reportForService(String problem) {
-        problems.report(problem + " [service " + serviceKey + ", registry " + registry.getUrl() + "]");
+        boolean first = problems.report(problem + " [service " + serviceKey + ", registry " + registry.getUrl() + "]");
+        if (first && problem.startsWith(RULE_LEFT_OUT) && !problem.startsWith(REFUSED_BEFORE)) {
+            rejectedRules.incrementAndGet();
+        }
     }
 
     // ------------------------------------------------------------------ Directory
@@ -465,6 +475,20 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     /** How many times a rule or provider was left out (each distinct problem is logged once). */
     public long getProblemCount() {
         return problems.total();
+    }
+
+    /** How many override rules the published state applies (rules left out are not counted). */
+    public int getRuleCount() {
+        return publishedRules.getRules().size();
+    }
+
+    /**
+     * How many times an override rule was left out as unusable (unreadable, a bad value, or refused
+     * by the consumer), each rule counted once when first left out for a given reason (the same
+     * rule left out again on later refreshes is not counted again). Grows only.
+     */
+    public long getRejectedRuleCount() {
+        return rejectedRules.get();
     }
 
     /** Time since the last state was published; empty before the first. */

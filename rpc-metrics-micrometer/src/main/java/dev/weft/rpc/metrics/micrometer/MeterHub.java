@@ -1,0 +1,66 @@
+package dev.weft.rpc.metrics.micrometer;
+
+import com.google.common.base.Ticker;
+import dev.weft.rpc.spi.ExtensionDirector;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+
+import java.util.Objects;
+
+/**
+ * The meters of one {@link ExtensionDirector}: the registry {@link WeftMetrics} bound (none until
+ * then) and the registry-directory gauges. One per director ({@link ExtensionDirector#getService}),
+ * so two directors in one JVM never share meters and nothing is static.
+ *
+ * <p>Filters resolve their hub once, when their chain is built, and read {@link #registry()} (one
+ * volatile read) per call: unbound, a call pays that read and nothing else. Thread-safe.
+ */
+final class MeterHub {
+
+    private final Ticker ticker;
+    private final RegistryGauges registryGauges = new RegistryGauges();
+    private final Object lock = new Object();
+    /** Null until bound; then a composite of every registry bound, so meters made once reach them all. */
+    private volatile CompositeMeterRegistry registry;
+
+    private MeterHub(Ticker ticker) {
+        this.ticker = ticker;
+    }
+
+    /**
+     * The hub of {@code director}, created on first use; of the default director when null (an
+     * extension constructed directly rather than by a loader).
+     */
+    static MeterHub of(ExtensionDirector director) {
+        ExtensionDirector owner = director == null ? ExtensionDirector.getDefault() : director;
+        return owner.getService(MeterHub.class, d -> new MeterHub(d.getTicker()));
+    }
+
+    /** Sends this director's meters to {@code target} too (idempotent per registry). */
+    void bind(MeterRegistry target) {
+        Objects.requireNonNull(target, "registry");
+        synchronized (lock) {
+            CompositeMeterRegistry composite = registry;
+            if (composite == null) {
+                composite = new CompositeMeterRegistry(target.config().clock());
+                registryGauges.bindTo(composite);
+            }
+            composite.add(target);
+            registry = composite;
+        }
+    }
+
+    /** Where meters go, or null while nothing is bound. */
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    /** The clock of this director: durations are measured with it. */
+    Ticker ticker() {
+        return ticker;
+    }
+
+    RegistryGauges registryGauges() {
+        return registryGauges;
+    }
+}
