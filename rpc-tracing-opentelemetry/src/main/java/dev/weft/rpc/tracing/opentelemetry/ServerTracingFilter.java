@@ -1,0 +1,78 @@
+package dev.weft.rpc.tracing.opentelemetry;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.protocol.ChainScopedFilter;
+import dev.weft.rpc.protocol.Filter;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.spi.Activate;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+
+import java.util.Objects;
+
+/**
+ * Provider filter {@value #NAME}: a {@code SERVER} span per call served, the child of the context
+ * the caller sent in the call's attachments (a root span when there is none), current while the
+ * rest of the chain and the service run. Outermost but for the server metrics filter. Traces only
+ * once {@link WeftTelemetry} is installed on the director; before that a call costs one volatile
+ * read. Remove it with {@code filter=-tracing-server}. Thread-safe.
+ */
+@Activate(group = FilterChain.PROVIDER, order = -25_000)
+public final class ServerTracingFilter implements ChainScopedFilter, ExtensionDirectorAware {
+
+    /** The extension name. */
+    public static final String NAME = "tracing-server";
+
+    private volatile ExtensionDirector director;
+
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        this.director = Objects.requireNonNull(director, "director");
+    }
+
+    @Override
+    public Filter forChain(Invoker<?> invoker) {
+        return new Chain(TraceHub.of(director), new ServiceSpans(invoker.getInterface()));
+    }
+
+    /** The filter of one exported invoker. */
+    private static final class Chain implements Filter {
+
+        private final TraceHub hub;
+        private final ServiceSpans spans;
+
+        Chain(TraceHub hub, ServiceSpans spans) {
+            this.hub = hub;
+            this.spans = spans;
+        }
+
+        @Override
+        public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
+            WeftTelemetry telemetry = hub.telemetry();
+            if (telemetry == null) {
+                return next.invoke(invocation);
+            }
+            Context caller = telemetry.propagator().extract(Context.root(), invocation, Attachments.GETTER);
+            Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.SERVER).setParent(caller).startSpan();
+            Result result;
+            Scope scope = caller.with(span).makeCurrent();
+            try {
+                result = next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
+                ServiceSpans.endThrown(span, e);
+                throw e;
+            } finally {
+                scope.close();
+            }
+            ServiceSpans.end(span, result);
+            return result;
+        }
+    }
+}
