@@ -1,11 +1,17 @@
 package dev.weft.rpc.cluster;
 
 import com.google.common.base.Suppliers;
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Deadline;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.InvokerView;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.ThrottledLog;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.CallStats;
@@ -27,6 +33,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -61,6 +68,13 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     public static final String DEFAULT_LOADBALANCE = "random";
     /** Consumer/method URL key: extra attempts (negative means 0); the default depends on the strategy. */
     public static final String RETRIES_KEY = "retries";
+    /**
+     * Consumer/method URL key: the budget of a whole call in ms, every attempt, fork and retry
+     * included (default 0: none). The call's {@link CallOptions#deadline()} becomes that much from the
+     * start of the call (or stays the caller's own when earlier); no attempt starts past it, and each
+     * attempt's deadline on the wire is the smaller of its {@code timeout} and what is left.
+     */
+    public static final String CALL_TIMEOUT_KEY = "call-timeout";
     /** Consumer/method URL key: keep using the last chosen invoker while it is available (default false). */
     public static final String STICKY_KEY = "sticky";
 
@@ -80,6 +94,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     private final ConcurrentHashMap<String, Invoker<T>> stickyInvokers = new ConcurrentHashMap<>();
     private volatile CallStats stats;
     private volatile ThrottledLog failureLog;
+    private volatile ThrottledLog warningLog;
     private volatile StatePlan<T> plan;
 
     /**
@@ -104,6 +119,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     final void start(CallStats callStats) {
         stats = Objects.requireNonNull(callStats, "callStats");
         failureLog = new ThrottledLog(LoggerFactory.getLogger(getClass()), callStats.ticker(), FAILURE_LOG_INTERVAL);
+        warningLog = new ThrottledLog(LoggerFactory.getLogger(getClass()), callStats.ticker(), FAILURE_LOG_INTERVAL);
         if (directory instanceof AbstractDirectory<T> published) {
             published.addListener(checker);
             plan = planOf(published.state());
@@ -115,6 +131,11 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** Logs a failure at ERROR, rate-limited per invoker with counts of the ones not logged. */
     final void logFailure(String message, Throwable failure) {
         failureLog.error(message, failure);
+    }
+
+    /** Logs at WARN, rate-limited per invoker with counts of the lines not logged (one per 10 s at most). */
+    final void logWarning(String message) {
+        warningLog.warn(message);
     }
 
     /** The directory's current consumer URL. */
@@ -163,9 +184,14 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     }
 
     /**
-     * Runs {@code invocation} with this strategy.
+     * Runs {@code invocation} with this strategy. The result may be pending (an attempt is still
+     * running): the strategy then goes on as attempts end, on the threads that end them, and the
+     * result ends once with the call's outcome. A failure known before this method returns is
+     * thrown; one found later ends the result ({@link Result#completion()} fails with it).
+     * An invocation that is not an {@link RpcInvocation} is copied into one, whose call options
+     * each attempt replaces with its own ({@link CallOptions#attempt()} 1, 2, ...).
      *
-     * @throws RpcException when the strategy gives up, or with a clear message once destroyed
+     * @throws RpcException when the strategy gives up before returning, or with a clear message once destroyed
      */
     @Override
     public final Result invoke(Invocation invocation) throws RpcException {
@@ -174,10 +200,22 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             throw new RpcException("Cluster invoker of service " + getInterface().getName() + " is destroyed; refusing call of method "
                     + invocation.getMethodName() + " (consumer: " + directory.getUrl() + ")");
         }
-        return doInvoke(invocation, plan(invocation));
+        RpcInvocation call = invocation instanceof RpcInvocation rpc ? rpc : RpcInvocation.copyOf(invocation);
+        MethodPlan<T> methodPlan = plan(call);
+        if (methodPlan.callTimeoutMillis() > 0) {
+            call.setCallOptions(call.getCallOptions().withEarlierDeadline(
+                    Deadline.after(methodPlan.callTimeoutMillis(), TimeUnit.MILLISECONDS, stats.ticker())));
+        }
+        return Results.throwIfFailed(doInvoke(call, methodPlan));
     }
 
-    /** The strategy: list, select, call, and handle failures. */
+    /**
+     * The strategy: list, select, call, and handle failures. One code path whether attempts end at
+     * once or later: continue after an attempt with {@link Results#then}, and end a call with a
+     * failure by returning {@link AsyncResult#failed} (or throwing, before any attempt started).
+     * {@code invocation} is an {@link RpcInvocation}; its {@code getCallOptions()} are the caller's:
+     * each attempt runs with {@link #attemptOptions}, which {@link #invokeProvider} sets on it.
+     */
     protected abstract Result doInvoke(Invocation invocation, MethodPlan<T> plan) throws RpcException;
 
     /** The {@link #RETRIES_KEY} default of this strategy. */
@@ -256,8 +294,10 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         int retries = Math.max(0, settings.getInt(RETRIES_KEY, defaultRetries(), Integer.MIN_VALUE, Integer.MAX_VALUE));
         boolean sticky = settings.getBoolean(STICKY_KEY, false);
         Object strategy = resolve(settings);
+        long callTimeout = settings.getLong(CALL_TIMEOUT_KEY, 0, 0, Long.MAX_VALUE);
         Picker<T> picker = loadBalance.picker(pickFrom, state.url(), method, stats);
-        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy);
+        return new MethodPlan<>(settings, loadBalance, retries, sticky, state.availableCheck(), state.candidates(), picker, strategy,
+                callTimeout);
     }
 
     /** One state with its service-level strategy settings, the method plans built so far, and its providers' statistics. */
@@ -417,51 +457,96 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
 
     // ------------------------------------------------------------------ calling
 
+    /** The options of attempt {@code attempt} (1, 2, ...) of a call whose caller passed {@code callerOptions}. */
+    protected static CallOptions attemptOptions(CallOptions callerOptions, int attempt) {
+        return callerOptions.withAttempt(attempt);
+    }
+
     /**
-     * Calls {@code invoker}, recording its {@link InvokerStats} in the {@link CallStats} of the director
-     * that created the cluster: in flight always; elapsed time and success when a balancer asked for
-     * latency. The call succeeded when the provider answered: a result (even one carrying the
-     * service's exception) or a business {@link RpcException}. Exceptions pass unchanged.
+     * Calls {@code invoker} with {@code options} (set on the invocation), recording its
+     * {@link InvokerStats} in the {@link CallStats} of the director that created the cluster at the
+     * real end of the attempt: in flight always; elapsed time and success when a balancer asked for
+     * latency. The attempt succeeded when the provider answered: a result (even one carrying the
+     * service's exception) or a business {@link RpcException}. Never throws: what the invoker throws
+     * (other than a JVM error) becomes a failed result; a {@code null} result counts as an empty one.
      */
-    protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) throws RpcException {
+    protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation, CallOptions options) {
+        if (invocation instanceof RpcInvocation rpc) {
+            rpc.setCallOptions(options);
+        }
         InvokerStats counters = plan.statistics().get().get(invoker);
         if (counters == null) { // a mock invoker, or a provider of another state
             counters = stats.get(invoker);
         }
         long started = counters.startCall();
-        boolean answered = false;
+        Result result;
         try {
-            Result result = invoker.invoke(invocation);
-            answered = true;
-            return result;
-        } catch (RpcException e) {
-            answered = e.isBiz();
-            throw e;
-        } finally {
-            counters.endCall(started, answered);
+            result = invoker.invoke(invocation);
+        } catch (RuntimeException | Error e) {
+            rethrowIfFatal(e);
+            counters.endCall(started, isBiz(e));
+            return AsyncResult.failed(e);
         }
+        if (result == null) { // a provider answering no result answers an empty one
+            counters.endCall(started, true);
+            return RpcResult.of(null);
+        }
+        if (result.isDone()) { // the common in-process case: no action object to allocate
+            Throwable failure = Results.failureOf(result);
+            counters.endCall(started, failure == null || isBiz(failure));
+            return result;
+        }
+        InvokerStats ending = counters;
+        return result.whenComplete((value, failure) -> ending.endCall(started, failure == null || isBiz(failure)));
+    }
+
+    /** {@link #invokeProvider(Invoker, Invocation, CallOptions)} with the invocation's current options. */
+    protected final Result invokeProvider(Invoker<T> invoker, Invocation invocation) {
+        return invokeProvider(invoker, invocation, invocation.getCallOptions());
     }
 
     /**
      * Calls {@code invoker} once; when it answers {@link RpcException#NOT_PROCESSED} (the request
      * never reached the service, so calling elsewhere cannot run it twice) calls once more on
-     * another provider of {@code invokers}, chosen as by {@link #select}. Every strategy that calls
-     * one provider uses this, so even {@code failfast} survives a provider that refused before
-     * processing.
+     * another provider of {@code invokers}, chosen as by {@link #select}, unless the call was
+     * cancelled or its deadline passed. Every strategy that calls one provider uses this, so even
+     * {@code failfast} survives a provider that refused before processing.
      */
-    protected final Result invokeOnce(Invocation invocation, Invoker<T> invoker, List<Invoker<T>> invokers, MethodPlan<T> plan) {
-        try {
-            return invokeProvider(invoker, invocation);
-        } catch (RpcException e) {
-            if (!e.isNotProcessed() || invokers.size() < 2) {
-                throw e;
+    protected final Result invokeOnce(Invocation invocation, Invoker<T> invoker, List<Invoker<T>> invokers, MethodPlan<T> plan,
+                                      CallOptions callerOptions) {
+        Result first = invokeProvider(invoker, invocation, attemptOptions(callerOptions, 1));
+        if (first.isDone() && Results.failureOf(first) == null) {
+            return first;
+        }
+        return Results.then(first, (result, failure) -> {
+            if (failure == null) {
+                return result;
+            }
+            if (!(failure instanceof RpcException e && e.isNotProcessed()) || invokers.size() < 2 || stopped(callerOptions) != null) {
+                return AsyncResult.failed(failure);
             }
             Invoker<T> other = select(invocation, invokers, List.of(invoker), plan);
             if (other == invoker) {
-                throw e;
+                return AsyncResult.failed(failure);
             }
-            return invokeProvider(other, invocation);
+            return invokeProvider(other, invocation, attemptOptions(callerOptions, 2));
+        });
+    }
+
+    /**
+     * Why no further attempt may start: a {@link RpcException#CANCELLED} error when the caller
+     * cancelled the call, a {@link RpcException#TIMEOUT_EXCEPTION} one when its deadline passed;
+     * {@code null} when attempts may go on.
+     */
+    protected static RpcException stopped(CallOptions callerOptions) {
+        if (callerOptions.cancellation().isCancelled()) {
+            return new RpcException(RpcException.CANCELLED, "the call was cancelled by its caller");
         }
+        Deadline deadline = callerOptions.deadline();
+        if (deadline != null && deadline.isExpired()) {
+            return new RpcException(RpcException.TIMEOUT_EXCEPTION, "the call's deadline passed (key: call-timeout)");
+        }
+        return null;
     }
 
     // ------------------------------------------------------------------ errors
@@ -469,6 +554,21 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     /** Whether {@code failure} is the service's own answer, never retried. */
     protected static boolean isBiz(Throwable failure) {
         return failure instanceof RpcException && ((RpcException) failure).isBiz();
+    }
+
+    /**
+     * Whether another provider may be tried after {@code failure}, a failure that ended an attempt
+     * (never the service's own exception, which arrives in the result): not for a business
+     * {@link RpcException}, a {@link RpcException#SERIALIZATION_EXCEPTION} (arguments that cannot be
+     * sent, or an answer the provider could not encode after running the call), a
+     * {@link RpcException#CANCELLED} call, or a JVM error; yes for network, timeout,
+     * {@code NOT_PROCESSED} and unexpected failures of the path.
+     */
+    protected static boolean isRetryable(Throwable failure) {
+        if (failure instanceof RpcException e) {
+            return !e.isBiz() && !e.isSerialization() && !e.isCancelled();
+        }
+        return !(failure instanceof VirtualMachineError);
     }
 
     /** Rethrows JVM errors (out of memory, stack overflow) that no strategy should absorb. */

@@ -1,9 +1,13 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.CallOptions;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.loadbalance.LoadBalance;
 
 import java.util.List;
@@ -29,22 +33,25 @@ final class AvailableClusterInvoker<T> extends AbstractClusterInvoker<T> {
             throw new RpcException(RpcException.NO_INVOKER_AVAILABLE, "No available provider for " + callSite(invocation)
                     + ": none of the " + invokers.size() + " providers is available (consumer: " + plan.url() + ")");
         }
-        Invoker<T> invoker = invokers.get(first);
-        try {
-            try {
-                return invokeProvider(invoker, invocation);
-            } catch (RpcException e) {
-                int next = e.isNotProcessed() ? nextAvailable(invokers, first + 1) : -1;
-                if (next < 0) {
-                    throw e;
-                }
-                invoker = invokers.get(next);
-                return invokeProvider(invoker, invocation);
+        CallOptions callerOptions = invocation.getCallOptions();
+        Result result = invokeProvider(invokers.get(first), invocation, attemptOptions(callerOptions, 1));
+        return Results.then(result, (answer, failure) -> {
+            if (failure == null) {
+                return answer;
             }
-        } catch (Throwable failure) {
-            throw giveUp("Available invoke of " + callSite(invocation) + " failed on provider " + describe(invoker) + " (consumer: "
-                    + plan.url() + "): ", failure);
-        }
+            int next = failure instanceof RpcException e && e.isNotProcessed() && stopped(callerOptions) == null
+                    ? nextAvailable(invokers, first + 1) : -1;
+            if (next < 0) {
+                return failed(invocation, plan, invokers.get(first), failure);
+            }
+            return Results.then(invokeProvider(invokers.get(next), invocation, attemptOptions(callerOptions, 2)),
+                    (again, failedAgain) -> failedAgain == null ? again : failed(invocation, plan, invokers.get(next), failedAgain));
+        });
+    }
+
+    private Result failed(Invocation invocation, MethodPlan<T> plan, Invoker<T> invoker, Throwable failure) {
+        return AsyncResult.failed(giveUp("Available invoke of " + callSite(invocation) + " failed on provider " + describe(invoker)
+                + " (consumer: " + plan.url() + "): ", failure));
     }
 
     /** The index of the first available invoker at or after {@code from}, or -1. */

@@ -1,9 +1,13 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.CallOptions;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 import org.slf4j.Logger;
@@ -13,11 +17,12 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Calls every listed invoker <b>sequentially</b> in the caller's thread, in directory order.
+ * Calls every listed invoker <b>sequentially</b>, in directory order: each provider is called when the
+ * previous one has answered (on the thread that ended the previous call; no thread waits).
  *
  * <p>Sequential on purpose: broadcast is for notifications (refresh a cache, reload a
  * configuration) where total latency matters less than predictability; it needs no thread pool
- * (nothing to size, close or saturate), keeps the caller's thread context, and the early stop on
+ * (nothing to size, close or saturate), and the early stop on
  * {@value #FAIL_PERCENT_KEY} can stop before bothering the remaining providers, which parallel
  * calls could not. The cost is the sum of the providers' latencies.
  *
@@ -26,8 +31,9 @@ import java.util.function.Function;
  * ones are skipped. If any failed, the last failure is thrown (a business exception unchanged,
  * anything else wrapped with its code kept, naming how many failed), or, when the last failure
  * was a result carrying an exception, that result is returned; otherwise the last result is
- * returned. When the invoker is destroyed during a broadcast, the providers not called yet are not
- * called: the broadcast fails saying how many were left out. Thread-safe.
+ * returned. When the invoker is destroyed during a broadcast, or the call is cancelled or its
+ * {@code call-timeout} budget spent, the providers not called yet are not called: the broadcast fails
+ * saying how many were left out. Thread-safe.
  */
 final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -48,54 +54,89 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
-        int failPercent = this.<Integer>serviceSettings();
-        List<Invoker<T>> invokers = listInvokers(invocation);
-        int total = invokers.size();
-        long stopAt = (long) failPercent * total;
-        int failures = 0;
-        int called = 0;
-        Result last = null;
-        Object lastFailure = null; // a result carrying an exception, or what was thrown
-        Invoker<T> lastFailed = null;
-        for (Invoker<T> invoker : invokers) {
-            if (called > 0 && isDestroyed()) {
-                RpcException stopped = new RpcException("Broadcast of " + callSite(invocation) + " stopped after " + called + "/" + total
-                        + " providers: the cluster invoker was destroyed; " + (total - called) + " providers not called (consumer: "
-                        + plan.url() + ")");
+        return new Broadcast(invocation, plan, this.<Integer>serviceSettings(), listInvokers(invocation)).next();
+    }
+
+    /** One broadcast: the providers are called one after another, each when the previous one has answered. */
+    private final class Broadcast {
+        private final Invocation invocation;
+        private final MethodPlan<T> plan;
+        private final CallOptions callerOptions;
+        private final int failPercent;
+        private final List<Invoker<T>> invokers;
+        private final int total;
+        private final long stopAt;
+        private int failures;
+        private int called;
+        private Result last;
+        private Object lastFailure; // a result carrying an exception, or the failure
+        private Invoker<T> lastFailed;
+
+        Broadcast(Invocation invocation, MethodPlan<T> plan, int failPercent, List<Invoker<T>> invokers) {
+            this.invocation = invocation;
+            this.plan = plan;
+            this.callerOptions = invocation.getCallOptions();
+            this.failPercent = failPercent;
+            this.invokers = invokers;
+            this.total = invokers.size();
+            this.stopAt = (long) failPercent * total;
+        }
+
+        /** Calls the next provider, or ends the broadcast when none is left. */
+        Result next() {
+            if (called == total) {
+                return outcome();
+            }
+            if (called > 0 && (isDestroyed() || stopped(callerOptions) != null)) {
+                RpcException why = stopped(callerOptions);
+                RpcException stopped = new RpcException(why != null ? why.getCode() : RpcException.UNKNOWN_EXCEPTION, "Broadcast of "
+                        + callSite(invocation) + " stopped after " + called + "/" + total + " providers: "
+                        + (why != null ? why.getMessage() : "the cluster invoker was destroyed") + "; " + (total - called)
+                        + " providers not called (consumer: " + plan.url() + ")");
                 if (lastFailure instanceof Throwable failure) {
                     stopped.addSuppressed(failure);
                 }
-                throw stopped;
+                return AsyncResult.failed(stopped);
             }
+            Invoker<T> invoker = invokers.get(called);
             called++;
-            try {
-                last = invokeProvider(invoker, invocation);
-                if (last != null && last.hasException()) {
-                    failures++;
-                    lastFailure = last;
-                    lastFailed = invoker;
-                }
-            } catch (Throwable failure) {
+            Result result = invokeProvider(invoker, invocation, attemptOptions(callerOptions, called));
+            return Results.then(result, (answer, failure) -> answered(invoker, answer, failure));
+        }
+
+        private Result answered(Invoker<T> invoker, Result answer, Throwable failure) {
+            if (failure != null) {
                 rethrowIfFatal(failure);
                 failures++;
                 lastFailure = failure;
                 lastFailed = invoker;
                 LOG.warn("Broadcast of {} failed on provider {}: {}", callSite(invocation), describe(invoker), brief(failure));
+            } else {
+                last = answer;
+                if (answer.hasException()) {
+                    failures++;
+                    lastFailure = answer;
+                    lastFailed = invoker;
+                }
             }
             if (failures > 0 && failures * 100L >= stopAt && called < total) {
                 LOG.warn("Broadcast of {} stopped after {}/{} providers failed ({}={}); {} providers not called",
                         callSite(invocation), failures, total, FAIL_PERCENT_KEY, failPercent, total - called);
-                break;
+                return outcome();
             }
+            return next();
         }
-        if (lastFailure == null) {
-            return last;
+
+        private Result outcome() {
+            if (lastFailure == null) {
+                return last;
+            }
+            if (lastFailure instanceof Result failedResult) {
+                return failedResult;
+            }
+            return AsyncResult.failed(giveUp("Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total
+                    + " providers (called " + called + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url()
+                    + "); last failure on provider " + describe(lastFailed) + ": ", (Throwable) lastFailure));
         }
-        if (lastFailure instanceof Result failedResult) {
-            return failedResult;
-        }
-        throw giveUp("Broadcast of " + callSite(invocation) + " failed on " + failures + "/" + total + " providers (called " + called
-                + ", " + FAIL_PERCENT_KEY + "=" + failPercent + ", consumer: " + plan.url() + "); last failure on provider "
-                + describe(lastFailed) + ": ", (Throwable) lastFailure);
     }
 }

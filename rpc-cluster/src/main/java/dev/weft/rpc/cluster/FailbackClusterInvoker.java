@@ -1,10 +1,14 @@
 package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.cluster.internal.RetryScheduler;
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.CallOptions;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
@@ -76,19 +80,26 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
-        Invoker<T> invoker = null;
+        List<Invoker<T>> invokers;
+        Invoker<T> invoker;
         try {
-            List<Invoker<T>> invokers = listCandidates(invocation, plan);
+            invokers = listCandidates(invocation, plan);
             invoker = select(invocation, invokers, null, plan);
-            return invokeOnce(invocation, invoker, invokers, plan);
-        } catch (Throwable failure) {
-            rethrowIfFatal(failure);
-            if (isBiz(failure)) {
-                throw (RpcException) failure;
-            }
-            queueRetry(invocation, plan, invoker, failure);
-            return RpcResult.of(null);
+        } catch (RuntimeException failure) {
+            return failedNow(invocation, plan, null, failure);
         }
+        Result result = invokeOnce(invocation, invoker, invokers, plan, invocation.getCallOptions());
+        return Results.then(result, (answer, failure) -> failure == null ? answer : failedNow(invocation, plan, invoker, failure));
+    }
+
+    /** The call failed: a business exception ends it; anything else is queued for retry, and the caller gets an empty result. */
+    private Result failedNow(Invocation invocation, MethodPlan<T> plan, Invoker<T> invoker, Throwable failure) {
+        rethrowIfFatal(failure);
+        if (isBiz(failure) || (failure instanceof RpcException e && e.isCancelled())) {
+            return AsyncResult.failed(failure);
+        }
+        queueRetry(invocation, plan, invoker, failure);
+        return RpcResult.of(null);
     }
 
     /** Calls waiting for a retry now (none once the cluster is closed: those count as dropped). */
@@ -126,7 +137,9 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
         } else if (scheduler.isClosed()) {
             drop(invocation, "the failback cluster is closed", failure);
         } else {
-            RetryTask task = new RetryTask(invocation, plan.retries(), failed, limits.periodMillis());
+            // retries run long after the caller's call ended: with their own options, no deadline, no caller executor
+            RpcInvocation retryCall = RpcInvocation.copyOf(invocation).setCallOptions(CallOptions.DEFAULT);
+            RetryTask task = new RetryTask(retryCall, plan.retries(), failed, limits.periodMillis());
             boolean queued;
             synchronized (tasks) { // the bound holds under concurrent failures; nothing is queued once destroyed
                 queued = tasks.size() < limits.maxTasks() && !isDestroyed() && tasks.add(task);
@@ -153,14 +166,14 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     /** One queued call: retried until it gets an answer, runs out of retries, or is cancelled. */
     private final class RetryTask implements Runnable {
-        private final Invocation invocation;
+        private final RpcInvocation invocation;
         private final int retries;
         private final long periodMillis;
         private int attempts;
         private Invoker<T> lastFailed;
         private volatile Future<?> scheduled;
 
-        RetryTask(Invocation invocation, int retries, Invoker<T> lastFailed, long periodMillis) {
+        RetryTask(RpcInvocation invocation, int retries, Invoker<T> lastFailed, long periodMillis) {
             this.invocation = invocation;
             this.retries = retries;
             this.lastFailed = lastFailed;
@@ -192,22 +205,33 @@ final class FailbackClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 return;
             }
             attempts++;
-            Invoker<T> invoker = null;
+            Invoker<T> invoker;
+            Result result;
             try {
                 MethodPlan<T> plan = plan(invocation);
                 invoker = select(invocation, listCandidates(invocation, plan), lastFailed == null ? null : List.of(lastFailed), plan);
-                invokeProvider(invoker, invocation);
+                result = invokeProvider(invoker, invocation, CallOptions.DEFAULT.withAttempt(attempts + 1));
+            } catch (RuntimeException | Error failure) {
+                ended(null, failure);
+                return;
+            }
+            result.whenComplete((answer, failure) -> ended(invoker, failure));
+        }
+
+        /** The retry on {@code invoker} (null: none could be chosen) ended, with {@code failure} or none. */
+        private void ended(Invoker<T> invoker, Throwable failure) {
+            if (failure == null) {
                 if (finish()) {
                     LOG.info("Failback retry {}/{} of {} succeeded on provider {}", attempts, retries, callSite(invocation),
                             describe(invoker));
                 }
-            } catch (Error fatal) {
+            } else if (failure instanceof Error fatal) {
                 // an Error ends this task (its queue slot is freed) but not the worker: no caller is waiting to rethrow it to
                 if (finish()) {
                     LOG.error("Failback retry {}/{} of {} threw an Error; giving up on this call", attempts, retries,
                             callSite(invocation), fatal);
                 }
-            } catch (Throwable failure) {
+            } else {
                 lastFailed = invoker != null ? invoker : lastFailed;
                 boolean answered = isBiz(failure);
                 if (!answered && attempts < retries && !isDestroyed()) {

@@ -1,9 +1,12 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.common.AsyncResult;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.loadbalance.LoadBalance;
 
 import java.util.List;
@@ -24,11 +27,9 @@ final class FailfastClusterInvoker<T> extends AbstractClusterInvoker<T> {
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
         List<Invoker<T>> invokers = listCandidates(invocation, plan);
         Invoker<T> invoker = select(invocation, invokers, null, plan);
-        try {
-            return invokeOnce(invocation, invoker, invokers, plan);
-        } catch (Throwable failure) {
-            throw giveUp("Failfast invoke of " + callSite(invocation) + " failed on provider " + describe(invoker) + " (consumer: "
-                    + plan.url() + "): ", failure);
-        }
+        Result result = invokeOnce(invocation, invoker, invokers, plan, invocation.getCallOptions());
+        return Results.then(result, (answer, failure) -> failure == null ? answer
+                : AsyncResult.failed(giveUp("Failfast invoke of " + callSite(invocation) + " failed on provider " + describe(invoker)
+                        + " (consumer: " + plan.url() + "): ", failure)));
     }
 }

@@ -1,36 +1,37 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Cancellation;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * Calls {@code forks} distinct available invokers (method level, default 2; {@code <= 0} or at
- * least the number of invokers means all available ones) in parallel on the cluster's bounded
- * executor and returns the first answer: a result (even one carrying the service's exception) or a
- * business exception, which is thrown unchanged. An {@link Error} thrown by a provider is rethrown
- * to the caller at once, as every strategy does. Fails only when every fork failed, with the last
- * cause and its code. Waits at most {@code timeout} ms (method level, default 1000) and then throws
- * a {@link RpcException#TIMEOUT_EXCEPTION} error; it never returns {@code null}. When the forking
- * cluster closes, waiting calls fail at once. Forks still queued when the answer arrives are
- * cancelled; running ones finish and their results are ignored. Each fork calls its provider with
- * its own copy of the invocation. Thread-safe.
+ * least the number of invokers means all available ones) in parallel and ends with the first
+ * answer: a result (even one carrying the service's exception) or a business exception. Each fork
+ * is started on the cluster's bounded executor (so in-process providers that run on the calling
+ * thread run in parallel); no thread waits for the answers: each fork's end is observed on its
+ * result. An {@link Error} from a provider ends the call at once, as every strategy does. Fails
+ * only when every fork failed, with the last cause and its code. Ends at most {@code timeout} ms
+ * (method level, default 1000) after it started, with a {@link RpcException#TIMEOUT_EXCEPTION}
+ * error; never with {@code null}. When the forking cluster closes, pending calls fail at once; a
+ * call its caller cancels ends at once with {@link RpcException#CANCELLED}.
+ * Forks still queued when the answer arrives are not started; running ones finish and their
+ * results are ignored. Each fork calls its provider with its own copy of the invocation (attempt
+ * 1, 2, ... in its call options) and shares the caller's cancellation. Thread-safe.
  */
 final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -41,17 +42,11 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
     static final int DEFAULT_FORKS = 2;
     static final int DEFAULT_TIMEOUT_MILLIS = 1000;
 
-    /** Offered to every waiting call when the cluster closes. */
-    static final Object CLOSED = new Object();
+    private final ForkingCluster cluster;
 
-    private final ExecutorService executor;
-    private final Set<LinkedBlockingQueue<Object>> waiting;
-
-    ForkingClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances, ExecutorService executor,
-                          Set<LinkedBlockingQueue<Object>> waiting) {
+    ForkingClusterInvoker(Directory<T> directory, Function<String, LoadBalance> loadBalances, ForkingCluster cluster) {
         super(directory, loadBalances);
-        this.executor = executor;
-        this.waiting = waiting;
+        this.cluster = cluster;
     }
 
     /** The method's fork count and wait. */
@@ -66,72 +61,15 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
-        if (executor.isShutdown()) {
+        if (cluster.isClosed()) {
             throw closed(invocation, plan);
         }
         Forks config = plan.strategySettings();
-        int timeout = config.timeoutMillis();
         List<Invoker<T>> selected = selectForks(invocation, config.forks(), plan);
-        int count = selected.size();
-        LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
-        List<Future<?>> futures = new ArrayList<>(count);
-        waiting.add(answers);
-        try {
-            AtomicInteger failures = new AtomicInteger();
-            for (Invoker<T> invoker : selected) {
-                Invocation forkCall = copyOf(invocation);
-                try {
-                    futures.add(executor.submit(() -> fork(invoker, forkCall, plan, answers, failures, count)));
-                } catch (RejectedExecutionException rejected) {
-                    RpcException refused = new RpcException("fork on provider " + describe(invoker) + " refused: the forking executor is "
-                            + (executor.isShutdown() ? "closed" : "saturated"), rejected);
-                    if (failures.incrementAndGet() == count) {
-                        answers.offer(refused);
-                    }
-                }
-            }
-            Object answer;
-            try {
-                answer = answers.poll(timeout, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RpcException("Forking invoke of " + callSite(invocation) + " interrupted while waiting for " + count
-                        + " providers", e);
-            }
-            return answer(invocation, plan, selected, answer, failures.get(), timeout);
-        } finally {
-            waiting.remove(answers);
-            futures.forEach(future -> future.cancel(false)); // forks still queued are not needed any more
-        }
-    }
-
-    private Result answer(Invocation invocation, MethodPlan<T> plan, List<Invoker<T>> selected, Object answer, int failures,
-                          int timeout) {
-        if (answer instanceof Result) {
-            return (Result) answer;
-        }
-        if (answer == CLOSED) {
-            throw closed(invocation, plan);
-        }
-        if (answer instanceof Error) {
-            throw (Error) answer;
-        }
-        if (executor.isShutdown()) {
-            // Closed while this call was between registering and submitting its forks: it missed CLOSED.
-            RpcException closed = closed(invocation, plan);
-            if (answer instanceof Throwable failure) {
-                closed.addSuppressed(failure);
-            }
-            throw closed;
-        }
-        int count = selected.size();
-        if (answer == null) {
-            throw new RpcException(RpcException.TIMEOUT_EXCEPTION, "Forking invoke of " + callSite(invocation) + " timed out after "
-                    + timeout + " ms waiting for " + count + " providers " + describeAll(selected) + " (" + failures
-                    + " failed; consumer: " + plan.url() + ")");
-        }
-        throw giveUp("Forking invoke of " + callSite(invocation) + " failed on all " + count + " providers " + describeAll(selected)
-                + " (consumer: " + plan.url() + "); last cause: ", (Throwable) answer);
+        Race race = new Race(invocation, plan, selected, config.timeoutMillis());
+        cluster.started(race.outcome, () -> race.end(AsyncResult.failed(closed(invocation, plan))));
+        race.start();
+        return race.outcome;
     }
 
     private RpcException closed(Invocation invocation, MethodPlan<T> plan) {
@@ -139,34 +77,98 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 + plan.url() + ")");
     }
 
-    /**
-     * A copy of {@code invocation} for one fork, made on the caller's thread: forks run at once on
-     * other threads, and an invocation belongs to one call (filters below the cluster add
-     * attachments to it in place), so forks never share one.
-     */
-    private static Invocation copyOf(Invocation invocation) {
-        RpcInvocation copy = new RpcInvocation(invocation.getMethodName(), invocation.getParameterTypes(), invocation.getArguments(),
-                invocation.getReturnType(), invocation.getGenericReturnType());
-        invocation.getAttachments().forEach(copy::setAttachment);
-        return copy;
-    }
+    /** One forking call: its forks race; the first answer, the last failure, the timeout or the close ends it. */
+    private final class Race {
+        private final Invocation invocation;
+        private final MethodPlan<T> plan;
+        private final List<Invoker<T>> selected;
+        private final int timeoutMillis;
+        private final AsyncResult outcome = AsyncResult.pending();
+        private final AtomicInteger failures = new AtomicInteger();
+        private final List<Future<?>> queued;
 
-    private void fork(Invoker<T> invoker, Invocation invocation, MethodPlan<T> plan, LinkedBlockingQueue<Object> answers,
-                      AtomicInteger failures, int count) {
-        try {
-            Result result = invokeOnce(invocation, invoker, plan.candidates(), plan);
-            answers.offer(result != null ? result : RpcResult.of(null));
-        } catch (Error fatal) {
-            answers.offer(fatal);
-        } catch (Throwable failure) {
-            if (isBiz(failure) || failures.incrementAndGet() == count) {
-                answers.offer(failure);
+        Race(Invocation invocation, MethodPlan<T> plan, List<Invoker<T>> selected, int timeoutMillis) {
+            this.invocation = invocation;
+            this.plan = plan;
+            this.selected = selected;
+            this.timeoutMillis = timeoutMillis;
+            this.queued = new ArrayList<>(selected.size());
+        }
+
+        void start() {
+            Future<?> timer = cluster.schedule(() -> end(AsyncResult.failed(new RpcException(RpcException.TIMEOUT_EXCEPTION,
+                    "Forking invoke of " + callSite(invocation) + " timed out after " + timeoutMillis + " ms waiting for "
+                            + selected.size() + " providers " + describeAll(selected) + " (" + failures.get() + " failed; consumer: "
+                            + plan.url() + ")"))), timeoutMillis);
+            CallOptions callerOptions = invocation.getCallOptions();
+            Cancellation.Registration cancelled = callerOptions.cancellation().onCancel(() -> end(AsyncResult.failed(new RpcException(
+                    RpcException.CANCELLED, "Forking invoke of " + callSite(invocation) + " cancelled by its caller"))));
+            outcome.completion().whenComplete((answer, failure) -> {
+                timer.cancel(false);
+                cancelled.remove();
+                synchronized (queued) {
+                    queued.forEach(fork -> fork.cancel(false)); // forks still queued are not needed any more
+                }
+            });
+            for (int i = 0; i < selected.size(); i++) {
+                Invoker<T> invoker = selected.get(i);
+                RpcInvocation forkCall = RpcInvocation.copyOf(invocation);
+                forkCall.setCallOptions(attemptOptions(callerOptions, i + 1));
+                try {
+                    Future<?> fork = cluster.submit(() -> fork(invoker, forkCall));
+                    synchronized (queued) {
+                        queued.add(fork);
+                    }
+                } catch (RejectedExecutionException rejected) {
+                    failed(new RpcException("fork on provider " + describe(invoker) + " refused: the forking executor is "
+                            + (cluster.isClosed() ? "closed" : "saturated"), rejected));
+                }
+            }
+            if (outcome.isDone()) {
+                synchronized (queued) {
+                    queued.forEach(fork -> fork.cancel(false));
+                }
+            }
+        }
+
+        private void fork(Invoker<T> invoker, RpcInvocation forkCall) {
+            if (outcome.isDone()) {
+                return;
+            }
+            Result result;
+            try {
+                result = invokeOnce(forkCall, invoker, plan.candidates(), plan, forkCall.getCallOptions());
+            } catch (VirtualMachineError fatal) {
+                end(AsyncResult.failed(fatal));
+                throw fatal;
+            }
+            result.whenComplete((answer, failure) -> {
+                if (failure == null) {
+                    end(answer);
+                } else if (failure instanceof Error || isBiz(failure)) {
+                    end(AsyncResult.failed(failure));
+                } else {
+                    failed(failure);
+                }
+            });
+        }
+
+        private void failed(Throwable failure) {
+            if (failures.incrementAndGet() == selected.size()) {
+                end(AsyncResult.failed(giveUp("Forking invoke of " + callSite(invocation) + " failed on all " + selected.size()
+                        + " providers " + describeAll(selected) + " (consumer: " + plan.url() + "); last cause: ", failure)));
+            }
+        }
+
+        void end(Result result) {
+            if (!outcome.isDone()) {
+                outcome.follow(result);
             }
         }
     }
 
     /**
-     * The invokers to call: all available ones when the forks cover the list (checked now, so a
+     * The invokers to call: all candidates when the forks cover them (checked available now, so a
      * provider that went down is not called), else {@code forks} distinct ones chosen by the balancer.
      */
     private List<Invoker<T>> selectForks(Invocation invocation, int forks, MethodPlan<T> plan) {

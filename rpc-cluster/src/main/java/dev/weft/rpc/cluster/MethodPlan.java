@@ -23,10 +23,11 @@ import java.util.List;
  * @param candidates     the providers the picker chooses among (the state's candidates)
  * @param picker         the balancer's picker over {@code candidates}
  * @param strategy       what the strategy resolved for this method ({@link AbstractClusterInvoker#resolve})
+ * @param callTimeoutMillis the budget of a whole call ({@code call-timeout}, method level first); 0: none
  * @param <T>            the service interface
  */
 public record MethodPlan<T>(MethodSettings settings, LoadBalance loadBalance, int retries, boolean sticky, boolean availableCheck,
-                            List<Invoker<T>> candidates, Picker<T> picker, Object strategy) {
+                            List<Invoker<T>> candidates, Picker<T> picker, Object strategy, long callTimeoutMillis) {
 
     /** The state's consumer URL. */
     public URL url() {

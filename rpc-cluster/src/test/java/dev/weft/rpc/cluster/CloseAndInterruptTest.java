@@ -1,7 +1,11 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.Cancellation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.testing.Calls;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.Reply;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +23,7 @@ import static dev.weft.rpc.cluster.TestClusters.directory;
 import static dev.weft.rpc.cluster.TestClusters.first;
 import static dev.weft.rpc.cluster.TestClusters.hello;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
@@ -42,33 +47,27 @@ class CloseAndInterruptTest {
     }
 
     @Test
-    void forking_interruptedWhileWaiting_failsAtOnce_keepsTheInterrupt_andCancelsTheQueuedForks() throws Exception {
+    void forking_cancelledByItsCaller_failsAtOnce_withoutRetry_andCancelsTheQueuedForks() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         a.answering(TestClusters.blockUntil(entered, release));
         Invoker<Greeting> invoker = forking.join(directory("forks=2&timeout=60000", a, b));
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        AtomicBoolean stillInterrupted = new AtomicBoolean();
+        Cancellation cancellation = Cancellation.create();
+        RpcInvocation call = hello();
+        call.setCallOptions(call.getCallOptions().withCancellation(cancellation));
 
-        Future<?> call = caller.submit(() -> {
-            try {
-                invoker.invoke(hello());
-            } catch (RpcException e) {
-                failure.set(e);
-                stillInterrupted.set(Thread.currentThread().isInterrupted());
-            }
-        });
+        Result result = invoker.invoke(call);
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        call.cancel(true);
-        waitFor(failure);
+        assertThat(result.isDone()).as("no thread waits for the forks: the call is pending").isFalse();
+        cancellation.cancel();
 
-        assertThat(failure.get()).hasMessage("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting"
-                + " interrupted while waiting for 2 providers").hasCauseInstanceOf(InterruptedException.class);
-        assertThat(stillInterrupted).as("the caller's interrupt flag is restored").isTrue();
+        assertThat(result.isDone()).as("cancelling ends the call at once").isTrue();
+        assertThatThrownBy(() -> Calls.await(result)).isInstanceOfSatisfying(RpcException.class,
+                e -> assertThat(e.isCancelled()).isTrue()).hasMessageContaining("cancelled by its caller");
 
         // the single fork thread runs in order: b's queued fork, unless cancelled, before c's
         release.countDown();
-        assertThat(forking.join(directory("", c)).invoke(hello()).getValue()).isEqualTo("10.0.0.3");
-        assertThat(b.calls()).as("b's fork was still queued when the call gave up").isZero();
+        assertThat(Calls.invoke(forking.join(directory("", c)), hello()).getValue()).isEqualTo("10.0.0.3");
+        assertThat(b.calls()).as("b's fork was still queued when the call ended").isZero();
     }
 
     @Test
@@ -76,17 +75,17 @@ class CloseAndInterruptTest {
         CountDownLatch entered = new CountDownLatch(1);
         a.answering(TestClusters.blockUntil(entered, release));
         Invoker<Greeting> single = forking.join(directory("timeout=60000", a));
-        Future<?> blocked = caller.submit(() -> single.invoke(hello()));
+        Future<?> blocked = caller.submit(() -> Calls.invoke(single, hello()));
         assertThat(entered.await(10, TimeUnit.SECONDS)).as("a holds the only fork thread").isTrue();
 
         // b's and c's forks queue behind a; the wait ends first and must cancel them
-        Throwable timedOut = catchThrowable(() -> forking.join(directory("forks=2&timeout=50", b, c)).invoke(hello()));
+        Throwable timedOut = catchThrowable(() -> Calls.invoke(forking.join(directory("forks=2&timeout=50", b, c)), hello()));
         assertThat(timedOut).isInstanceOf(RpcException.class);
         assertThat(((RpcException) timedOut).isTimeout()).isTrue();
 
         release.countDown();
         blocked.get(10, TimeUnit.SECONDS);
-        assertThat(forking.join(directory("forks=2&timeout=60000", b, c)).invoke(hello()).getValue()).isIn("10.0.0.2", "10.0.0.3");
+        assertThat(Calls.invoke(forking.join(directory("forks=2&timeout=60000", b, c)), hello()).getValue()).isIn("10.0.0.2", "10.0.0.3");
         assertThat(b.calls() + c.calls()).as("only the second call's forks ran").isBetween(1, 2);
     }
 
@@ -101,7 +100,7 @@ class CloseAndInterruptTest {
         DynamicDirectory<Greeting> directory = directory("retries=3", a);
         Invoker<Greeting> invoker = failback.join(directory);
 
-        assertThat(invoker.invoke(hello()).getValue()).isNull();
+        assertThat(Calls.invoke(invoker, hello()).getValue()).isNull();
         assertThat(failback.pendingRetries(directory)).isEqualTo(1);
         assertThat(scheduler.runDue()).isEqualTo(1);
 
@@ -122,7 +121,7 @@ class CloseAndInterruptTest {
         DynamicDirectory<Greeting> directory = directory("retries=3", a);
         joined.set(failback.join(directory));
 
-        joined.get().invoke(hello());
+        Calls.invoke(joined.get(), hello());
         assertThat(scheduler.runDue()).isEqualTo(1);
 
         assertThat(scheduler.scheduled()).as("destroyed during the retry: no further retry").isZero();

@@ -2,6 +2,7 @@ package dev.weft.rpc.cluster;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.testing.Calls;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.FakeService;
 import dev.weft.rpc.testing.HeldCalls;
@@ -45,11 +46,11 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
                 List.of(provider("a").failingWith(Reply.networkError())));
         FailbackClusterInvoker<FakeService> invoker = (FailbackClusterInvoker<FakeService>) cluster.join(directory);
 
-        assertThat(invoker.invoke(call).getValue()).isNull();
-        assertThat(invoker.invoke(call).getValue()).isNull();
+        assertThat(Calls.invoke(invoker, call).getValue()).isNull();
+        assertThat(Calls.invoke(invoker, call).getValue()).isNull();
         assertThat(invoker.pendingRetries()).isEqualTo(2);
         assertThat(invoker.droppedRetries()).isZero();
-        assertThat(invoker.invoke(call).getValue()).isNull();
+        assertThat(Calls.invoke(invoker, call).getValue()).isNull();
         assertThat(invoker.pendingRetries()).isEqualTo(2);
         assertThat(invoker.droppedRetries()).isEqualTo(1);
         assertThat(cluster.pendingRetries(directory)).isEqualTo(2);
@@ -73,7 +74,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         FailbackCluster cluster = failback();
         FailbackClusterInvoker<FakeService> invoker = (FailbackClusterInvoker<FakeService>) cluster.join(
                 directory("retries=0&failback.period=600000", List.of(provider("a").failingWith(Reply.timeout()))));
-        assertThat(invoker.invoke(call).getValue()).isNull();
+        assertThat(Calls.invoke(invoker, call).getValue()).isNull();
         assertThat(invoker.pendingRetries()).isZero();
         assertThat(invoker.droppedRetries()).isZero();
     }
@@ -83,7 +84,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         FailbackCluster cluster = failback();
         FailbackClusterInvoker<FakeService> invoker = (FailbackClusterInvoker<FakeService>) cluster.join(
                 directory("failback.period=600000", List.of(provider("a").failingWith(Reply.rpcFailure(RpcException.BIZ_EXCEPTION)))));
-        assertThatThrownBy(() -> invoker.invoke(call)).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue());
+        assertThatThrownBy(() -> Calls.invoke(invoker, call)).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue());
         assertThat(invoker.pendingRetries()).isZero();
     }
 
@@ -94,7 +95,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         FakeProvider<FakeService> b = provider("b");
         FailbackClusterInvoker<FakeService> invoker = (FailbackClusterInvoker<FakeService>) cluster.join(
                 directory("loadbalance=roundrobin&failback.period=20", List.of(a, b)));
-        assertThat(invoker.invoke(call).getValue()).isNull();
+        assertThat(Calls.invoke(invoker, call).getValue()).isNull();
         assertThat(eventually(() -> invoker.pendingRetries() == 0)).isTrue();
         assertThat(log.providers()).containsExactly("a", "b");
     }
@@ -105,7 +106,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         FakeProvider<FakeService> a = provider("a").failingWith(Reply.networkError());
         FailbackClusterInvoker<FakeService> invoker = (FailbackClusterInvoker<FakeService>) cluster.join(
                 directory("retries=5&call.retries=2&failback.period=20", List.of(a)));
-        assertThat(invoker.invoke(call).getValue()).isNull();
+        assertThat(Calls.invoke(invoker, call).getValue()).isNull();
         assertThat(eventually(() -> invoker.pendingRetries() == 0)).isTrue();
         assertThat(a.calls()).isEqualTo(3);
         assertThat(invoker.droppedRetries()).isZero();
@@ -120,7 +121,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         FakeProvider<FakeService> c = provider("c");
         Invoker<FakeService> invoker = director.getExtensionLoader(Cluster.class).getExtension("forking")
                 .join(directory("loadbalance=roundrobin&forks=2&timeout=10000", List.of(a, b, c)));
-        String first = (String) invoker.invoke(call).getValue();
+        String first = (String) Calls.invoke(invoker, call).getValue();
         assertThat(first).isIn("a", "b");
         assertThat(c.calls()).isZero();
     }
@@ -134,7 +135,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         Invoker<FakeService> invoker = director.getExtensionLoader(Cluster.class).getExtension("forking")
                 .join(directory(query, List.of(a, b, c)));
         try (HeldCalls heldA = a.holdCalls(Duration.ofSeconds(20)); HeldCalls heldB = b.holdCalls(Duration.ofSeconds(20))) {
-            assertThatThrownBy(() -> invoker.invoke(call))
+            assertThatThrownBy(() -> Calls.invoke(invoker, call))
                     .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isTimeout()).isTrue())
                     .hasMessage("Forking invoke of method call of service " + SERVICE + " timed out after 200 ms waiting for 2 providers"
                             + " [a:20880, b:20880] (0 failed; consumer: " + consumer(query) + ")");
@@ -151,7 +152,7 @@ class FailbackQueueAndForksTest extends FakeServiceClusterTest {
         String query = "forks=0&timeout=10000";
         Invoker<FakeService> invoker = director.getExtensionLoader(Cluster.class).getExtension("forking")
                 .join(directory(query, List.of(a, b)));
-        assertThatThrownBy(() -> invoker.invoke(call))
+        assertThatThrownBy(() -> Calls.invoke(invoker, call))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isTimeout()).isTrue())
                 .hasMessageStartingWith("Forking invoke of method call of service " + SERVICE + " failed on all 2 providers"
                         + " [a:20880, b:20880] (consumer: " + consumer(query) + "); last cause: RpcException: scripted timeout at fake provider");

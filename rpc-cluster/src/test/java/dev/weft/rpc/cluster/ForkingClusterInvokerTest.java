@@ -1,5 +1,6 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.Calls;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.Reply;
 import dev.weft.rpc.common.URL;
@@ -43,7 +44,7 @@ class ForkingClusterInvokerTest {
         CountDownLatch aEntered = new CountDownLatch(1);
         a.answering(TestClusters.blockUntil(aEntered, release));
 
-        Result result = cluster.join(directory("timeout=5000", a, b)).invoke(hello());
+        Result result = Calls.invoke(cluster.join(directory("timeout=5000", a, b)), hello());
 
         assertThat(result.recreate()).isEqualTo("10.0.0.2");
         assertThat(release.getCount()).as("a is still blocked: nobody waited for it").isEqualTo(1);
@@ -71,7 +72,7 @@ class ForkingClusterInvokerTest {
         }
         RpcInvocation call = hello();
 
-        cluster.join(directory("forks=3&timeout=10000", a, b, c)).invoke(call);
+        Calls.invoke(cluster.join(directory("forks=3&timeout=10000", a, b, c)), call);
 
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (seen.size() < 3 && System.nanoTime() < deadline) {
@@ -88,7 +89,7 @@ class ForkingClusterInvokerTest {
             invoker.answering(TestClusters.blockUntil(bothEntered, bothEntered));
         }
 
-        cluster.join(directory("forks=2", a, b, c, d)).invoke(hello());
+        Calls.invoke(cluster.join(directory("forks=2", a, b, c, d)), hello());
 
         assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(1, 1, 0, 0);
     }
@@ -99,8 +100,8 @@ class ForkingClusterInvokerTest {
         b.answering(Reply.networkError());
         c.answering(Reply.networkError());
         d.answering(Reply.networkError());
-        assertThatThrownBy(() -> cluster.join(directory("forks=0", a, b, c, d)).invoke(hello())).isInstanceOf(RpcException.class);
-        assertThatThrownBy(() -> cluster.join(directory("forks=9", a, b, c, d)).invoke(hello())).isInstanceOf(RpcException.class);
+        assertThatThrownBy(() -> Calls.invoke(cluster.join(directory("forks=0", a, b, c, d)), hello())).isInstanceOf(RpcException.class);
+        assertThatThrownBy(() -> Calls.invoke(cluster.join(directory("forks=9", a, b, c, d)), hello())).isInstanceOf(RpcException.class);
 
         assertThat(new int[] {a.calls(), b.calls(), c.calls(), d.calls()}).containsExactly(2, 2, 2, 2);
     }
@@ -123,9 +124,9 @@ class ForkingClusterInvokerTest {
             }
             release.countDown();
         }).start();
-        assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.1");
+        assertThat(Calls.invoke(invoker, hello()).getValue()).isEqualTo("10.0.0.1");
 
-        assertThatThrownBy(() -> invoker.invoke(hello()))
+        assertThatThrownBy(() -> Calls.invoke(invoker, hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.getCode()).isIn(RpcException.NETWORK_EXCEPTION,
                         RpcException.TIMEOUT_EXCEPTION))
                 .hasMessageStartingWith("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting failed on all 2"
@@ -140,7 +141,7 @@ class ForkingClusterInvokerTest {
         b.answering(TestClusters.blockUntil(entered, release));
 
         long start = System.nanoTime();
-        assertThatThrownBy(() -> cluster.join(directory("hello.timeout=100", a, b)).invoke(hello()))
+        assertThatThrownBy(() -> Calls.invoke(cluster.join(directory("hello.timeout=100", a, b)), hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isTimeout()).isTrue())
                 .hasMessage("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting timed out after 100 ms waiting"
                         + " for 2 providers [10.0.0.1:20880, 10.0.0.2:20880] (0 failed; consumer:"
@@ -154,7 +155,7 @@ class ForkingClusterInvokerTest {
         a.answering(TestClusters.blockUntil(entered, release));
         b.answering(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
 
-        assertThatThrownBy(() -> cluster.join(directory("timeout=5000", a, b)).invoke(hello()))
+        assertThatThrownBy(() -> Calls.invoke(cluster.join(directory("timeout=5000", a, b)), hello()))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isBiz()).isTrue())
                 .hasMessage("scripted business failure at fake provider 10.0.0.2 (method hello)");
     }
@@ -170,13 +171,13 @@ class ForkingClusterInvokerTest {
     void close_stopsTheForkThreads_andLaterCallsFailClearly() throws InterruptedException {
         long before = ThreadCounts.alive("weft-forking-");
         Invoker<Greeting> invoker = cluster.join(directory("forks=0", a, b, c, d));
-        invoker.invoke(hello());
+        Calls.invoke(invoker, hello());
         assertThat(ThreadCounts.alive("weft-forking-")).isGreaterThan(before);
 
         cluster.close();
 
         assertThat(ThreadCounts.awaitAlive("weft-forking-", before)).isEqualTo(before);
-        assertThatThrownBy(() -> invoker.invoke(hello()))
+        assertThatThrownBy(() -> Calls.invoke(invoker, hello()))
                 .isInstanceOf(RpcException.class)
                 .hasMessage("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting refused: the forking cluster is"
                         + " closed (consumer: consumer://10.0.0.100/dev.weft.rpc.cluster.Greeting?forks=0)");
@@ -187,7 +188,7 @@ class ForkingClusterInvokerTest {
         Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=5000", a, b));
         a.available(false);
         for (int i = 0; i < 100; i++) {
-            assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.2");
+            assertThat(Calls.invoke(invoker, hello()).getValue()).isEqualTo("10.0.0.2");
         }
         assertThat(a.calls()).isZero();
     }
@@ -200,7 +201,7 @@ class ForkingClusterInvokerTest {
         b.answering(TestClusters.blockUntil(new CountDownLatch(1), release));
         Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
         long started = System.nanoTime();
-        assertThatThrownBy(() -> invoker.invoke(hello())).isInstanceOf(StackOverflowError.class).hasMessageContaining("10.0.0.1");
+        assertThatThrownBy(() -> Calls.invoke(invoker, hello())).isInstanceOf(StackOverflowError.class).hasMessageContaining("10.0.0.1");
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).as("seconds waited").isLessThan(30);
     }
 
@@ -212,7 +213,7 @@ class ForkingClusterInvokerTest {
         Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
         java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {
-            java.util.concurrent.Future<Result> call = caller.submit(() -> invoker.invoke(hello()));
+            java.util.concurrent.Future<Result> call = caller.submit(() -> Calls.invoke(invoker, hello()));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             long started = System.nanoTime();
             cluster.close();
@@ -229,7 +230,7 @@ class ForkingClusterInvokerTest {
     void close_thenCallWithNoProviders_saysTheClusterIsClosed_notThatProvidersAreMissing() {
         Invoker<Greeting> invoker = cluster.join(directory("forks=2"));
         cluster.close();
-        assertThatThrownBy(() -> invoker.invoke(hello()))
+        assertThatThrownBy(() -> Calls.invoke(invoker, hello()))
                 .isInstanceOf(RpcException.class)
                 .hasMessageContaining("refused: the forking cluster is closed");
     }
@@ -247,7 +248,7 @@ class ForkingClusterInvokerTest {
         Invoker<Greeting> invoker = cluster.join(directory("forks=2&timeout=60000", a, b));
         java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
         try {
-            java.util.concurrent.Future<Result> call = threads.submit(() -> invoker.invoke(hello()));
+            java.util.concurrent.Future<Result> call = threads.submit(() -> Calls.invoke(invoker, hello()));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             threads.submit(cluster::close);
             assertThatThrownBy(() -> call.get(4, TimeUnit.SECONDS))

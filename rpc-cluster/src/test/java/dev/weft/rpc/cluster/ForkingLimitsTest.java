@@ -3,6 +3,7 @@ package dev.weft.rpc.cluster;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.testing.Calls;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.FakeProviders;
 import dev.weft.rpc.testing.HeldCalls;
@@ -40,7 +41,7 @@ class ForkingLimitsTest {
     void aProviderAnsweringNoResult_givesAnEmptyResult_neverNull() {
         FakeProvider<Greeting> silent = FakeProvider.of(Greeting.class, "10.0.0.1").answering((invocation, self) -> null);
 
-        Result result = cluster.join(directory("timeout=60000", silent)).invoke(hello());
+        Result result = Calls.invoke(cluster.join(directory("timeout=60000", silent)), hello());
 
         assertThat(result).isNotNull();
         assertThat(result.getValue()).isNull();
@@ -56,7 +57,7 @@ class ForkingLimitsTest {
         DynamicDirectory<Greeting> crowded = new DynamicDirectory<>(Greeting.class, consumer("forks=0&timeout=60000"));
         crowded.setInvokers(FakeProviders.invokers(many));
         Invoker<Greeting> filling = cluster.join(crowded);
-        Future<Result> fills = caller.submit(() -> filling.invoke(hello()));
+        Future<Result> fills = caller.submit(() -> Calls.invoke(filling, hello()));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         ThreadPoolExecutor executor = (ThreadPoolExecutor) cluster.executor();
         while ((held.stream().mapToInt(HeldCalls::heldSoFar).sum() < 1 || executor.getQueue().remainingCapacity() > 0)
@@ -68,7 +69,7 @@ class ForkingLimitsTest {
 
         FakeProvider<Greeting> late = FakeProvider.of(Greeting.class, "10.0.0.200");
         RpcException e = catchThrowableOfType(RpcException.class,
-                () -> cluster.join(directory("timeout=60000", late)).invoke(hello()));
+                () -> Calls.invoke(cluster.join(directory("timeout=60000", late)), hello()));
 
         assertThat(e).isNotNull();
         assertThat(e).hasMessageStartingWith("Forking invoke of method hello of service dev.weft.rpc.cluster.Greeting failed on all 1"

@@ -1,5 +1,6 @@
 package dev.weft.rpc.cluster;
 
+import dev.weft.rpc.testing.Calls;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.Reply;
 
@@ -80,7 +81,7 @@ class StrategyContractTest {
 
         assertThat(directory.getUrl()).isSameAs(good);
         assertThat(directory.getAllInvokers()).containsExactly(a);
-        assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.1");
+        assertThat(Calls.invoke(invoker, hello()).getValue()).isEqualTo("10.0.0.1");
     }
 
     @ParameterizedTest
@@ -100,9 +101,9 @@ class StrategyContractTest {
         a.answering(Reply.rpcFailure(RpcException.BIZ_EXCEPTION));
         Invoker<Greeting> invoker = cluster(strategy).join(directory("retries=3", a));
         if (ANSWER_EMPTY.contains(strategy) && strategy.equals("failsafe")) {
-            assertThat(invoker.invoke(hello()).getValue()).isNull();
+            assertThat(Calls.invoke(invoker, hello()).getValue()).isNull();
         } else {
-            RpcException e = catchThrowableOfType(RpcException.class, () -> invoker.invoke(hello()));
+            RpcException e = catchThrowableOfType(RpcException.class, () -> Calls.invoke(invoker, hello()));
             assertThat(e).isNotNull();
             assertThat(e.isBiz()).isTrue();
         }
@@ -115,7 +116,7 @@ class StrategyContractTest {
         a.answering(Reply.timeout());
         b.answering(Reply.timeout());
         Invoker<Greeting> invoker = cluster(strategy).join(directory("forks=2", a, b));
-        RpcException e = catchThrowableOfType(RpcException.class, () -> invoker.invoke(hello()));
+        RpcException e = catchThrowableOfType(RpcException.class, () -> Calls.invoke(invoker, hello()));
         assertThat(e).isNotNull();
         assertThat(e.isTimeout()).as(String.valueOf(e)).isTrue();
         assertThat(e.getCause()).isInstanceOf(RpcException.class);
@@ -125,7 +126,7 @@ class StrategyContractTest {
     @ValueSource(strings = {"failsafe", "failback"})
     void swallowingStrategies_answerEmpty_onFailure(String strategy) {
         a.answering(Reply.timeout());
-        Result result = cluster(strategy).join(directory("retries=0", a)).invoke(hello());
+        Result result = Calls.invoke(cluster(strategy).join(directory("retries=0", a)), hello());
         assertThat(result.getValue()).isNull();
         assertThat(result.hasException()).isFalse();
     }
@@ -135,9 +136,9 @@ class StrategyContractTest {
     void emptyDirectory_isNoProviderAvailable_orAnEmptyAnswerForTheSwallowingOnes(String strategy) {
         Invoker<Greeting> invoker = cluster(strategy).join(directory("retries=0"));
         if (ANSWER_EMPTY.contains(strategy)) {
-            assertThat(invoker.invoke(hello()).getValue()).isNull();
+            assertThat(Calls.invoke(invoker, hello()).getValue()).isNull();
         } else {
-            RpcException e = catchThrowableOfType(RpcException.class, () -> invoker.invoke(hello()));
+            RpcException e = catchThrowableOfType(RpcException.class, () -> Calls.invoke(invoker, hello()));
             assertThat(e).isNotNull();
             assertThat(e.getCode()).isEqualTo(RpcException.NO_INVOKER_AVAILABLE);
             assertThat(e).hasMessageContaining("hello").hasMessageContaining(Greeting.class.getName());
@@ -151,7 +152,7 @@ class StrategyContractTest {
         Invoker<Greeting> invoker = cluster(strategy).join(directory);
         invoker.destroy();
         assertThat(directory.isDestroyed()).isTrue();
-        assertThatThrownBy(() -> invoker.invoke(hello()))
+        assertThatThrownBy(() -> Calls.invoke(invoker, hello()))
                 .isInstanceOf(RpcException.class)
                 .hasMessageContaining("is destroyed");
         assertThat(a.calls()).isZero();
@@ -168,7 +169,7 @@ class StrategyContractTest {
         FakeProvider<Greeting> c = FakeProvider.of(Greeting.class, "10.0.0.3");
         Invoker<Greeting> invoker = cluster(strategy).join(directory("retries=0&forks=1", a, c));
         for (int i = 0; i < 20; i++) {
-            assertThat(invoker.invoke(hello()).getValue()).isEqualTo("10.0.0.3");
+            assertThat(Calls.invoke(invoker, hello()).getValue()).isEqualTo("10.0.0.3");
         }
         assertThat(c.calls()).isEqualTo(20);
     }

@@ -26,4 +26,9 @@ public interface Invocation {
 
     /** One attachment, or {@code null} when absent. */
     String getAttachment(String key);
+
+    /** The options of this call (deadline, attempt, view URL, executor, cancellation); {@link CallOptions#DEFAULT} when none were set. */
+    default CallOptions getCallOptions() {
+        return CallOptions.DEFAULT;
+    }
 }

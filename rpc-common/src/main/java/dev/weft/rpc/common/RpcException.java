@@ -22,6 +22,8 @@ public class RpcException extends RuntimeException {
      * call started): safe to retry on another provider, even for a strategy that never retries.
      */
     public static final int NOT_PROCESSED = 7;
+    /** The caller cancelled the call; never retried. */
+    public static final int CANCELLED = 8;
 
     private final int code;
 
@@ -69,6 +71,11 @@ public class RpcException extends RuntimeException {
     /** Whether the provider never ran the call, so another provider may be tried safely. */
     public boolean isNotProcessed() {
         return code == NOT_PROCESSED;
+    }
+
+    /** Whether the caller cancelled the call. */
+    public boolean isCancelled() {
+        return code == CANCELLED;
     }
 
     /** Whether the call failed with no provider to try. */

@@ -25,6 +25,7 @@ public class RpcInvocation implements Invocation {
     private final Class<?> returnType;
     private final Type genericReturnType;
     private Map<String, String> attachments;
+    private CallOptions callOptions = CallOptions.DEFAULT;
 
     /** An invocation of {@code method} with {@code args} ({@code null} means no arguments). */
     public RpcInvocation(Method method, Object[] args) {
@@ -83,6 +84,29 @@ public class RpcInvocation implements Invocation {
     @Override
     public String getAttachment(String key) {
         return attachments == null ? null : attachments.get(key);
+    }
+
+    /**
+     * A copy of {@code invocation} for another attempt or fork: the same method, arguments and call
+     * options, and its own copy of the attachments.
+     */
+    public static RpcInvocation copyOf(Invocation invocation) {
+        RpcInvocation copy = new RpcInvocation(invocation.getMethodName(), invocation.getParameterTypes(), invocation.getArguments(),
+                invocation.getReturnType(), invocation.getGenericReturnType());
+        invocation.getAttachments().forEach(copy::setAttachment);
+        copy.callOptions = invocation.getCallOptions();
+        return copy;
+    }
+
+    @Override
+    public CallOptions getCallOptions() {
+        return callOptions;
+    }
+
+    /** Replaces the call options (see {@link CallOptions}). */
+    public RpcInvocation setCallOptions(CallOptions options) {
+        this.callOptions = Objects.requireNonNull(options, "options");
+        return this;
     }
 
     /** Adds or replaces an attachment. */

@@ -1,7 +1,9 @@
 package dev.weft.rpc.mock;
 
 import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.AsyncResult;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.RpcResult;
@@ -43,7 +45,16 @@ final class MethodMock {
      * @throws RuntimeException when the mock itself cannot answer (the caller wraps it)
      */
     Result answer(Invocation invocation, URL url, RpcException failure) {
-        return answer.answer(invocation, url, failure);
+        return mocked(answer.answer(invocation, url, failure));
+    }
+
+    /** {@code result} marked as the mock's answer ({@link Result#isMocked()}), once it ends with one. */
+    static Result mocked(Result result) {
+        if (result == null || result.isMocked()) {
+            return result;
+        }
+        return Results.then(result, (answer, failure) -> failure != null ? AsyncResult.failed(failure)
+                : answer.hasException() ? RpcResult.mockedException(answer.getException()) : RpcResult.mocked(answer.getValue()));
     }
 
     @Override

@@ -4,7 +4,9 @@ import dev.weft.rpc.cluster.AbstractDirectory;
 import dev.weft.rpc.cluster.Directory;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.AsyncResult;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.ThrottledLog;
@@ -123,14 +125,23 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
                     "Result of " + directory.getInterface().getName() + "." + RpcInvocation.signature(invocation)
                             + ": null (expected: a Result from " + invoker + ")"));
         }
-        if (result.hasException() && result.getException() instanceof RpcException failure && !failure.isBiz()) {
-            return answer(mock, methodMock, invocation, failure);
-        }
-        if (degraded) {
-            degraded = false;
-            LOG.debug("Calls of {} succeed again; mock {} no longer answering", directory.getInterface().getName(), methodMock);
-        }
-        return result;
+        // the same path whether the call ended already or ends later: the mock answers the failure that ends it
+        return Results.throwIfFailed(Results.then(result, (answer, failure) -> {
+            if (failure == null) {
+                if (answer.hasException() && answer.getException() instanceof RpcException carried && !carried.isBiz()) {
+                    return answer(mock, methodMock, invocation, carried);
+                }
+                if (degraded) {
+                    degraded = false;
+                    LOG.debug("Calls of {} succeed again; mock {} no longer answering", directory.getInterface().getName(), methodMock);
+                }
+                return answer;
+            }
+            if (!(failure instanceof RpcException rpc) || rpc.isBiz() || rpc.isCancelled()) {
+                return AsyncResult.failed(failure);
+            }
+            return answer(mock, methodMock, invocation, rpc);
+        }));
     }
 
     private Result answer(MockInvoker<T> mock, MethodMock methodMock, Invocation invocation, RpcException failure) {
@@ -150,7 +161,7 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
         List<Invoker<T>> mockInvokers = mockInvokers(mockCall);
         if (!mockInvokers.isEmpty()) {
             try {
-                return mockInvokers.get(0).invoke(mockCall);
+                return MethodMock.mocked(mockInvokers.get(0).invoke(mockCall));
             } catch (RuntimeException e) {
                 throw mock.mockFailed(methodMock, invocation, failure, e);
             }
@@ -168,9 +179,7 @@ public final class MockClusterInvoker<T> implements Invoker<T> {
     }
 
     private static RpcInvocation mockInvocation(Invocation invocation) {
-        RpcInvocation copy = new RpcInvocation(invocation.getMethodName(), invocation.getParameterTypes(),
-                invocation.getArguments(), invocation.getReturnType(), invocation.getGenericReturnType());
-        invocation.getAttachments().forEach(copy::setAttachment);
+        RpcInvocation copy = RpcInvocation.copyOf(invocation);
         copy.setAttachment(AbstractDirectory.NEED_MOCK_ATTACHMENT, "true");
         return copy;
     }

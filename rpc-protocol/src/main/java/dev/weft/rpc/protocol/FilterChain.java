@@ -1,9 +1,12 @@
 package dev.weft.rpc.protocol;
 
+import dev.weft.rpc.common.AsyncResult;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -43,6 +46,8 @@ public final class FilterChain {
     public static final String CONSUMER = "consumer";
     /** The {@code @Activate} group of provider filters. */
     public static final String PROVIDER = "provider";
+    /** The {@code @Activate} group of call filters: around the whole call, the mock and the cluster inside. */
+    public static final String CALL = "call";
 
     private FilterChain() {
     }
@@ -59,8 +64,14 @@ public final class FilterChain {
         return wrap(invoker, filters(invoker.getUrl(), PROVIDER, director));
     }
 
+    /** {@code invoker} (a cluster invoker, with the mock) inside the call chain its URL selects. */
+    public static <T> Invoker<T> call(Invoker<T> invoker, ExtensionDirector director) {
+        Objects.requireNonNull(invoker, "invoker");
+        return wrap(invoker, filters(invoker.getUrl(), CALL, director));
+    }
+
     /**
-     * The filters of side {@code group} ({@value #CONSUMER} or {@value #PROVIDER}) that {@code url}
+     * The filters of side {@code group} ({@value #CONSUMER}, {@value #PROVIDER} or {@value #CALL}) that {@code url}
      * selects, outermost first, after every filter of that side that reads URL keys has checked
      * them on {@code url} ({@link #checkKeys}), selected or not: {@code accesslog=off} leaves the
      * {@code accesslog} filter out, yet is refused like {@code accesslog=yes}.
@@ -86,7 +97,7 @@ public final class FilterChain {
      * Checks, on {@code url}, the keys of every filter of side {@code group} that reads URL keys
      * ({@link UrlCheckingFilter}), whether or not {@code url} turns the filter on: for values that
      * reach a chain after it was built, such as an override rule that a registry directory applies
-     * to its view of a referred provider (see {@link ViewedInvocation}). Only those filters are
+     * to its view of a referred provider (which reaches the chain as {@link dev.weft.rpc.common.CallOptions#url()}). Only those filters are
      * created: one that reads no keys is neither built nor asked, so a filter that cannot be built
      * fails only the chains that name it.
      *
@@ -108,23 +119,28 @@ public final class FilterChain {
     /**
      * {@code invoker} inside {@code filters}, the first outermost; {@code invoker} itself when there
      * are none. A {@link ChainScopedFilter} is asked for this chain's own filter, so its state
-     * belongs to the chain.
+     * belongs to the chain. Inside the chain {@code next.invoke} never throws: what a filter or the
+     * invoker throws becomes a failed result ({@link Filter}). The chain's own {@code invoke}, as
+     * {@link Invoker#invoke} allows, throws a failure known when it returns.
      */
     public static <T> Invoker<T> wrap(Invoker<T> invoker, List<Filter> filters) {
         Objects.requireNonNull(invoker, "invoker");
-        Invoker<T> next = invoker;
+        if (filters.isEmpty()) {
+            return invoker;
+        }
+        Invoker<T> next = new Link<>(invoker, null, invoker.getClass().getSimpleName(), invoker, false);
         for (int i = filters.size() - 1; i >= 0; i--) {
             Filter filter = Objects.requireNonNull(filters.get(i), "filter");
             Filter forChain = filter instanceof ChainScopedFilter scoped
                     ? Objects.requireNonNull(scoped.forChain(invoker), "forChain") : filter;
-            next = new Link<>(invoker, forChain, filter.getClass().getSimpleName(), next);
+            next = new Link<>(invoker, forChain, filter.getClass().getSimpleName(), next, i == 0);
         }
         return next;
     }
 
     private static void checkGroup(String group) {
-        if (!CONSUMER.equals(group) && !PROVIDER.equals(group)) {
-            throw new IllegalArgumentException("filter group: " + group + " (expected: " + CONSUMER + " or " + PROVIDER + ")");
+        if (!CONSUMER.equals(group) && !PROVIDER.equals(group) && !CALL.equals(group)) {
+            throw new IllegalArgumentException("filter group: " + group + " (expected: " + CONSUMER + ", " + PROVIDER + " or " + CALL + ")");
         }
     }
 
@@ -133,19 +149,22 @@ public final class FilterChain {
         return activate != null && activate.group().length > 0 && !Arrays.asList(activate.group()).contains(group);
     }
 
-    /** One filter and the rest of the chain after it. */
+    /** One filter and the rest of the chain after it; with no filter, the invoker at the end of the chain. */
     private static final class Link<T> implements Invoker<T> {
 
         private final Invoker<T> inner;
         private final Filter filter;
         private final String name;
         private final Invoker<T> next;
+        /** Whether this is the chain's own invoker, which throws a failure known at return. */
+        private final boolean outermost;
 
-        Link(Invoker<T> inner, Filter filter, String name, Invoker<T> next) {
+        Link(Invoker<T> inner, Filter filter, String name, Invoker<T> next, boolean outermost) {
             this.inner = inner;
             this.filter = filter;
             this.name = name;
             this.next = next;
+            this.outermost = outermost;
         }
 
         @Override
@@ -154,8 +173,22 @@ public final class FilterChain {
         }
 
         @Override
-        public Result invoke(Invocation invocation) throws RpcException {
-            return filter.invoke(next, invocation);
+        public Result invoke(Invocation invocation) {
+            Result result;
+            try {
+                result = filter != null ? filter.invoke(next, invocation) : next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
+                Results.rethrowIfFatal(e);
+                if (outermost) {
+                    throw e;
+                }
+                return AsyncResult.failed(e);
+            }
+            if (result == null) {
+                return AsyncResult.failed(new RpcException("Result of " + RpcInvocation.signature(invocation) + " from " + name
+                        + ": null (expected: a Result)"));
+            }
+            return outermost ? Results.throwIfFailed(result) : result;
         }
 
         @Override
@@ -175,7 +208,7 @@ public final class FilterChain {
 
         @Override
         public String toString() {
-            return name + " -> " + next;
+            return filter == null ? String.valueOf(next) : name + " -> " + next;
         }
     }
 }

@@ -177,7 +177,7 @@ class FilterChainTest {
         FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x?actives=many&executes=0"), FilterChain.PROVIDER, director);
         assertThatThrownBy(() -> FilterChain.checkKeys(URL.valueOf("override://0.0.0.0/x"), "both", director))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("filter group: both (expected: consumer or provider)");
+                .hasMessage("filter group: both (expected: consumer, provider or call)");
     }
 
     @Test
@@ -229,7 +229,7 @@ class FilterChainTest {
     void filters_unknownSide_isRejected() {
         assertThatThrownBy(() -> FilterChain.filters(URL.valueOf("injvm://127.0.0.1/x"), "both", director))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("filter group: both (expected: consumer or provider)");
+                .hasMessage("filter group: both (expected: consumer, provider or call)");
     }
 
     @Test

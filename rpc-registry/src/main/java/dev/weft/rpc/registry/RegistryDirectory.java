@@ -10,7 +10,6 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Protocol;
-import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionLoader;
 import org.slf4j.Logger;
@@ -107,8 +106,6 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private final RegistryCacheFile cacheFile;
     /** Raw providers as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawProviders;
-    /** Where a caller's own {@code timeout} may be (see {@link ProviderView}). */
-    private final CallContext callContext;
     /** Raw rules as last notified; {@code null} until the first notification. */
     private volatile List<URL> rawConfigurators;
     private volatile long lastRefreshNanos = -1;
@@ -138,7 +135,6 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         this.director = builder.director;
         this.protocols = director.getExtensionLoader(Protocol.class);
         this.protocol = protocols.getAdaptiveExtension();
-        this.callContext = CallContext.of(builder.director);
         this.ticker = builder.ticker;
         this.refresher = new CoalescingRefresher(builder.executor, this::refresh);
         this.subscribeUrl = consumerUrl.addParameter(Categories.CATEGORY_KEY,
@@ -383,9 +379,9 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                     reportForService("Provider left out: refer " + provider.referUrl() + " failed: " + e);
                     continue;
                 }
-                view = new ProviderView<>(referredProvider, provider.viewUrl(), callContext);
+                view = new ProviderView<>(referredProvider, provider.viewUrl());
             } else if (!view.getUrl().equals(provider.viewUrl())) {
-                view = new ProviderView<>(view.provider(), provider.viewUrl(), callContext);
+                view = new ProviderView<>(view.provider(), provider.viewUrl());
             }
             nextViews.put(provider.referUrl(), view);
             invokers.add(view);

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The checks a {@link RegistryDirectory} makes on the values a rule sets for keys that reach their
- * readers unchecked, whether or not a target had the key before: {@value ProviderView#TIMEOUT_KEY}
+ * readers unchecked, whether or not a target had the key before: {@value #TIMEOUT_KEY}
  * (handed to the protocol with each call, which would fail every call with a bad one), and
  * {@value #WEIGHT_KEY}, {@value #WARMUP_KEY} and {@value #TIMESTAMP_KEY} (read by the balancers,
  * which leave a provider with a bad one out, so a bad rule for every provider would leave none). Service-wide and method-level forms
@@ -17,6 +17,8 @@ final class RuleValues {
 
     /** Provider and method key, read by rpc-loadbalance's balancers: an integer from 0. */
     static final String WEIGHT_KEY = "weight";
+    /** Consumer and method key, declared by the protocols: each attempt's deadline in ms. */
+    static final String TIMEOUT_KEY = "timeout";
     /** Provider key, read by the balancers with {@value #TIMESTAMP_KEY}: the warm-up period in ms. */
     static final String WARMUP_KEY = "warmup";
     /** Provider key, read by the balancers: the provider's start time, epoch ms. */
@@ -30,7 +32,7 @@ final class RuleValues {
         for (Map.Entry<String, String> entry : parameters.entrySet()) {
             String key = entry.getKey();
             String value = entry.getValue().trim();
-            if (is(key, ProviderView.TIMEOUT_KEY)) {
+            if (is(key, TIMEOUT_KEY)) {
                 Long millis = Longs.tryParse(value);
                 if (millis == null || millis <= 0) {
                     return key + ": " + entry.getValue() + " (expected: milliseconds > 0)";

@@ -1,6 +1,8 @@
 package dev.weft.rpc.registry;
 
 import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
@@ -38,18 +40,23 @@ class OverrideValueTest {
         fixture.override("10.20.30.1", "sayHello.timeout=-5");
 
         sayHelloOnTheOnlyProvider(directory);
-        assertThat(fixture.protocol.invokers.get(0).lastInvocation().getAttachment("timeout"))
-                .as("timeout handed to the protocol").isNull();
+        assertThat(effectiveTimeout()).as("timeout handed to the protocol").isNull();
         assertThat(directory.getInvokers().get(0).getUrl().hasParameter("timeout")).isFalse();
         assertThat(directory.getInvokers().get(0).getUrl().hasParameter("sayHello.timeout")).isFalse();
         assertThat(directory.getProblemCount()).as("each refresh reports each rule it leaves out").isEqualTo(1 + 2 + 3);
 
         URL good = fixture.override("0.0.0.0", "sayHello.timeout=250");
         sayHelloOnTheOnlyProvider(directory);
-        assertThat(fixture.protocol.invokers.get(0).lastInvocation().getAttachment("timeout")).isEqualTo("250");
+        assertThat(effectiveTimeout()).isEqualTo("250");
         fixture.registry.unregister(good);
         sayHelloOnTheOnlyProvider(directory);
-        assertThat(fixture.protocol.invokers.get(0).lastInvocation().getAttachment("timeout")).isNull();
+        assertThat(effectiveTimeout()).isNull();
+    }
+
+    /** The timeout that applies to the provider's last call: the view URL in its call options, else the provider's own. */
+    private String effectiveTimeout() {
+        Invocation last = fixture.protocol.invokers.get(0).lastInvocation();
+        return CallOptions.urlOf(fixture.protocol.invokers.get(0), last).getMethodParameter(last.getMethodName(), "timeout");
     }
 
     @Test

@@ -144,7 +144,7 @@ class ViewActivesTest {
     }
 
     @Test
-    void activesOverride_sendsNoAttachment_andLeavesTheCallersInvocationAlone() {
+    void activesOverride_sendsNoAttachment_andPassesTheViewInTheCallOptions() {
         RegistryDirectory<DemoService> directory = directory();
         fixture.override("0.0.0.0", "actives=2");
         RpcInvocation call = sayHello().setAttachment("trace", "t1");
@@ -154,7 +154,7 @@ class ViewActivesTest {
         Invocation received = fixture.protocol.invokers.get(0).lastInvocation();
         assertThat(received.getAttachments()).as("the caller's and the context filter's only")
                 .isEqualTo(Map.of("trace", "t1", "application", "shop"));
-        assertThat(call.getAttachments()).isEqualTo(Map.of("trace", "t1"));
+        assertThat(received.getCallOptions().url().getParameter("actives")).isEqualTo("2");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.weft.rpc.registry;
 
+import dev.weft.rpc.common.CallOptions;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcInvocation;
@@ -28,7 +29,7 @@ class ViewTimeoutTest {
     }
 
     @Test
-    void timeoutOverride_reachesTheProtocolInvokerAsAttachment_andRemovingItRestoresTheReferUrlsTimeout() {
+    void timeoutOverride_reachesTheProtocolInvokerInTheCallOptions_andRemovingItRestoresTheReferUrlsTimeout() {
         fixture.provider("10.0.0.1:1", "");
         RegistryDirectory<DemoService> directory = fixture.directory(Fixture.CONSUMER + "&timeout=2000");
         RpcInvocation call = sayHello();
@@ -36,16 +37,17 @@ class ViewTimeoutTest {
         invokeFirst(directory, call);
         FakeProvider<?> provider = fixture.protocol.invokers.get(0);
         assertThat(provider.getUrl().getParameter("timeout")).isEqualTo("2000");
-        assertThat(provider.lastInvocation().getAttachment("timeout")).isNull();
+        assertThat(provider.lastInvocation().getCallOptions().url()).isNull();
+        assertThat(effectiveTimeout(provider)).isEqualTo("2000");
 
         URL rule = fixture.override("0.0.0.0", "timeout=200");
         invokeFirst(directory, call);
-        assertThat(provider.lastInvocation().getAttachment("timeout")).isEqualTo("200");
-        assertThat(call.getAttachments()).as("the caller's invocation").doesNotContainKey("timeout");
+        assertThat(effectiveTimeout(provider)).isEqualTo("200");
+        assertThat(provider.lastInvocation().getAttachment("timeout")).as("never an attachment sent to the provider").isNull();
 
         fixture.registry.unregister(rule);
         invokeFirst(directory, call);
-        assertThat(provider.lastInvocation().getAttachment("timeout")).isNull();
+        assertThat(effectiveTimeout(provider)).isEqualTo("2000");
         assertThat(fixture.protocol.referred.get()).as("protocol invokers referred").isEqualTo(1);
     }
 
@@ -57,11 +59,11 @@ class ViewTimeoutTest {
 
         invokeFirst(directory, sayHello());
         FakeProvider<?> provider = fixture.protocol.invokers.get(0);
-        assertThat(provider.lastInvocation().getAttachment("timeout")).isEqualTo("150");
+        assertThat(effectiveTimeout(provider)).isEqualTo("150");
 
         invokeFirst(directory, new RpcInvocation("sayBye", new Class<?>[] {String.class}, new Object[] {"x"}));
         assertThat(provider.lastInvocation().getMethodName()).isEqualTo("sayBye");
-        assertThat(provider.lastInvocation().getAttachment("timeout")).isNull();
+        assertThat(effectiveTimeout(provider)).isNull();
     }
 
     @Test
@@ -95,10 +97,17 @@ class ViewTimeoutTest {
 
         invokeFirst(directory, sayHello().setAttachment("trace", "t1"));
         Invocation received = fixture.protocol.invokers.get(0).lastInvocation();
-        assertThat(received.getAttachments()).containsEntry("trace", "t1").containsEntry("timeout", "200");
+        assertThat(received.getAttachments()).containsEntry("trace", "t1");
+        assertThat(effectiveTimeout(fixture.protocol.invokers.get(0))).isEqualTo("200");
         assertThat(received.getParameterTypes()).containsExactly(String.class);
         assertThat(received.getArguments()).containsExactly("ada");
         assertThat(received.getReturnType()).isEqualTo(String.class);
+    }
+
+    /** The timeout that applies to the provider's last call: the view URL in its call options, else the provider's own. */
+    private static String effectiveTimeout(FakeProvider<?> provider) {
+        Invocation last = provider.lastInvocation();
+        return CallOptions.urlOf(provider, last).getMethodParameter(last.getMethodName(), "timeout");
     }
 
     private static RpcInvocation sayHello() {

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * <code>&#92;uXXXX</code> and it is cut to {@value #MAX_APPLICATION_CHARS} characters);
  * {@code outcome} is {@code ok}, {@code threw <exception class>} (the service's own exception) or
  * {@code failed <exception class>} (the call did not complete, e.g. "server busy"). Arguments
- * and results are never logged. Outermost provider filter, so refused calls are logged too.
+ * and results are never logged. Outermost provider filter, so refused calls are logged too. The
+ * line is written at the real end of the call (an async implementation's when its future completes).
  *
  * <p>Active only when the key is present; {@code accesslog=false} turns it off; another value
  * fails the export. Thread-safe.
@@ -70,20 +71,22 @@ public final class AccessLogFilter implements UrlCheckingFilter {
             return next.invoke(invocation);
         }
         long start = ticker.read();
-        String outcome = "failed";
+        Result result;
         try {
-            Result result = next.invoke(invocation);
-            outcome = result.hasException() && result.getException() != null
-                    ? "threw " + result.getException().getClass().getName() : "ok";
-            return result;
+            result = next.invoke(invocation);
         } catch (RuntimeException | Error e) {
-            outcome = "failed " + e.getClass().getName();
+            log(url, next, invocation, start, "failed " + e.getClass().getName());
             throw e;
-        } finally {
-            long micros = TimeUnit.NANOSECONDS.toMicros(ticker.read() - start);
-            log.info("service={} method={} application={} outcome={} micros={}", serviceOf(url, next),
-                    RpcInvocation.signature(invocation), applicationOf(invocation), outcome, micros);
         }
+        return result.whenComplete((value, failure) -> log(url, next, invocation, start, failure != null
+                ? "failed " + failure.getClass().getName()
+                : value.hasException() ? "threw " + value.getException().getClass().getName() : "ok"));
+    }
+
+    private void log(URL url, Invoker<?> next, Invocation invocation, long start, String outcome) {
+        long micros = TimeUnit.NANOSECONDS.toMicros(ticker.read() - start);
+        log.info("service={} method={} application={} outcome={} micros={}", serviceOf(url, next),
+                RpcInvocation.signature(invocation), applicationOf(invocation), outcome, micros);
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.weft.rpc.protocol.filter;
 
 import com.google.common.base.Ticker;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Deadline;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -11,7 +13,6 @@ import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
-import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
@@ -27,17 +28,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * provider invoker and method ({@code method.actives} overrides {@code actives}; 0, the default,
  * means no limit). A call beyond the limit waits for a permit up to the call's deadline: the
  * invocation's {@code timeout} attachment when present, else the method's {@code timeout} key
- * (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), then fails with an {@link RpcException}
+ * (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), and never past the call's own deadline
+ * ({@link CallOptions#deadline()}), then fails with an {@link RpcException}
  * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
  * another provider. The wait comes off the deadline, not on top of it: a call that waited is
- * handed on as a copy whose {@code timeout} attachment is what is left (measured on the
- * director's ticker), so the protocol's deadline ends when the call's does; the caller's
- * invocation keeps its own, so a retry elsewhere gets a whole deadline. An attachment that is not a number of milliseconds above 0 fails the call as
+ * handed on with its call options' deadline narrowed to the end of that wait (measured on the
+ * director's ticker), so the protocol's deadline ends when the attempt's does; the cluster gives
+ * each attempt its own options, so a retry elsewhere gets a whole deadline. An attachment that is not a number of milliseconds above 0 fails the call as
  * bad input (not {@code NOT_PROCESSED}, which would send it round every provider), as the
  * protocol would.
  *
  * <p><b>Live limits.</b> The limit is read per call from the URL the call's provider is seen with
- * ({@link ViewedInvocation#urlOf}): a registry directory's view carrying override rules, else the
+ * ({@link CallOptions#urlOf}): a registry directory's view carrying override rules, else the
  * refer URL. So an operator's override that adds, changes or removes {@code actives} applies to
  * the next call, over the chain and connection the provider already has. For the same reason the
  * filter is on every consumer chain (take it out with {@code filter=-actives}), not only on chains
@@ -46,14 +48,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * chain is built once per referred invoker and holds the permits, so reading the limit per call
  * keeps one set of permits across every limit an operator sets, with no chain to rebuild and no
  * state to carry from an old chain to a new one; the view URL travels as a field of the
- * invocation, not an attachment, so it never reaches the provider. Values are checked when a
+ * call options, not an attachment, so it never reaches the provider. Values are checked when a
  * chain is built and when a directory reads an override rule ({@link UrlCheckingFilter}), never
  * at call time.
  *
  * <p><b>Permits.</b> The permits are this filter's own: one counter per chain (that is, per
  * referred invoker) and method, held by the chain's own filter ({@link ChainScopedFilter}) and
- * shared by every view of that invoker, released on every path
- * (result, business exception, thrown {@code RpcException}); counters go with their chain. A
+ * shared by every view of that invoker, released at the real end of the call (an async call holds
+ * its permit until its result completes), on every path (result, business exception, failure);
+ * counters go with their chain. A
  * call holding a permit when the limit changes keeps it and releases it normally; the new limit
  * is compared with the permits held, so lowering it admits nobody until enough calls return.
  * Calls started while no limit applied hold no permit and are not counted. Thread-safe.
@@ -101,32 +104,36 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
 
         @Override
         public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-            URL url = ViewedInvocation.urlOf(next, invocation);
+            URL url = CallOptions.urlOf(next, invocation);
             String method = invocation.getMethodName();
             int limit = url.getMethodParameter(method, ACTIVES_KEY, 0);
             if (limit <= 0) {
                 return next.invoke(invocation);
             }
-            long timeoutMillis = timeoutMillis(url, invocation);
             Permits permits = byMethod.computeIfAbsent(method, m -> new Permits());
             Invocation passedOn = invocation;
             if (!permits.tryAcquire(limit)) {
-                long start = ticker.read();
-                if (!permits.acquire(limit, TimeUnit.MILLISECONDS.toNanos(timeoutMillis))) {
+                long timeoutMillis = timeoutMillis(url, invocation);
+                Deadline waitEnd = Deadline.after(timeoutMillis, TimeUnit.MILLISECONDS, ticker)
+                        .minimum(invocation.getCallOptions().deadline());
+                long waitNanos = waitEnd.timeRemaining(TimeUnit.NANOSECONDS);
+                if (!permits.acquire(limit, waitNanos)) {
                     throw refused(method, url, limit, timeoutMillis);
                 }
-                long remainingMillis = timeoutMillis - TimeUnit.NANOSECONDS.toMillis(ticker.read() - start);
-                if (remainingMillis <= 0) {
+                if (waitEnd.isExpired()) {
                     permits.release();
                     throw refused(method, url, limit, timeoutMillis);
                 }
-                passedOn = withTimeout(invocation, url, remainingMillis);
+                passedOn = withDeadline(invocation, waitEnd);
             }
+            Result result;
             try {
-                return next.invoke(passedOn);
-            } finally {
+                result = next.invoke(passedOn);
+            } catch (RuntimeException | Error e) {
                 permits.release();
+                throw e;
             }
+            return result.whenComplete((value, failure) -> permits.release());
         }
     }
 
@@ -136,14 +143,10 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
                 + ACTIVES_KEY + "=" + limit + "; not sent, safe to retry) on " + url);
     }
 
-    /**
-     * A copy of {@code invocation} whose deadline is what is left of it: the caller's invocation
-     * keeps its own, so a retry elsewhere starts with a whole deadline again.
-     */
-    private static Invocation withTimeout(Invocation invocation, URL url, long remainingMillis) {
-        ViewedInvocation copy = new ViewedInvocation(invocation, url);
-        copy.setAttachment(TIMEOUT_KEY, Long.toString(remainingMillis));
-        return copy;
+    /** {@code invocation} whose call options end at {@code deadline} (this attempt's options: the cluster sets each attempt's). */
+    private static Invocation withDeadline(Invocation invocation, Deadline deadline) {
+        RpcInvocation target = invocation instanceof RpcInvocation rpc ? rpc : RpcInvocation.copyOf(invocation);
+        return target.setCallOptions(invocation.getCallOptions().withEarlierDeadline(deadline));
     }
 
     private static long timeoutMillis(URL url, Invocation invocation) {

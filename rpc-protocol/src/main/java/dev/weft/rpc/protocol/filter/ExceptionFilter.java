@@ -1,6 +1,8 @@
 package dev.weft.rpc.protocol.filter;
 
+import dev.weft.rpc.common.AsyncResult;
 import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
@@ -49,7 +51,12 @@ public final class ExceptionFilter implements Filter {
 
     @Override
     public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-        Result result = next.invoke(invocation);
+        return Results.then(next.invoke(invocation), (result, failure) -> failure != null ? AsyncResult.failed(failure)
+                : answer(result, next, invocation));
+    }
+
+    /** The answer the consumer gets for the service's {@code result}. */
+    private static Result answer(Result result, Invoker<?> next, Invocation invocation) {
         if (!result.hasException()) {
             return result;
         }

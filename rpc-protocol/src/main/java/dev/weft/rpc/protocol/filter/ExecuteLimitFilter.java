@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Active only when the URL carries the key in some form. Counts are this filter's own, one
  * per chain (that is, per exported invoker) and method, held by the chain's own filter
- * ({@link ChainScopedFilter}), decremented on every path. Thread-safe.
+ * ({@link ChainScopedFilter}), decremented at the real end of the execution (an async
+ * implementation counts until its future completes), on every path. Thread-safe.
  */
 @Activate(group = FilterChain.PROVIDER, value = ExecuteLimitFilter.EXECUTES_KEY, order = 100)
 public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedFilter {
@@ -68,11 +69,14 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
                             + EXECUTES_KEY + "=" + limit + "; not run, safe to retry)");
                 }
             } while (!count.compareAndSet(current, current + 1));
+            Result result;
             try {
-                return next.invoke(invocation);
-            } finally {
+                result = next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
                 count.decrementAndGet();
+                throw e;
             }
+            return result.whenComplete((value, failure) -> count.decrementAndGet());
         }
     }
 }

@@ -8,7 +8,6 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.Greeter;
-import dev.weft.rpc.protocol.ViewedInvocation;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.FakeTicker;
@@ -266,14 +265,17 @@ class ActiveLimitFilterTest {
             first.join(AWAIT.toMillis());
             second.join(AWAIT.toMillis());
             assertThat(answer).hasValue("hello waiting");
-            assertThat(provider.invocations().get(1).getAttachment("timeout")).isEqualTo("18000");
-            assertThat(waiting.getAttachments()).isEmpty(); // a retry elsewhere gets its own full deadline
+            // the attempt's deadline is what was left: 30 s from when the wait began, 18 s after it ended
+            assertThat(provider.invocations().get(1).getCallOptions().deadline().timeRemaining(TimeUnit.MILLISECONDS))
+                    .isEqualTo(18_000);
+            assertThat(waiting.getAttachments()).isEmpty();
         }
     }
 
     /** {@code invocation} as a directory's view with {@code query} on top of the provider's URL hands it on. */
     private static Invocation viewed(FakeProvider<Greeter> provider, Invocation invocation, String query) {
-        return new ViewedInvocation(invocation, URL.valueOf(provider.getUrl().toFullString() + "&" + query));
+        RpcInvocation viewed = RpcInvocation.copyOf(invocation);
+        return viewed.setCallOptions(viewed.getCallOptions().withUrl(URL.valueOf(provider.getUrl().toFullString() + "&" + query)));
     }
 
     @Test
@@ -289,7 +291,7 @@ class ActiveLimitFilterTest {
             assertThatThrownBy(() -> chain.invoke(call))
                     .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
                     .hasMessage("Calls in flight of method greet to 127.0.0.1: 1 still after waiting 80 ms "
-                            + "(expected: below actives=1; not sent, safe to retry) on " + ((ViewedInvocation) call).getViewUrl());
+                            + "(expected: below actives=1; not sent, safe to retry) on " + call.getCallOptions().url());
             assertThat(provider.calls()).isEqualTo(1);
             held.releaseAll();
             threads.awaitAll();
