@@ -16,7 +16,8 @@ import java.util.Objects;
  * ({@value Meters#CLIENT_ATTEMPT_DURATION}, tags {@value Meters#SERVICE}, {@value Meters#METHOD},
  * {@value Meters#ERROR_TYPE} and {@value Meters#SERVER_ADDRESS}, the provider's {@code host:port}).
  * The consumer chain wraps one referred provider, so each retry or fork of a call is an attempt of
- * its own.
+ * its own; every attempt after the first of a call (a retry, an extra fork, a broadcast target after
+ * the first) counts in {@value Meters#CLIENT_RETRIES}, tagged by the provider it went to.
  *
  * <p>Placed right inside the context filter. Measures only once {@link WeftMetrics} is bound for
  * the director; before that a call costs one volatile read. Remove it with
@@ -41,7 +42,7 @@ public final class AttemptMetricsFilter implements ChainScopedFilter, ExtensionD
         URL url = invoker.getUrl();
         String address = url == null || url.getHost() == null ? "unknown" : url.getAddress();
         Class<?> service = invoker.getInterface();
-        return new TimingFilter(hub, new ChainMeters(Meters.CLIENT_ATTEMPT_DURATION, null, service,
-                ChainMeters.serviceTags(service).and(Meters.SERVER_ADDRESS, address)), false);
+        return new TimingFilter(hub, new ChainMeters(Meters.CLIENT_ATTEMPT_DURATION, false, Meters.CLIENT_RETRIES, service,
+                ChainMeters.serviceTags(service).and(Meters.SERVER_ADDRESS, address)), TimingFilter.CountedCall.LATER_ATTEMPT);
     }
 }

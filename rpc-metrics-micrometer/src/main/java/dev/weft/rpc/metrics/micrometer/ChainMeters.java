@@ -29,8 +29,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class ChainMeters {
 
     private static final int KINDS = ErrorType.values().length;
+    /** Timers per method: one per error type, twice when the outcome tag tells mocked answers apart. */
+    private static final int SLOTS = 2 * KINDS;
 
     private final String timerName;
+    private final boolean withOutcome;
     private final String counterName;
     private final Tags baseTags;
     private final Set<String> methodNames;
@@ -38,10 +41,12 @@ final class ChainMeters {
 
     /**
      * Meters named {@code timerName} and {@code counterName} (null: none) tagged with {@code baseTags},
-     * {@value Meters#METHOD} for each method of {@code service}, and {@value Meters#ERROR_TYPE} for timers.
+     * {@value Meters#METHOD} for each method of {@code service}, and for timers {@value Meters#ERROR_TYPE}
+     * and, {@code withOutcome}, {@value Meters#OUTCOME}.
      */
-    ChainMeters(String timerName, String counterName, Class<?> service, Tags baseTags) {
+    ChainMeters(String timerName, boolean withOutcome, String counterName, Class<?> service, Tags baseTags) {
         this.timerName = Objects.requireNonNull(timerName, "timerName");
+        this.withOutcome = withOutcome;
         this.counterName = counterName;
         this.baseTags = Objects.requireNonNull(baseTags, "baseTags");
         this.methodNames = methodNames(service);
@@ -52,15 +57,24 @@ final class ChainMeters {
         return Tags.of(Meters.SYSTEM, Meters.SYSTEM_WEFT, Meters.SERVICE, service == null ? "unknown" : service.getName());
     }
 
-    /** The timer of {@code method} ending as {@code type}, in {@code registry}. */
-    Timer timer(MeterRegistry registry, String method, ErrorType type) {
+    /**
+     * The timer of {@code method} ending as {@code type}, in {@code registry}; {@code mocked} (the mock
+     * answered) matters only with the outcome tag: {@code mocked}, else {@code ok} or {@code error}.
+     */
+    Timer timer(MeterRegistry registry, String method, ErrorType type, boolean mocked) {
         MethodMeters meters = snapshot(registry).of(method);
-        Timer timer = meters.timers.get(type.ordinal());
+        boolean asMocked = withOutcome && mocked;
+        int slot = type.ordinal() * 2 + (asMocked ? 1 : 0);
+        Timer timer = meters.timers.get(slot);
         if (timer == null) {
-            timer = Timer.builder(timerName).tags(baseTags).tag(Meters.METHOD, meters.name).tag(Meters.ERROR_TYPE, type.tag())
-                    .publishPercentileHistogram()
-                    .register(registry);
-            meters.timers.set(type.ordinal(), timer);
+            Timer.Builder builder = Timer.builder(timerName).tags(baseTags).tag(Meters.METHOD, meters.name)
+                    .tag(Meters.ERROR_TYPE, type.tag())
+                    .publishPercentileHistogram();
+            if (withOutcome) {
+                builder.tag(Meters.OUTCOME, asMocked ? "mocked" : type == ErrorType.NONE ? "ok" : "error");
+            }
+            timer = builder.register(registry);
+            meters.timers.set(slot, timer);
         }
         return timer;
     }
@@ -116,7 +130,7 @@ final class ChainMeters {
     /** The meters of one method (or of every undeclared one). */
     private static final class MethodMeters {
         final String name;
-        final AtomicReferenceArray<Timer> timers = new AtomicReferenceArray<>(KINDS);
+        final AtomicReferenceArray<Timer> timers = new AtomicReferenceArray<>(SLOTS);
         volatile Counter counter;
 
         MethodMeters(String name) {

@@ -37,7 +37,7 @@ public final class ServerMetricsFilter implements ChainScopedFilter, ExtensionDi
     public Filter forChain(Invoker<?> invoker) {
         MeterHub hub = MeterHub.of(director);
         Class<?> service = invoker.getInterface();
-        return new TimingFilter(hub, new ChainMeters(Meters.SERVER_CALL_DURATION, Meters.SERVER_BUSY, service,
-                ChainMeters.serviceTags(service)), true);
+        return new TimingFilter(hub, new ChainMeters(Meters.SERVER_CALL_DURATION, false, Meters.SERVER_BUSY, service,
+                ChainMeters.serviceTags(service)), TimingFilter.CountedCall.NOT_PROCESSED);
     }
 }

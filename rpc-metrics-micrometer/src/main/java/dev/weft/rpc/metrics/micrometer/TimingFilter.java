@@ -12,23 +12,34 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The filter one chain gets from {@link ServerMetricsFilter} or {@link AttemptMetricsFilter}: times
- * each call into the chain's timers by method and {@link ErrorType} and, when the chain has a
- * counter, counts the calls refused with {@code NOT_PROCESSED}. While the director has no registry
- * bound, a call costs one volatile read. Thread-safe.
+ * The filter one chain gets from {@link CallMetricsFilter}, {@link AttemptMetricsFilter} or
+ * {@link ServerMetricsFilter}: times each call into the chain's timers by method and
+ * {@link ErrorType} when the call ends (sync or async: the end of its result, never the return of
+ * {@code invoke}), and counts into the chain's counter the calls its {@link CountedCall} selects.
+ * While the director has no registry bound, a call costs one volatile read. Thread-safe.
  */
 final class TimingFilter implements Filter {
+
+    /** Which calls the chain's counter counts. */
+    enum CountedCall {
+        /** None (the chain has no counter). */
+        NONE,
+        /** Those refused as busy ({@code NOT_PROCESSED}). */
+        NOT_PROCESSED,
+        /** Attempts after the first of a call ({@code CallOptions.attempt() > 1}), counted as they start. */
+        LATER_ATTEMPT
+    }
 
     private final MeterHub hub;
     private final Ticker ticker;
     private final ChainMeters meters;
-    private final boolean countNotProcessed;
+    private final CountedCall counted;
 
-    TimingFilter(MeterHub hub, ChainMeters meters, boolean countNotProcessed) {
+    TimingFilter(MeterHub hub, ChainMeters meters, CountedCall counted) {
         this.hub = hub;
         this.ticker = hub.ticker();
         this.meters = meters;
-        this.countNotProcessed = countNotProcessed;
+        this.counted = counted;
     }
 
     @Override
@@ -39,22 +50,16 @@ final class TimingFilter implements Filter {
         }
         long start = ticker.read();
         String method = invocation.getMethodName();
-        Result result;
-        try {
-            result = next.invoke(invocation);
-        } catch (RuntimeException | Error e) {
-            ErrorType type = ErrorType.ofThrown(e);
-            record(registry, method, type, start);
-            if (countNotProcessed && type == ErrorType.NOT_PROCESSED) {
+        if (counted == CountedCall.LATER_ATTEMPT && invocation.getCallOptions().attempt() > 1) {
+            meters.counter(registry, method).increment();
+        }
+        return next.invoke(invocation).whenComplete((result, failure) -> {
+            ErrorType type = failure != null ? ErrorType.ofThrown(failure) : ErrorType.of(result);
+            boolean mocked = result != null && result.isMocked();
+            meters.timer(registry, method, type, mocked).record(ticker.read() - start, TimeUnit.NANOSECONDS);
+            if (counted == CountedCall.NOT_PROCESSED && type == ErrorType.NOT_PROCESSED) {
                 meters.counter(registry, method).increment();
             }
-            throw e;
-        }
-        record(registry, method, ErrorType.of(result), start);
-        return result;
-    }
-
-    private void record(MeterRegistry registry, String method, ErrorType type, long start) {
-        meters.timer(registry, method, type).record(ticker.read() - start, TimeUnit.NANOSECONDS);
+        });
     }
 }
