@@ -89,6 +89,74 @@ class WeftMetricsTest {
     }
 
     @Test
+    void callTimer_countsEachCallOnce_whileAttemptsAndRetriesCountEachTry() {
+        Weft slowProvider = weft();
+        Weft fastProvider = weft();
+        Weft consumer = weft();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new WeftMetrics(consumer.director()).bindTo(meters);
+        String slow = export(slowProvider, "slow", "");
+        String fast = export(fastProvider, "fast", "");
+        shops.get(1).release.countDown();
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
+                + "&hold.timeout=200&retries=1&loadbalance=roundrobin");
+
+        int calls = 4;
+        for (int i = 0; i < calls; i++) {
+            shop.hold("ada");
+        }
+
+        Timer callTimer = meters.get(Meters.CLIENT_CALL_DURATION).tags(Meters.METHOD, "hold", Meters.OUTCOME, "ok",
+                Meters.ERROR_TYPE, "none").timer();
+        assertThat(callTimer.count()).isEqualTo(calls);
+        long timedOut = attemptsAt(meters, slow, "timeout");
+        assertThat(meters.get(Meters.CLIENT_RETRIES).tags(Meters.METHOD, "hold", Meters.SERVER_ADDRESS, fast).counter().count())
+                .as("each timed-out first attempt at the slow provider was retried at the fast one").isEqualTo(timedOut);
+        assertThat(meters.find(Meters.CLIENT_RETRIES).tag(Meters.SERVER_ADDRESS, slow).counter()).isNull();
+        assertThat(callTimer.totalTime(TimeUnit.MILLISECONDS))
+                .as("a call's time includes its timed-out attempt").isGreaterThanOrEqualTo(150.0 * timedOut);
+    }
+
+    @Test
+    void theMock_isOutcomeMocked_forcedWithoutAttempt_andOnFailureAfterTheFailedAttempt() {
+        Weft provider = weft();
+        Weft consumer = weft();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new WeftMetrics(consumer.director()).bindTo(meters);
+        String address = export(provider, "a", "");
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=2000&retries=0"
+                + "&greet.mock=force:return degraded&hold.timeout=150&hold.mock=fail:return fallback");
+
+        assertThat(shop.greet("ada")).isEqualTo("degraded");
+        assertThat(shop.hold("ada")).isEqualTo("fallback");
+
+        assertThat(meters.get(Meters.CLIENT_CALL_DURATION).tags(Meters.METHOD, "greet", Meters.OUTCOME, "mocked",
+                Meters.ERROR_TYPE, "none").timer().count()).isEqualTo(1);
+        assertThat(meters.find(Meters.CLIENT_ATTEMPT_DURATION).tag(Meters.METHOD, "greet").timers()).isEmpty();
+        assertThat(meters.get(Meters.CLIENT_CALL_DURATION).tags(Meters.METHOD, "hold", Meters.OUTCOME, "mocked",
+                Meters.ERROR_TYPE, "none").timer().count()).isEqualTo(1);
+        assertThat(attemptsAt(meters, address, "timeout")).isEqualTo(1);
+        assertThat(meters.find(Meters.CLIENT_CALL_DURATION).tag(Meters.OUTCOME, "ok").timers()).isEmpty();
+    }
+
+    @Test
+    void aTimeout_isErrorTypeTimeout_onTheCallAndOnItsAttempt() {
+        Weft provider = weft();
+        Weft consumer = weft();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new WeftMetrics(consumer.director()).bindTo(meters);
+        String address = export(provider, "a", "");
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=150&retries=0");
+
+        assertThatThrownBy(() -> shop.hold("ada")).isInstanceOf(RpcException.class);
+
+        assertThat(meters.get(Meters.CLIENT_CALL_DURATION).tags(Meters.METHOD, "hold", Meters.OUTCOME, "error",
+                Meters.ERROR_TYPE, "timeout").timer().count()).isEqualTo(1);
+        assertThat(attemptsAt(meters, address, "timeout")).isEqualTo(1);
+        assertThat(meters.find(Meters.CLIENT_RETRIES).counters()).isEmpty();
+    }
+
+    @Test
     void busyRefusals_byTheExecutesLimit_areCountedAndTimed() throws Exception {
         Weft provider = weft();
         Weft consumer = weft();
