@@ -6,9 +6,8 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapSetter;
 
 /**
- * A call's attachments as the carrier of trace context: the propagator reads the caller's context
- * from them on the provider, and writes the attempt's context into them on the consumer (in place
- * on an {@link RpcInvocation}, the kind every proxy makes). Stateless.
+ * A call's attachments as the carrier of trace context: the call's span for its attempts, the
+ * attempt's span for the provider. Stateless.
  */
 final class Attachments {
 
@@ -30,12 +29,6 @@ final class Attachments {
 
     /** {@code invocation} itself when it takes attachments, else a copy that does. */
     static RpcInvocation writable(Invocation invocation) {
-        if (invocation instanceof RpcInvocation rpc) {
-            return rpc;
-        }
-        RpcInvocation copy = new RpcInvocation(invocation.getMethodName(), invocation.getParameterTypes(), invocation.getArguments(),
-                invocation.getReturnType(), invocation.getGenericReturnType());
-        invocation.getAttachments().forEach(copy::setAttachment);
-        return copy;
+        return invocation instanceof RpcInvocation rpc ? rpc : RpcInvocation.copyOf(invocation);
     }
 }

@@ -13,6 +13,7 @@ import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
@@ -20,12 +21,18 @@ import io.opentelemetry.context.Scope;
 import java.util.Objects;
 
 /**
- * Consumer filter {@value #NAME}: a {@code CLIENT} span per attempt at one provider, the child of
- * the span current when the attempt starts, with {@code server.address} and {@code server.port};
- * its context goes to the provider in the call's attachments (W3C {@code traceparent} and
- * {@code tracestate} with the default propagators), replacing any the call carried. Right inside
- * the context filter. Traces only once {@link WeftTelemetry} is installed on the director; before
- * that a call costs one volatile read. Remove it with {@code filter=-tracing-attempt}. Thread-safe.
+ * Consumer filter {@value #NAME}: a {@code CLIENT} span per attempt at one provider, with
+ * {@code server.address}, {@code server.port} and {@code weft.attempt} (1, 2, ... within the call),
+ * ended when the attempt's result ends. Its parent is the call's span, which the call filter
+ * ({@link CallTracingFilter}) put in the call's attachments, so a retry started on whatever thread
+ * ended the previous attempt still belongs to its call (without that filter: the span current now).
+ * The attempt's own context goes to the provider in a copy of the call's attachments (W3C
+ * {@code traceparent} and {@code tracestate} with the default propagators), leaving the call's for
+ * its next attempt.
+ *
+ * <p>Right inside the context filter. Traces only once {@link WeftTelemetry} is installed on the
+ * director; before that a call costs one volatile read. Remove it with
+ * {@code filter=-tracing-attempt}. Thread-safe.
  */
 @Activate(group = FilterChain.CONSUMER, order = -9_500)
 public final class AttemptTracingFilter implements ChainScopedFilter, ExtensionDirectorAware {
@@ -68,7 +75,10 @@ public final class AttemptTracingFilter implements ChainScopedFilter, ExtensionD
             if (telemetry == null) {
                 return next.invoke(invocation);
             }
-            var builder = spans.builder(telemetry, invocation.getMethodName(), SpanKind.CLIENT);
+            Context call = telemetry.propagator().extract(Context.current(), invocation, Attachments.GETTER);
+            SpanBuilder builder = spans.builder(telemetry, invocation.getMethodName(), SpanKind.CLIENT)
+                    .setParent(call)
+                    .setAttribute(ServiceSpans.ATTEMPT, (long) invocation.getCallOptions().attempt());
             if (host != null) {
                 builder.setAttribute(ServiceSpans.SERVER_ADDRESS, host);
             }
@@ -76,21 +86,15 @@ public final class AttemptTracingFilter implements ChainScopedFilter, ExtensionD
                 builder.setAttribute(ServiceSpans.SERVER_PORT, (long) port);
             }
             Span span = builder.startSpan();
-            Context attempt = Context.current().with(span);
-            RpcInvocation carrier = Attachments.writable(invocation);
+            Context attempt = call.with(span);
+            RpcInvocation carrier = RpcInvocation.copyOf(invocation);
             telemetry.propagator().inject(attempt, carrier, Attachments.SETTER);
-            Result result;
             Scope scope = attempt.makeCurrent();
             try {
-                result = next.invoke(carrier);
-            } catch (RuntimeException | Error e) {
-                ServiceSpans.endThrown(span, e);
-                throw e;
+                return next.invoke(carrier).whenComplete((result, failure) -> ServiceSpans.end(span, result, failure));
             } finally {
                 scope.close();
             }
-            ServiceSpans.end(span, result);
-            return result;
         }
     }
 }

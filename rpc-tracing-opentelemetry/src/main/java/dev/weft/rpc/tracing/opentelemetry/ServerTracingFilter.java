@@ -20,7 +20,8 @@ import java.util.Objects;
 /**
  * Provider filter {@value #NAME}: a {@code SERVER} span per call served, the child of the context
  * the caller sent in the call's attachments (a root span when there is none), current while the
- * rest of the chain and the service run. Outermost but for the server metrics filter. Traces only
+ * rest of the chain and the service run, ended when the call's result ends (an asynchronous
+ * service's future included). Outermost but for the server metrics filter. Traces only
  * once {@link WeftTelemetry} is installed on the director; before that a call costs one volatile
  * read. Remove it with {@code filter=-tracing-server}. Thread-safe.
  */
@@ -61,18 +62,12 @@ public final class ServerTracingFilter implements ChainScopedFilter, ExtensionDi
             }
             Context caller = telemetry.propagator().extract(Context.root(), invocation, Attachments.GETTER);
             Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.SERVER).setParent(caller).startSpan();
-            Result result;
             Scope scope = caller.with(span).makeCurrent();
             try {
-                result = next.invoke(invocation);
-            } catch (RuntimeException | Error e) {
-                ServiceSpans.endThrown(span, e);
-                throw e;
+                return next.invoke(invocation).whenComplete((result, failure) -> ServiceSpans.end(span, result, failure));
             } finally {
                 scope.close();
             }
-            ServiceSpans.end(span, result);
-            return result;
         }
     }
 }

@@ -27,6 +27,8 @@ final class ServiceSpans {
     static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
     static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("weft.attempt");
+    static final AttributeKey<Boolean> MOCKED = AttributeKey.booleanKey("weft.mocked");
     static final String SYSTEM_WEFT = "weft";
     /** The method name of calls to a method the service interface does not declare. */
     static final String OTHER_METHOD = "other";
@@ -52,18 +54,20 @@ final class ServiceSpans {
                 .setAttribute(RPC_METHOD, name);
     }
 
-    /** Ends {@code span} as {@code result} says: status ERROR with {@code error.type} when it carries an exception. */
-    static void end(Span span, Result result) {
-        ErrorType type = ErrorType.of(result);
-        if (type != ErrorType.NONE) {
-            fail(span, type, result.getException());
+    /**
+     * Ends {@code span} as the call ended: with {@code result} (status ERROR with {@code error.type}
+     * when it carries the service's exception) or with {@code failure} (status ERROR). The two
+     * arguments are those of {@link Result#whenComplete}.
+     */
+    static void end(Span span, Result result, Throwable failure) {
+        if (failure != null) {
+            fail(span, ErrorType.ofThrown(failure), failure);
+        } else {
+            ErrorType type = ErrorType.of(result);
+            if (type != ErrorType.NONE) {
+                fail(span, type, result.getException());
+            }
         }
-        span.end();
-    }
-
-    /** Ends {@code span} failed by {@code thrown}. */
-    static void endThrown(Span span, Throwable thrown) {
-        fail(span, ErrorType.ofThrown(thrown), thrown);
         span.end();
     }
 

@@ -52,7 +52,7 @@ class WeftTelemetryTest {
         Weft provider = weft(true);
         Weft consumer = weft(true);
         String address = export(provider, new ShopImpl("a"));
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=2000");
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=10000");
 
         Span parent = app.spanBuilder("checkout").startSpan();
         try (Scope ignored = parent.makeCurrent()) {
@@ -62,14 +62,18 @@ class WeftTelemetryTest {
         }
 
         SpanData server = awaitSpan(s -> s.getKind() == SpanKind.SERVER);
-        SpanData attempt = awaitSpan(s -> s.getKind() == SpanKind.CLIENT);
-        assertThat(attempt.getParentSpanId()).isEqualTo(parent.getSpanContext().getSpanId());
-        assertThat(attempt.getTraceId()).isEqualTo(parent.getSpanContext().getTraceId());
+        SpanData call = awaitSpan(WeftTelemetryTest::isCall);
+        SpanData attempt = awaitSpan(WeftTelemetryTest::isAttempt);
+        assertThat(call.getParentSpanId()).isEqualTo(parent.getSpanContext().getSpanId());
+        assertThat(call.getTraceId()).isEqualTo(parent.getSpanContext().getTraceId());
+        assertThat(call.getAttributes().get(AttributeKey.booleanKey("weft.mocked"))).isFalse();
+        assertThat(attempt.getParentSpanId()).isEqualTo(call.getSpanId());
+        assertThat(attempt.getAttributes().get(AttributeKey.longKey("weft.attempt"))).isEqualTo(1L);
         assertThat(server.getParentSpanId()).isEqualTo(attempt.getSpanId());
         assertThat(server.getTraceId()).isEqualTo(attempt.getTraceId());
         assertThat(server.getParentSpanContext().isRemote()).isTrue();
 
-        for (SpanData span : List.of(server, attempt)) {
+        for (SpanData span : List.of(server, call, attempt)) {
             assertThat(span.getName()).isEqualTo(Shop.class.getName() + "/greet");
             assertThat(span.getAttributes().get(AttributeKey.stringKey("rpc.system"))).isEqualTo("weft");
             assertThat(span.getAttributes().get(AttributeKey.stringKey("rpc.service"))).isEqualTo(Shop.class.getName());
@@ -86,13 +90,14 @@ class WeftTelemetryTest {
         Weft provider = weft(true);
         Weft consumer = weft(true);
         String address = export(provider, new ShopImpl("a"));
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=2000");
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=10000");
 
         assertThatThrownBy(() -> shop.fail("ada")).isInstanceOf(IllegalArgumentException.class);
 
         SpanData server = awaitSpan(s -> s.getKind() == SpanKind.SERVER);
-        SpanData attempt = awaitSpan(s -> s.getKind() == SpanKind.CLIENT);
-        for (SpanData span : List.of(server, attempt)) {
+        SpanData call = awaitSpan(WeftTelemetryTest::isCall);
+        SpanData attempt = awaitSpan(WeftTelemetryTest::isAttempt);
+        for (SpanData span : List.of(server, call, attempt)) {
             assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
             assertThat(span.getAttributes().get(AttributeKey.stringKey("error.type"))).isEqualTo("business");
             assertThat(span.getEvents()).anyMatch(event -> event.getName().equals("exception"));
@@ -123,13 +128,37 @@ class WeftTelemetryTest {
             parent.end();
         }
 
-        List<SpanData> attempts = exporter.getFinishedSpanItems().stream().filter(s -> s.getKind() == SpanKind.CLIENT).toList();
-        assertThat(attempts).allMatch(s -> s.getParentSpanId().equals(parent.getSpanContext().getSpanId()));
+        List<SpanData> calls = exporter.getFinishedSpanItems().stream().filter(WeftTelemetryTest::isCall).toList();
+        assertThat(calls).hasSize(2).allMatch(s -> s.getParentSpanId().equals(parent.getSpanContext().getSpanId()))
+                .allMatch(s -> s.getStatus().getStatusCode() == StatusCode.UNSET);
+        List<SpanData> attempts = exporter.getFinishedSpanItems().stream().filter(WeftTelemetryTest::isAttempt).toList();
+        assertThat(attempts).allMatch(a -> calls.stream().anyMatch(c -> c.getSpanId().equals(a.getParentSpanId())));
         List<SpanData> timedOut = attempts.stream().filter(s -> s.getStatus().getStatusCode() == StatusCode.ERROR).toList();
         assertThat(timedOut).hasSizeBetween(1, 2).allMatch(s -> "timeout".equals(s.getAttributes().get(AttributeKey.stringKey("error.type"))))
-                .allMatch(s -> port(slow) == s.getAttributes().get(AttributeKey.longKey("server.port")));
-        assertThat(attempts).filteredOn(s -> s.getStatus().getStatusCode() != StatusCode.ERROR)
-                .hasSize(2).allMatch(s -> port(fast) == s.getAttributes().get(AttributeKey.longKey("server.port")));
+                .allMatch(s -> port(slow) == s.getAttributes().get(AttributeKey.longKey("server.port")))
+                .allMatch(s -> s.getAttributes().get(AttributeKey.longKey("weft.attempt")) == 1L);
+        List<SpanData> answered = attempts.stream().filter(s -> s.getStatus().getStatusCode() != StatusCode.ERROR).toList();
+        assertThat(answered).hasSize(2).allMatch(s -> port(fast) == s.getAttributes().get(AttributeKey.longKey("server.port")));
+        for (SpanData retry : answered) {
+            boolean afterATimeout = timedOut.stream().anyMatch(t -> t.getParentSpanId().equals(retry.getParentSpanId()));
+            assertThat(retry.getAttributes().get(AttributeKey.longKey("weft.attempt"))).isEqualTo(afterATimeout ? 2L : 1L);
+        }
+    }
+
+    @Test
+    void aForcedMock_isACallSpanMarkedMocked_withNoAttempt() {
+        Weft provider = weft(true);
+        Weft consumer = weft(true);
+        String address = export(provider, new ShopImpl("a"));
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=10000&greet.mock=force:return degraded");
+
+        assertThat(shop.greet("ada")).isEqualTo("degraded");
+
+        SpanData call = awaitSpan(WeftTelemetryTest::isCall);
+        assertThat(call.getAttributes().get(AttributeKey.booleanKey("weft.mocked"))).isTrue();
+        assertThat(call.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        assertThat(exporter.getFinishedSpanItems()).noneMatch(WeftTelemetryTest::isAttempt)
+                .noneMatch(s -> s.getKind() == SpanKind.SERVER);
     }
 
     @Test
@@ -138,24 +167,28 @@ class WeftTelemetryTest {
         Weft front = weft(true);
         Weft consumer = weft(true);
         String backAddress = export(back, new ShopImpl("back"));
-        Shop backShop = front.refer(Shop.class, "url=weft://" + backAddress + "&timeout=2000");
+        Shop backShop = front.refer(Shop.class, "url=weft://" + backAddress + "&timeout=10000");
         String frontAddress = export(front, new ShopImpl("front") {
             @Override
             public String greet(String name) {
                 return "front+" + backShop.greet(name);
             }
         });
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + frontAddress + "&timeout=2000");
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + frontAddress + "&timeout=10000");
 
         assertThat(shop.greet("ada")).isEqualTo("front+back:ada");
 
-        List<SpanData> spans = awaitSpans(4);
-        SpanData first = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT && s.getParentSpanId().equals(
-                io.opentelemetry.api.trace.SpanId.getInvalid())).findFirst().orElseThrow();
-        SpanData frontServer = child(spans, first, SpanKind.SERVER);
-        SpanData nestedAttempt = child(spans, frontServer, SpanKind.CLIENT);
+        List<SpanData> spans = awaitSpans(6);
+        SpanData first = spans.stream().filter(s -> isCall(s) && !s.getParentSpanContext().isValid()).findFirst().orElseThrow();
+        SpanData firstAttempt = child(spans, first, SpanKind.CLIENT);
+        SpanData frontServer = child(spans, firstAttempt, SpanKind.SERVER);
+        SpanData nestedCall = child(spans, frontServer, SpanKind.CLIENT);
+        SpanData nestedAttempt = child(spans, nestedCall, SpanKind.CLIENT);
         SpanData backServer = child(spans, nestedAttempt, SpanKind.SERVER);
-        assertThat(List.of(frontServer, nestedAttempt, backServer)).allMatch(s -> s.getTraceId().equals(first.getTraceId()));
+        assertThat(List.of(firstAttempt, frontServer, nestedCall, nestedAttempt, backServer))
+                .allMatch(s -> s.getTraceId().equals(first.getTraceId()));
+        assertThat(isCall(nestedCall)).isTrue();
+        assertThat(isAttempt(nestedAttempt)).isTrue();
     }
 
     @Test
@@ -163,11 +196,19 @@ class WeftTelemetryTest {
         Weft provider = weft(false);
         Weft consumer = weft(false);
         String address = export(provider, new ShopImpl("a"));
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=2000");
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=10000");
 
         assertThat(shop.greet("ada")).isEqualTo("a:ada");
 
         assertThat(exporter.getFinishedSpanItems()).isEmpty();
+    }
+
+    private static boolean isCall(SpanData span) {
+        return span.getKind() == SpanKind.CLIENT && span.getAttributes().get(AttributeKey.booleanKey("weft.mocked")) != null;
+    }
+
+    private static boolean isAttempt(SpanData span) {
+        return span.getKind() == SpanKind.CLIENT && span.getAttributes().get(AttributeKey.longKey("weft.attempt")) != null;
     }
 
     private static SpanData child(List<SpanData> spans, SpanData parent, SpanKind kind) {

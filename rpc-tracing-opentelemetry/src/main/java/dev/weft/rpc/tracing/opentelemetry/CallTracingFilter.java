@@ -1,0 +1,83 @@
+package dev.weft.rpc.tracing.opentelemetry;
+
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.protocol.ChainScopedFilter;
+import dev.weft.rpc.protocol.Filter;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.spi.Activate;
+import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.spi.ExtensionDirectorAware;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+
+import java.util.Objects;
+
+/**
+ * Call filter {@value #NAME}: a {@code CLIENT} span per call as the caller sees it, the child of
+ * the span current when the call is made, with {@code weft.mocked} (whether the mock answered),
+ * ended when the call's result ends (every attempt, retry and the mock inside it, sync or async).
+ * Its context goes into the call's attachments, where each attempt ({@link AttemptTracingFilter})
+ * finds its parent whatever thread starts it; it is current while the rest of the call runs on
+ * the caller's thread.
+ *
+ * <p>Outermost in the {@code call} chain but for the metrics filter. Traces only once
+ * {@link WeftTelemetry} is installed on the director; before that a call costs one volatile read.
+ * Remove it with {@code filter=-tracing-call}. Thread-safe.
+ */
+@Activate(group = FilterChain.CALL, order = -25_000)
+public final class CallTracingFilter implements ChainScopedFilter, ExtensionDirectorAware {
+
+    /** The extension name. */
+    public static final String NAME = "tracing-call";
+
+    private volatile ExtensionDirector director;
+
+    @Override
+    public void setExtensionDirector(ExtensionDirector director) {
+        this.director = Objects.requireNonNull(director, "director");
+    }
+
+    @Override
+    public Filter forChain(Invoker<?> invoker) {
+        return new Chain(TraceHub.of(director), new ServiceSpans(invoker.getInterface()));
+    }
+
+    /** The filter of one referred service. */
+    private static final class Chain implements Filter {
+
+        private final TraceHub hub;
+        private final ServiceSpans spans;
+
+        Chain(TraceHub hub, ServiceSpans spans) {
+            this.hub = hub;
+            this.spans = spans;
+        }
+
+        @Override
+        public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
+            WeftTelemetry telemetry = hub.telemetry();
+            if (telemetry == null) {
+                return next.invoke(invocation);
+            }
+            Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.CLIENT).startSpan();
+            Context call = Context.current().with(span);
+            RpcInvocation carrier = Attachments.writable(invocation);
+            telemetry.propagator().inject(call, carrier, Attachments.SETTER);
+            Scope scope = call.makeCurrent();
+            try {
+                return next.invoke(carrier).whenComplete((result, failure) -> {
+                    span.setAttribute(ServiceSpans.MOCKED, result != null && result.isMocked());
+                    ServiceSpans.end(span, result, failure);
+                });
+            } finally {
+                scope.close();
+            }
+        }
+    }
+}
