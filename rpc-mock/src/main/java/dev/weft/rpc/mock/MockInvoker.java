@@ -1,6 +1,7 @@
 package dev.weft.rpc.mock;
 
 import com.google.common.reflect.TypeToken;
+import dev.weft.rpc.common.AsyncTypes;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -302,7 +303,7 @@ public final class MockInvoker<T> implements Invoker<T> {
                     Method method = overloads[i];
                     try {
                         compiled[i] = new MethodMock(key, expression, answer(expression, type, converter, instances,
-                                TypeToken.of(type).resolveType(method.getGenericReturnType()).getType(), method,
+                                AsyncTypes.valueType(TypeToken.of(type).resolveType(method.getGenericReturnType()).getType()), method,
                                 resolvedClass));
                     } catch (Rejection r) {
                         reject(methodKey, key, expression, method, r);

@@ -1,7 +1,6 @@
 package dev.weft.rpc.protocol.weft;
 
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcResult;
 import io.netty.channel.Channel;
 
 import java.util.Map;
@@ -81,7 +80,7 @@ final class ChannelState {
     void fail(long id, int code, String message) {
         PendingCall call = take(id);
         if (call != null) {
-            call.complete(RpcResult.ofException(new RpcException(code, message)));
+            call.fail(new RpcException(code, message));
         }
     }
 
@@ -98,7 +97,7 @@ final class ChannelState {
         if (channel.isActive()) {
             channel.writeAndFlush(Frame.cancel(channel.alloc(), id), channel.voidPromise());
         }
-        call.complete(RpcResult.ofException(failure));
+        call.fail(failure);
     }
 
     /** The provider stops taking calls on this connection; it is closed once nothing is pending. */

@@ -1,8 +1,6 @@
 package dev.weft.rpc.protocol.weft;
 
-import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.common.RpcResult;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleState;
@@ -14,8 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The consumer's per-channel handler, on the event loop: completes pending calls (decoding each
- * answer against the call's declared return type), answers and sends heartbeats, follows GOAWAY,
+ * The consumer's per-channel handler, on the event loop: hands each answer to its pending call
+ * (which decodes it against the call's declared return type on the call's executor), answers and sends heartbeats, follows GOAWAY,
  * and fails every pending call the moment the channel closes.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
@@ -37,6 +35,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         Frame frame = (Frame) msg;
+        boolean handedOver = false;
         try {
             if (frame.isEvent()) {
                 onEvent(ctx, frame);
@@ -47,12 +46,14 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                             + " arrived after its call ended (deadline passed or cancelled); dropped");
                     return;
                 }
-                Result result = ResponseCodec.read(frame, call.serialization(), call.method(), call.returnType(),
-                        connection.exceptions(), state.remote());
-                call.complete(result);
+                // decoded on the call's executor (the waiting caller's thread for a sync call), not here
+                call.answer(frame, connection.exceptions(), state.remote());
+                handedOver = true;
             }
         } finally {
-            frame.release();
+            if (!handedOver) {
+                frame.release();
+            }
         }
     }
 
@@ -64,9 +65,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                     + " (" + oversized.bodyLength() + " bytes, over payload) arrived after its call ended; discarded");
             return;
         }
-        call.complete(RpcResult.ofException(new RpcException(RpcException.SERIALIZATION_EXCEPTION, "answer of "
+        call.fail(new RpcException(RpcException.SERIALIZATION_EXCEPTION, "answer of "
                 + call.method().getName() + " from " + state.remote() + ": " + oversized.bodyLength()
-                + " bytes (expected: <= payload " + oversized.maxBodyLength() + ", this consumer's limit; not read)")));
+                + " bytes (expected: <= payload " + oversized.maxBodyLength() + ", this consumer's limit; not read)"));
     }
 
     private void onEvent(ChannelHandlerContext ctx, Frame frame) {

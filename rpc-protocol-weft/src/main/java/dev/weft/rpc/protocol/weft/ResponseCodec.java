@@ -1,5 +1,6 @@
 package dev.weft.rpc.protocol.weft;
 
+import dev.weft.rpc.common.AsyncTypes;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcResult;
@@ -28,9 +29,10 @@ final class ResponseCodec {
                          Object value) throws IOException {
         ByteBuf frame = Frame.start(alloc, 0, Status.OK, serialization.getId(), requestId, 0);
         try {
-            if (!isVoid(method.getGenericReturnType())) {
+            Type valueType = AsyncTypes.valueType(method.getGenericReturnType());
+            if (!isVoid(valueType)) {
                 Serialization.ObjectOutput out = serialization.serialize(new ByteBufOutputStream(frame));
-                out.writeObject(value, method.getGenericReturnType());
+                out.writeObject(value, valueType);
                 out.flush();
             }
             Frame.finish(frame);
@@ -77,9 +79,9 @@ final class ResponseCodec {
                     Status.name(status) + " from " + remote + ": " + reason));
         }
         if (frame.serializationId() != serialization.getId()) {
-            return RpcResult.ofException(new RpcException(RpcException.SERIALIZATION_EXCEPTION,
+            return RpcResult.ofException(new UndecodableAnswerException(
                     "response serialization id: " + frame.serializationId() + " from " + remote
-                            + " (expected: " + serialization.getId() + ")"));
+                            + " (expected: " + serialization.getId() + ")", null));
         }
         try {
             if (status == Status.OK) {
@@ -93,7 +95,7 @@ final class ResponseCodec {
                     .readObject(RemoteError.class);
             return RpcResult.ofException(exceptions.recreate(error, method, remote));
         } catch (IOException | RuntimeException e) {
-            return RpcResult.ofException(new RpcException(RpcException.SERIALIZATION_EXCEPTION,
+            return RpcResult.ofException(new UndecodableAnswerException(
                     "response to " + method.getName() + " from " + remote + ": " + e.getMessage(), e));
         }
     }

@@ -1,8 +1,11 @@
 package dev.weft.rpc.protocol.weft;
 
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Cancellation;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
+import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
-import dev.weft.rpc.common.RpcResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -17,6 +20,7 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,7 +29,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The provider's per-connection handler, on the event loop: answers heartbeats, decodes requests
  * (service, pinned serialization id, method, arguments by declared types) and hands each call to
  * the server's bounded executor. A CANCEL event from the consumer skips its call if no thread has
- * started it yet (no answer is sent; the skip is counted per service). A request over
+ * started it yet (no answer is sent; the skip is counted per service), and cancels the future of an
+ * async implementation still pending. An implementation that answers with a future holds no
+ * business thread: its answer is written when the future completes (on the thread completing it),
+ * or abandoned when the call's deadline passes first. A request over
  * {@code payload} that the decoder skipped is answered PAYLOAD_TOO_LARGE. Anything that is not a
  * valid frame closes the connection with a log line; the server keeps serving other connections.
  */
@@ -36,6 +43,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private final WeftServer server;
     /** Two-way calls of this connection handed to the executor and not started yet, by request id. */
     private final Map<Long, Call> queued = new ConcurrentHashMap<>();
+    /** Two-way calls of this connection whose implementation answered with a future not completed yet, by request id. */
+    private final Map<Long, Call> running = new ConcurrentHashMap<>();
 
     ServerHandler(WeftServer server) {
         this.server = server;
@@ -168,7 +177,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                 ctx.voidPromise());
     }
 
-    /** The consumer gave up on call {@code id}: skip it unless a thread has already taken it. */
+    /**
+     * The consumer gave up on call {@code id}: skip it unless a thread has already taken it; when it
+     * is running as an async implementation's pending future, cancel that future (no answer is sent).
+     */
     private void onCancel(long id) {
         Call call = queued.remove(id);
         if (call != null && call.claim()) {
@@ -176,6 +188,14 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             call.service.callCancelled();
             LOG.debug("weft server: call {} from {} cancelled by its consumer before it ran; skipped",
                     id, call.channel.remoteAddress());
+            return;
+        }
+        Call pending = running.remove(id);
+        if (pending != null) {
+            pending.service.callCancelled();
+            pending.cancelRunning();
+            LOG.debug("weft server: call {} from {} cancelled by its consumer while its implementation's future was pending",
+                    id, pending.channel.remoteAddress());
         }
     }
 
@@ -231,6 +251,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         private final long deadlineNanos;
         /** Set by whoever takes this call first: a business thread running it, or a CANCEL skipping it. */
         private final AtomicBoolean claimed = new AtomicBoolean();
+        /** Cancelled when the consumer cancels the running call or its deadline passes: reaches an async implementation's future. */
+        private final Cancellation cancellation = Cancellation.create();
 
         Call(Channel channel, long id, boolean twoWay, ExportedService service, Method method, Object[] arguments,
              Map<String, String> attachments, long deadlineNanos) {
@@ -280,37 +302,92 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             if (!takeFromQueue()) {
                 return; // cancelled while queued; already counted as done
             }
+            boolean pending = false;
             try {
                 if (server.isDraining() || service.isClosing()) {
                     answerStatus(Status.NOT_PROCESSED, "shutting down: " + service.key());
                 } else if (deadlineNanos != Long.MAX_VALUE && server.ticker().read() - deadlineNanos >= 0) {
                     answerStatus(Status.DEADLINE_EXPIRED, "the call's deadline passed while it waited for a thread; not run");
                 } else {
-                    invoke();
+                    pending = invoke();
                 }
             } finally {
-                service.callDone();
+                if (!pending) {
+                    service.callDone();
+                }
             }
         }
 
-        private void invoke() {
+        /**
+         * Runs the call; true when its answer is pending (an async implementation's future), in which
+         * case the answer is written, and the call counted done, when the result ends: no business
+         * thread waits for it. A pending call is abandoned (its future cancelled, no answer written)
+         * when its consumer cancels it or its deadline passes.
+         */
+        private boolean invoke() {
             RpcInvocation invocation = new RpcInvocation(method.getName(), method.getParameterTypes(), arguments,
                     method.getReturnType(), method.getGenericReturnType());
             attachments.forEach(invocation::setAttachment);
+            invocation.setCallOptions(CallOptions.DEFAULT.withCancellation(cancellation));
             Result result;
             try {
                 result = service.invoker().invoke(invocation);
             } catch (RuntimeException | Error e) {
-                result = RpcResult.ofException(e);
+                Results.rethrowIfFatal(e);
+                answer(null, e); // refused by a provider filter (or the dispatch failed): a failure, not the service's answer
+                return false;
             }
+            if (result.isDone()) {
+                Throwable failure = Results.failureOf(result);
+                answer(failure == null ? result : null, failure);
+                return false;
+            }
+            if (twoWay) {
+                running.put(id, this);
+            }
+            Future<?> abandon = deadlineNanos == Long.MAX_VALUE ? null : channel.eventLoop().schedule(cancellation::cancel,
+                    deadlineNanos - server.ticker().read(), TimeUnit.NANOSECONDS);
+            result.whenComplete((answer, failure) -> {
+                if (abandon != null) {
+                    abandon.cancel(false);
+                }
+                try {
+                    if (twoWay) {
+                        running.remove(id, this);
+                    }
+                    if (!cancellation.isCancelled()) {
+                        answer(answer, failure);
+                    }
+                } finally {
+                    service.callDone();
+                }
+            });
+            return true;
+        }
+
+        /** Cancels a running async call (its consumer gave up): the implementation's future is cancelled, no answer is written. */
+        void cancelRunning() {
+            cancellation.cancel();
+        }
+
+        /**
+         * Writes the answer: the service's value or exception ({@code result}), or for a {@code failure}
+         * of the call (a refusal by a provider filter) its status: NOT_PROCESSED for one that says
+         * nothing ran, else the failure as an error the consumer re-creates.
+         */
+        private void answer(Result result, Throwable failure) {
             if (!twoWay) {
+                return;
+            }
+            if (failure instanceof RpcException refused && refused.isNotProcessed()) {
+                answerStatus(Status.NOT_PROCESSED, String.valueOf(refused.getMessage()));
                 return;
             }
             ByteBuf frame;
             try {
-                if (result.hasException()) {
+                if (failure != null || result.hasException()) {
                     frame = ResponseCodec.error(channel.alloc(), service.serialization(), id,
-                            server.exceptions().describe(result.getException(), method));
+                            server.exceptions().describe(failure != null ? failure : result.getException(), method));
                 } else {
                     frame = ResponseCodec.value(channel.alloc(), service.serialization(), id, method, result.getValue());
                 }

@@ -30,7 +30,8 @@ final class Status {
         return switch (status) {
             case NOT_PROCESSED, SERVICE_NOT_FOUND -> RpcException.NOT_PROCESSED;
             case DEADLINE_EXPIRED -> RpcException.TIMEOUT_EXCEPTION;
-            case BAD_REQUEST, PAYLOAD_TOO_LARGE -> RpcException.SERIALIZATION_EXCEPTION;
+            // SERVER_ERROR: the provider ran the call and could not encode its answer; never retried
+            case BAD_REQUEST, PAYLOAD_TOO_LARGE, SERVER_ERROR -> RpcException.SERIALIZATION_EXCEPTION;
             default -> RpcException.UNKNOWN_EXCEPTION;
         };
     }

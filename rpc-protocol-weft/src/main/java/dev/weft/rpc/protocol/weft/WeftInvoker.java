@@ -1,12 +1,15 @@
 package dev.weft.rpc.protocol.weft;
 
+import java.util.concurrent.Executor;
+import dev.weft.rpc.common.Deadline;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.AsyncTypes;
 import com.google.common.base.Ticker;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
-import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Serialization;
 import io.netty.buffer.ByteBuf;
@@ -25,17 +28,22 @@ import java.util.function.Consumer;
 
 /**
  * A consumer invoker for one service at one provider address, over the address's shared
- * connections. The service's answers (a value, or an exception it threw) come back in the
- * {@link Result}; every other failure is thrown as a non-business {@link RpcException}: NETWORK
- * (no connection, connection lost), TIMEOUT, NOT_PROCESSED (provider busy or going away: safe to
- * retry), SERIALIZATION. Each call's deadline is the {@value #TIMEOUT_KEY} read at call time (the
- * invocation's {@code timeout} attachment, else the URL's method-level then service-level key,
- * default {@value #DEFAULT_TIMEOUT} ms). The URL is the refer URL, which carries the consumer's
- * keys; a registry's view whose override changed the timeout hands it over as the attachment. The
- * deadline travels in the frame header, and the call fails with a
- * TIMEOUT {@link RpcException} when it passes. When the call ends without an answer after it was
- * sent (deadline passed, calling thread interrupted), the provider is told with a CANCEL event so
- * that it skips the call if it has not started. Thread-safe.
+ * connections. Every call is asynchronous: {@link #invoke} sends it and returns a pending
+ * {@link Result}, and no thread waits for the answer (a sync caller waits on its own thread, which
+ * the call's {@link CallOptions#executor()} hands the answer to). The result ends with the
+ * service's answer (a value, or an exception it threw, whatever its class or code), or with a
+ * failure of the call, a non-business {@link RpcException}: NETWORK (connection lost), TIMEOUT
+ * (the attempt's deadline), NOT_PROCESSED (provider busy or going away: safe to retry),
+ * SERIALIZATION (an answer that cannot be read, or that the provider could not encode), CANCELLED.
+ * Failures found before sending (no connection, arguments that cannot be encoded) are thrown.
+ *
+ * <p>Each attempt's deadline is the {@value #TIMEOUT_KEY} read at call time (the invocation's
+ * {@code timeout} attachment, else the method-level then service-level key of the URL that applies,
+ * {@link CallOptions#urlOf}, default {@value #DEFAULT_TIMEOUT} ms), or the call's own deadline
+ * ({@code call-timeout}) when earlier. What is left of it travels in the frame header. When the
+ * call ends without an answer after it was sent (deadline passed, cancelled by its caller), the
+ * provider is told with a CANCEL event so that it skips the call if it has not started, or cancels
+ * an async implementation's future. Thread-safe.
  */
 final class WeftInvoker<T> implements Invoker<T> {
 
@@ -51,10 +59,13 @@ final class WeftInvoker<T> implements Invoker<T> {
     private final ConnectionGroup connections;
     private final Ticker ticker;
     private final Consumer<WeftInvoker<?>> onDestroy;
+    /** Where calls end when the caller's options name no executor: the protocol's callback threads. */
+    private final Executor callbacks;
     private final AtomicBoolean destroyed = new AtomicBoolean();
 
     WeftInvoker(Class<T> type, URL url, Serialization serialization, ConnectionGroup connections, Ticker ticker,
-                Consumer<WeftInvoker<?>> onDestroy) {
+                Executor callbacks, Consumer<WeftInvoker<?>> onDestroy) {
+        this.callbacks = callbacks;
         this.type = type;
         this.url = url;
         this.service = WeftProtocol.serviceKey(url, type).toString();
@@ -84,6 +95,14 @@ final class WeftInvoker<T> implements Invoker<T> {
         return connections;
     }
 
+    /**
+     * Sends the call and returns at once a pending result, which ends with the answer, or with a
+     * failure at the attempt's deadline, on a cancel, or when the connection closes; nothing waits.
+     * The attempt's deadline is the earlier of {@code timeout} and the call's own
+     * ({@link CallOptions#deadline()}); what is left of it travels in the frame. The result ends on
+     * the call's executor ({@link CallOptions#executor()}, else this protocol's callback threads).
+     * Failures found before anything was sent (no connection, arguments that do not encode) are thrown.
+     */
     @Override
     public Result invoke(Invocation invocation) throws RpcException {
         Objects.requireNonNull(invocation, "invocation");
@@ -95,15 +114,20 @@ final class WeftInvoker<T> implements Invoker<T> {
             throw new RpcException("method: " + RpcInvocation.signature(invocation) + " (expected: one of "
                     + methods.available() + " of " + type.getName() + ")");
         }
+        CallOptions options = invocation.getCallOptions();
+        if (options.cancellation().isCancelled()) {
+            throw new RpcException(RpcException.CANCELLED, "call of " + RpcInvocation.signature(invocation) + " to "
+                    + url.getAddress() + " cancelled by its caller before it was sent");
+        }
         long timeoutMillis = timeoutMillis(invocation);
-        long deadlineNanos = ticker.read() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long deadlineNanos = deadlineNanos(options, timeoutMillis);
         ChannelState state = connections.acquire(service, deadlineNanos);
         long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - ticker.read());
         if (remainingMillis <= 0) {
             throw timeout(invocation, timeoutMillis, "before it was sent");
         }
-        Type returnType = invocation.getGenericReturnType() == Object.class ? method.getGenericReturnType()
-                : invocation.getGenericReturnType();
+        Type returnType = invocation.getGenericReturnType() == Object.class
+                ? AsyncTypes.valueType(method.getGenericReturnType()) : invocation.getGenericReturnType();
         Channel channel = state.channel();
         long id = state.nextId();
         ByteBuf frame;
@@ -121,8 +145,11 @@ final class WeftInvoker<T> implements Invoker<T> {
                     + RpcInvocation.signature(invocation) + ": " + length + " bytes (expected: <= payload "
                     + connections.settings().payload() + ")");
         }
-        PendingCall call = new PendingCall(method, returnType, serialization);
+        Executor executor = options.executor() != null ? options.executor() : callbacks;
+        PendingCall call = new PendingCall(method, returnType, serialization, executor);
         state.register(id, call);
+        call.cancelListener(options.cancellation().onCancel(() -> state.cancel(id, new RpcException(RpcException.CANCELLED,
+                "call of " + RpcInvocation.signature(invocation) + " to " + url.getAddress() + " cancelled by its caller"))));
         // One task on the event loop both writes and arms the deadline: a single hand-off per call.
         // The answer is read on that same loop, so it never finds the deadline unarmed.
         EventLoop loop = channel.eventLoop();
@@ -150,34 +177,21 @@ final class WeftInvoker<T> implements Invoker<T> {
                 state.fail(id, RpcException.NOT_PROCESSED, "not sent to " + url.getAddress() + ": the client is closed");
             }
         }
-        Result result = await(call, state, id);
-        if (result.getException() instanceof RpcException failure && !failure.isBiz()) {
-            // Not the service's own answer (network, deadline, not processed...): thrown, so that
-            // cluster strategies see a failure they may retry rather than a business result.
-            throw failure;
-        }
-        return result;
+        return call.result();
     }
 
-    private Result await(PendingCall call, ChannelState state, long id) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return call.future().get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    state.cancel(id, new RpcException(RpcException.NETWORK_EXCEPTION,
-                            "the calling thread was interrupted while waiting for " + url.getAddress()));
-                } catch (ExecutionException e) {
-                    return RpcResult.ofException(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+    /** The attempt's deadline on this invoker's ticker: {@code timeoutMillis} from now, or the call's own when earlier. */
+    private long deadlineNanos(CallOptions options, long timeoutMillis) {
+        long now = ticker.read();
+        long deadline = now + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        Deadline callDeadline = options.deadline();
+        if (callDeadline != null) {
+            long callLeft = callDeadline.timeRemaining(TimeUnit.NANOSECONDS);
+            if (callLeft < deadline - now) {
+                deadline = now + callLeft;
             }
         }
+        return deadline;
     }
 
     private long timeoutMillis(Invocation invocation) {
@@ -190,7 +204,8 @@ final class WeftInvoker<T> implements Invoker<T> {
                 throw new RpcException("attachment " + TIMEOUT_KEY + ": " + attached + " (expected: milliseconds > 0)");
             }
         } else {
-            timeout = url.getMethodParameter(invocation.getMethodName(), TIMEOUT_KEY, (long) DEFAULT_TIMEOUT);
+            timeout = CallOptions.urlOf(this, invocation).getMethodParameter(invocation.getMethodName(), TIMEOUT_KEY,
+                    (long) DEFAULT_TIMEOUT);
         }
         if (timeout <= 0) {
             throw new RpcException(TIMEOUT_KEY + ": " + timeout + " (expected: milliseconds > 0) for "

@@ -27,6 +27,9 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import static com.google.common.base.Preconditions.checkArgument;
@@ -71,6 +74,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
      * count, not one per call.
      */
     static final Duration WARNING_INTERVAL = Duration.ofSeconds(10);
+    /** Threads that end async calls: twice the processors, at least 4. */
+    static final int CALLBACK_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
 
     private final Ticker ticker;
     private final Random random;
@@ -82,6 +87,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     private final Set<WeftInvoker<?>> invokers = ConcurrentHashMap.newKeySet();
     private volatile ExtensionDirector director;
     private EventLoopGroup clientGroup;
+    /** Ends consumers' async calls (decoding answers, running what follows them); created with the client threads. */
+    private ThreadPoolExecutor callbacks;
     /** The transport of {@link #clientGroup}, which its channels must share. */
     private Transport clientTransport;
     private boolean destroyed;
@@ -218,10 +225,24 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
                 group.retain();
                 groups.put(settings, group);
             }
-            WeftInvoker<T> invoker = new WeftInvoker<>(type, url, serialization, group, ticker, this::destroyed);
+            WeftInvoker<T> invoker = new WeftInvoker<>(type, url, serialization, group, ticker, callbacks(), this::destroyed);
             invokers.add(invoker);
             return invoker;
         }
+    }
+
+    /**
+     * The threads that end consumers' calls made without an executor of their own (async calls):
+     * {@link #CALLBACK_THREADS} daemon threads {@code weft-callback-N}, started on demand and stopped
+     * after a minute idle. A caller's callback that blocks holds one of them, never a network thread.
+     */
+    private synchronized Executor callbacks() {
+        if (callbacks == null) {
+            callbacks = new ThreadPoolExecutor(CALLBACK_THREADS, CALLBACK_THREADS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                    new DefaultThreadFactory("weft-callback", true));
+            callbacks.allowCoreThreadTimeOut(true);
+        }
+        return callbacks;
     }
 
     private ConnectionGroup newGroup(ClientSettings settings, URL url) {
@@ -257,12 +278,14 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
     @Override
     public void destroy() {
         EventLoopGroup group;
+        ThreadPoolExecutor ending;
         synchronized (this) {
             if (destroyed) {
                 return;
             }
             destroyed = true;
             group = clientGroup;
+            ending = callbacks;
         }
         List<WeftServer> closing = new ArrayList<>(servers.values());
         servers.clear();
@@ -272,6 +295,9 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         new ArrayList<>(invokers).forEach(WeftInvoker::destroy);
         if (group != null) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        if (ending != null) {
+            ending.shutdown(); // calls still ending finish; a call ending later ends on the thread that ends it
         }
     }
 

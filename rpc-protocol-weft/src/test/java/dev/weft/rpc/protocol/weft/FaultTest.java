@@ -162,8 +162,9 @@ class FaultTest {
         awaitTrue(() -> weft.connections().pendingCount() == 2);
         thread.interrupt();
 
-        assertThat(caller.get(10, TimeUnit.SECONDS)).isInstanceOf(RpcException.class)
-                .hasMessageContaining("interrupted");
+        // the interrupt cancels the call: the consumer tells the provider, the caller gets CANCELLED
+        assertThat(caller.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(RpcException.class,
+                e -> assertThat(e.isCancelled()).isTrue()).hasMessageContaining("cancelled by its caller");
         awaitTrue(() -> cancelledCalls(exporter) == 1);
         assertThat(blocker.get(10, TimeUnit.SECONDS)).isEqualTo("slept 1000");
         // its deadline (20 s) had not passed: only the CANCEL kept it from running

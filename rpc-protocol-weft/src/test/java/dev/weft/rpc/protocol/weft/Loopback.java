@@ -2,13 +2,18 @@ package dev.weft.rpc.protocol.weft;
 
 import com.google.common.base.Ticker;
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Cancellation;
+import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.ThreadlessExecutor;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.testing.DelegatingReplies;
 import dev.weft.rpc.testing.FakeProvider;
 
 import java.lang.reflect.Proxy;
+import java.util.concurrent.ForkJoinPool;
 import java.util.Random;
 
 /** A weft protocol on 127.0.0.1 for one test: export, refer, and a JDK proxy over an invoker. */
@@ -43,7 +48,14 @@ final class Loopback implements AutoCloseable {
             if (method.getDeclaringClass() == Object.class) {
                 return method.getName().equals("toString") ? invoker.toString() : method.invoke(invoker, args);
             }
-            return invoker.invoke(new RpcInvocation(method, args)).recreate();
+            // as Weft's sync proxy does: the answer is handed to this thread, which waits for it
+            RpcInvocation invocation = new RpcInvocation(method, args);
+            ThreadlessExecutor executor = new ThreadlessExecutor(ForkJoinPool.commonPool());
+            Cancellation cancellation = Cancellation.create();
+            invocation.setCallOptions(CallOptions.DEFAULT.withExecutor(executor).withCancellation(cancellation));
+            Result result = invoker.invoke(invocation);
+            executor.await(result, cancellation);
+            return result.recreate();
         }));
     }
 

@@ -1,5 +1,7 @@
 package dev.weft.rpc.proxy.internal;
 
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.Cancellation;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -9,6 +11,7 @@ import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.URL;
 
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The provider-side {@link Invoker} of both factories: resolves the invocation to a
@@ -16,7 +19,10 @@ import java.util.Objects;
  * name and parameter types), checks the arguments, and lets a {@link MethodDispatcher} call the
  * implementation.
  *
- * <p>Whatever the implementation throws is returned in the {@link Result}. An invocation that
+ * <p>Whatever the implementation throws is returned in the {@link Result}. A method returning
+ * {@code CompletableFuture<T>} or {@code CompletionStage<T>} answers a pending result that ends
+ * with the future's value, or its exception as the service's exception; no thread waits for it, and
+ * cancelling the call ({@link dev.weft.rpc.common.CallOptions#cancellation()}) cancels the future. An invocation that
  * cannot be dispatched (unknown method, arguments that do not fit, invoker destroyed) fails
  * with an {@link RpcException}; a destroyed invoker's is {@link RpcException#NOT_PROCESSED}, since
  * the implementation did not run. Thread-safe.
@@ -77,8 +83,28 @@ final class DispatchingInvoker<T> implements Invoker<T> {
         } catch (Throwable thrown) {
             return RpcResult.ofException(thrown);
         }
+        if (method.isAsync() && value instanceof CompletionStage<?> answer) {
+            // the implementation answers later: the result ends with its future, and holds no thread meanwhile
+            cancelWithTheCall(answer, invocation.getCallOptions().cancellation());
+            return AsyncResult.ofAnswer(answer);
+        }
         // Allocated outside the try block, where the JIT can remove it by escape analysis.
         return RpcResult.of(value);
+    }
+
+    /** A call cancelled (by its consumer, or its deadline on the provider) cancels the implementation's future. */
+    private static void cancelWithTheCall(CompletionStage<?> answer, Cancellation cancellation) {
+        if (cancellation == Cancellation.NONE) {
+            return;
+        }
+        Cancellation.Registration registration = cancellation.onCancel(() -> {
+            try {
+                answer.toCompletableFuture().cancel(true);
+            } catch (UnsupportedOperationException notAFuture) {
+                // a stage that cannot be cancelled runs to its end; its answer is not sent
+            }
+        });
+        answer.whenComplete((value, failure) -> registration.remove());
     }
 
     private ServiceMethod resolve(Invocation invocation) {

@@ -1,10 +1,17 @@
 package dev.weft.rpc.proxy.internal;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Cancellation;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
+import dev.weft.rpc.common.ThreadlessExecutor;
 import dev.weft.rpc.common.RpcException;
 
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * The consumer-side behaviour every Weft proxy shares, whichever factory made it: turns
@@ -28,6 +35,14 @@ public final class ProxyHandler {
     /**
      * Calls method {@code index} of the interface through the invoker.
      *
+     * <p>A sync method is an async call waited for on the caller's thread: the call's options carry a
+     * {@link ThreadlessExecutor}, so the protocol hands the answer to this thread, which decodes it
+     * (one thread hop fewer than a pool in between); an interrupt while waiting cancels the call. A
+     * method returning {@code CompletableFuture<T>} or {@code CompletionStage<T>} returns at once a
+     * {@code CompletableFuture} completed with the value, or exceptionally with the service's
+     * exception or the call's {@link RpcException}; cancelling it cancels the call (its attempts in
+     * flight, and the provider is told).
+     *
      * @param args the arguments, primitives boxed; {@code null} for none
      * @return the value for the caller: {@code null} for {@code void}, else an instance of the
      *         (boxed) return type, never {@code null} for a primitive return type
@@ -37,17 +52,62 @@ public final class ProxyHandler {
      */
     public Object invoke(int index, Object[] args) throws Throwable {
         ServiceMethod method = methods.get(index);
+        if (method.isAsync()) {
+            return invokeAsync(method, args);
+        }
         Object value;
         try {
-            Result result = invoker.invoke(new ProxyInvocation(method, args));
+            ProxyInvocation invocation = new ProxyInvocation(method, args);
+            ThreadlessExecutor executor = new ThreadlessExecutor(ForkJoinPool.commonPool());
+            Cancellation cancellation = Cancellation.create();
+            invocation.setCallOptions(CallOptions.DEFAULT.withExecutor(executor).withCancellation(cancellation));
+            Result result = invoker.invoke(invocation);
             if (result == null) {
                 throw noResult(method);
             }
+            executor.await(result, cancellation);
             value = result.recreate();
         } catch (Throwable thrown) {
             throw method.translate(thrown);
         }
         return method.checkReturnValue(value);
+    }
+
+    private CompletableFuture<Object> invokeAsync(ServiceMethod method, Object[] args) {
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        Cancellation cancellation = Cancellation.create();
+        Result result;
+        try {
+            ProxyInvocation invocation = new ProxyInvocation(method, args);
+            invocation.setCallOptions(CallOptions.DEFAULT.withCancellation(cancellation));
+            result = invoker.invoke(invocation);
+            if (result == null) {
+                throw noResult(method);
+            }
+        } catch (RuntimeException | Error thrown) {
+            Results.rethrowIfFatal(thrown);
+            future.completeExceptionally(thrown);
+            return future;
+        }
+        result.completion().whenComplete((answer, failure) -> {
+            if (failure != null) {
+                future.completeExceptionally(Results.unwrap(failure));
+            } else if (answer.hasException()) {
+                future.completeExceptionally(answer.getException());
+            } else {
+                try {
+                    future.complete(method.checkAsyncValue(answer.getValue()));
+                } catch (RpcException misfit) {
+                    future.completeExceptionally(misfit);
+                }
+            }
+        });
+        future.whenComplete((value, failure) -> {
+            if (failure instanceof CancellationException) {
+                cancellation.cancel();
+            }
+        });
+        return future;
     }
 
     private RpcException noResult(ServiceMethod method) {

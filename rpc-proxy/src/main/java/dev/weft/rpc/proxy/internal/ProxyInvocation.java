@@ -4,7 +4,8 @@ import dev.weft.rpc.common.RpcInvocation;
 
 /**
  * The invocation a Weft proxy creates: an ordinary {@link RpcInvocation} that also remembers
- * which {@link ServiceMethod} it came from, so an invoker built for the same interface skips
+ * which {@link ServiceMethod} it came from (for a method returning {@code CompletableFuture<T>}, the
+ * invocation's return type is {@code T}, the type of the value the call carries), so an invoker built for the same interface skips
  * the lookup by name and parameter types. Layers in between see a plain {@code RpcInvocation};
  * an invoker whose method table does not hold that very method falls back to the lookup.
  *
@@ -15,7 +16,9 @@ final class ProxyInvocation extends RpcInvocation {
     private final ServiceMethod method;
 
     ProxyInvocation(ServiceMethod method, Object[] args) {
-        super(method.name(), method.parameterTypes(), args, method.returnType(), method.genericReturnType());
+        // an async method's call carries its value type, T, as its return type: what it is decoded as
+        super(method.name(), method.parameterTypes(), args, method.isAsync() ? method.valueClass() : method.returnType(),
+                method.valueType());
         this.method = method;
     }
 

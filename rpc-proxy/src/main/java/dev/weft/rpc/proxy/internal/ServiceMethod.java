@@ -1,6 +1,7 @@
 package dev.weft.rpc.proxy.internal;
 
 import com.google.common.reflect.TypeToken;
+import dev.weft.rpc.common.AsyncTypes;
 import dev.weft.rpc.common.RpcException;
 
 import java.lang.reflect.Method;
@@ -34,6 +35,11 @@ final class ServiceMethod {
     private final Class<?>[][] exceptionTypes;
     private final String signature;
     private final String qualifiedSignature;
+    /** Whether the method returns {@code CompletableFuture<T>} or {@code CompletionStage<T>}. */
+    private final boolean async;
+    /** What a call's value is decoded as: {@code T} for an async method, else the generic return type. */
+    private final Type valueType;
+    private final Class<?> valueClass;
 
     /**
      * {@code method} is the variant with the most specific return type among {@code variants},
@@ -65,6 +71,37 @@ final class ServiceMethod {
         }
         this.signature = signature(name, parameterTypes);
         this.qualifiedSignature = serviceType.getName() + '.' + signature;
+        this.async = AsyncTypes.isAsync(returnType);
+        this.valueType = async ? AsyncTypes.valueType(genericReturnType) : genericReturnType;
+        this.valueClass = async ? Descriptors.box(AsyncTypes.valueClass(genericReturnType)) : boxedReturnType;
+    }
+
+    /** Whether the method returns {@code CompletableFuture<T>} or {@code CompletionStage<T>}: the proxy returns at once. */
+    public boolean isAsync() {
+        return async;
+    }
+
+    /** The type of the value a call carries: {@code T} for an async method, else {@link #genericReturnType()}. */
+    public Type valueType() {
+        return valueType;
+    }
+
+    /** The raw class of {@link #valueType()}. */
+    public Class<?> valueClass() {
+        return async ? AsyncTypes.valueClass(genericReturnType) : resolvedReturnType;
+    }
+
+    /**
+     * The value an async call's future completes with, once checked against {@code T}.
+     *
+     * @throws RpcException for a value of another type
+     */
+    Object checkAsyncValue(Object value) {
+        if (value == null || valueClass.isInstance(value)) {
+            return value;
+        }
+        throw new RpcException("Result of " + qualifiedSignature + ": " + value.getClass().getName()
+                + " (expected: an instance of " + valueType.getTypeName() + ")");
     }
 
     /** {@code name(type, type)} with fully qualified parameter type names. */
