@@ -39,7 +39,7 @@ class ModuleDependencyRulesTest {
 
     @ParameterizedTest
     @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK", "PROTOCOL",
-            "PROTOCOL_WEFT", "REGISTRY", "REGISTRY_ZOOKEEPER", "BOOTSTRAP", "TESTING"})
+            "PROTOCOL_WEFT", "REGISTRY", "REGISTRY_ZOOKEEPER", "BOOTSTRAP", "TESTING", "METRICS_MICROMETER", "TRACING_OPENTELEMETRY"})
     void publishedModule_dependsOnlyOnWhatTheTableAllows(WeftModule module) {
         WeftRules.dependsOnlyOnWhatTheTableAllows(module).check(classes);
     }

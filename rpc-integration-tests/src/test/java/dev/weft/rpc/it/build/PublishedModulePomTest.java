@@ -35,7 +35,11 @@ class PublishedModulePomTest {
             Map.entry("rpc-registry-zookeeper", Set.of("rpc-registry", "rpc-cluster", "rpc-protocol", "rpc-spi", "rpc-common",
                     "curator-framework", "curator-recipes", "guava", "slf4j-api")),
             Map.entry("rpc-bootstrap", Set.of("rpc-registry", "rpc-registry-zookeeper", "rpc-cluster", "rpc-loadbalance", "rpc-protocol",
-                    "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")));
+                    "rpc-protocol-weft", "rpc-proxy", "rpc-mock", "rpc-spi", "rpc-common", "guava", "slf4j-api")),
+            Map.entry("rpc-metrics-micrometer", Set.of("rpc-protocol", "rpc-cluster", "rpc-registry", "rpc-spi", "rpc-common",
+                    "micrometer-core", "guava", "slf4j-api")),
+            Map.entry("rpc-tracing-opentelemetry", Set.of("rpc-protocol", "rpc-spi", "rpc-common", "opentelemetry-api",
+                    "guava", "slf4j-api")));
 
     private static final Set<String> LOGGING_BACKENDS = Set.of("slf4j-simple", "slf4j-nop", "slf4j-jdk14",
             "slf4j-reload4j", "slf4j-log4j12", "logback-classic", "logback-core", "log4j-core", "log4j-slf4j-impl",

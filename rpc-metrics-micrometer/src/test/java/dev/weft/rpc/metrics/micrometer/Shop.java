@@ -1,5 +1,7 @@
 package dev.weft.rpc.metrics.micrometer;
 
+import java.util.concurrent.CompletableFuture;
+
 /** The service the metrics tests export and refer. */
 public interface Shop {
 
@@ -11,4 +13,7 @@ public interface Shop {
 
     /** Answers once released, or after about 2 s. */
     String hold(String name);
+
+    /** Answers asynchronously, when the provider's {@code later} future is completed. */
+    CompletableFuture<String> later(String name);
 }

@@ -1,5 +1,6 @@
 package dev.weft.rpc.metrics.micrometer;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -8,6 +9,8 @@ final class ShopImpl implements Shop {
 
     final CountDownLatch release = new CountDownLatch(1);
     final CountDownLatch holding = new CountDownLatch(1);
+    /** What {@link #later} answers with once completed. */
+    final CompletableFuture<String> later = new CompletableFuture<>();
     private final String id;
 
     ShopImpl(String id) {
@@ -22,6 +25,11 @@ final class ShopImpl implements Shop {
     @Override
     public String fail(String name) {
         throw new IllegalArgumentException("no " + name);
+    }
+
+    @Override
+    public CompletableFuture<String> later(String name) {
+        return later.thenApply(prefix -> prefix + ":" + name);
     }
 
     @Override

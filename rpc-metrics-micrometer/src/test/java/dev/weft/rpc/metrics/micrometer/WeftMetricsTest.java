@@ -157,6 +157,44 @@ class WeftMetricsTest {
     }
 
     @Test
+    void anAsyncCall_isTimedOnBothSides_untilItsFutureCompletes() throws Exception {
+        Weft provider = weft();
+        Weft consumer = weft();
+        SimpleMeterRegistry providerMeters = new SimpleMeterRegistry();
+        SimpleMeterRegistry consumerMeters = new SimpleMeterRegistry();
+        new WeftMetrics(provider.director()).bindTo(providerMeters);
+        new WeftMetrics(consumer.director()).bindTo(consumerMeters);
+        String address = export(provider, "a", "");
+        Shop shop = consumer.refer(Shop.class, "url=weft://" + address + "&timeout=10000&retries=0");
+
+        CompletableFuture<String> answer = shop.later("ada");
+        Thread.sleep(100);
+        assertThat(answer).isNotDone();
+        assertThat(consumerMeters.find(Meters.CLIENT_CALL_DURATION).timers()).isEmpty();
+        assertThat(providerMeters.find(Meters.SERVER_CALL_DURATION).timers()).isEmpty();
+        shops.get(0).later.complete("late");
+
+        assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("late:ada");
+        Timer call = consumerMeters.get(Meters.CLIENT_CALL_DURATION).tags(Meters.METHOD, "later", Meters.OUTCOME, "ok").timer();
+        assertThat(call.count()).isEqualTo(1);
+        assertThat(call.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(100.0);
+        Timer served = awaitTimer(providerMeters, Meters.SERVER_CALL_DURATION, "later");
+        assertThat(served.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(90.0);
+        assertThat(timer(consumerMeters, Meters.CLIENT_ATTEMPT_DURATION, "later", "none").count()).isEqualTo(1);
+    }
+
+    /** The timer of {@code method}, waiting up to 5 s for it (a provider records after its answer is handed to the network). */
+    private static Timer awaitTimer(MeterRegistry meters, String name, String method) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        Timer timer;
+        while ((timer = meters.find(name).tag(Meters.METHOD, method).timer()) == null && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(timer).as("timer %s of %s", name, method).isNotNull();
+        return timer;
+    }
+
+    @Test
     void busyRefusals_byTheExecutesLimit_areCountedAndTimed() throws Exception {
         Weft provider = weft();
         Weft consumer = weft();
