@@ -27,8 +27,9 @@ class MetricsReportTest {
     void scrapeText_andTheTimelinesMeterRows_agreeWithWhatTheCallersSaw() throws Exception {
         List<ProviderSpec> specs = DefaultScenarios.defaultProviders();
         List<String> names = specs.stream().map(ProviderSpec::name).toList();
-        List<LiveEvent> events = List.of(new LiveEvent(1_000, LiveEvent.Kind.WEIGHT, "b"),
-                new LiveEvent(2_000, LiveEvent.Kind.DISABLE, "c"));
+        List<LiveEvent> events = List.of(new LiveEvent(600, LiveEvent.Kind.MOCK_ON, null),
+                new LiveEvent(1_200, LiveEvent.Kind.MOCK_OFF, null), new LiveEvent(1_800, LiveEvent.Kind.WEIGHT, "b"),
+                new LiveEvent(2_400, LiveEvent.Kind.DISABLE, "c"));
         try (LiveCluster cluster = LiveCluster.start(specs, null, false, Set.of(), 42, "loadbalance=roundrobin&timeout=1000");
              MetricsEndpoint endpoint = MetricsEndpoint.start(0, cluster.meters()::scrape)) {
             assertThat(cluster.warmUp(10_000)).containsExactlyInAnyOrderElementsOf(names);
@@ -53,7 +54,11 @@ class MetricsReportTest {
                 assertThat(inRows).as("meter rows of %s against the callers' own count", provider)
                         .isEqualTo(whole.answered(provider));
             }
-            assertThat(rows.get(2).answered().get("c")).as("c disabled for the last window").isLessThanOrEqualTo(2);
+            assertThat(rows.stream().mapToLong(Timeline.MeterRow::mocked).sum()).as("mocked calls, meters against callers")
+                    .isEqualTo(whole.mocked()).isEqualTo(sinceStart.mocked()).isPositive();
+            assertThat(rows.stream().mapToLong(Timeline.MeterRow::failed).sum()).isEqualTo(whole.failed());
+            assertThat(rows.get(1).mocked()).as("the window of the mock rule").isPositive();
+            assertThat(rows.get(4).answered().get("c")).as("c disabled for the last window").isLessThanOrEqualTo(2);
             String html = HtmlReport.render("live", List.of(Timeline.summary("live", "", result)), result);
             assertThat(html).contains("<table id=\"meter-timeline\">", "<td class=\"n\">" + rows.get(0).answered().get("a") + "</td>");
             assertThat(Timeline.render(result)).contains("the same windows in the consumer's meters");

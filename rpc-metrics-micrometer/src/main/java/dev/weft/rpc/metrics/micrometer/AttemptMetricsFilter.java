@@ -2,14 +2,9 @@ package dev.weft.rpc.metrics.micrometer;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.spi.Activate;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.spi.ExtensionDirectorAware;
-
-import java.util.Objects;
 
 /**
  * Consumer filter {@value #NAME}: times every attempt at one provider
@@ -24,21 +19,13 @@ import java.util.Objects;
  * {@code filter=-metrics-attempt}. Thread-safe; its meters are per chain.
  */
 @Activate(group = FilterChain.CONSUMER, order = -9_000)
-public final class AttemptMetricsFilter implements ChainScopedFilter, ExtensionDirectorAware {
+public final class AttemptMetricsFilter extends MeteredFilter {
 
     /** The extension name. */
     public static final String NAME = "metrics-attempt";
 
-    private volatile ExtensionDirector director;
-
     @Override
-    public void setExtensionDirector(ExtensionDirector director) {
-        this.director = Objects.requireNonNull(director, "director");
-    }
-
-    @Override
-    public Filter forChain(Invoker<?> invoker) {
-        MeterHub hub = MeterHub.of(director);
+    Filter forChain(MeterHub hub, Invoker<?> invoker) {
         URL url = invoker.getUrl();
         String address = url == null || url.getHost() == null ? "unknown" : url.getAddress();
         Class<?> service = invoker.getInterface();

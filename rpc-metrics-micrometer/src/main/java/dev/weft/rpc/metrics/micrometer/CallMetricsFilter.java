@@ -1,14 +1,9 @@
 package dev.weft.rpc.metrics.micrometer;
 
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.spi.Activate;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.spi.ExtensionDirectorAware;
-
-import java.util.Objects;
 
 /**
  * Call filter {@value #NAME}: times every call as its caller saw it, every attempt and the mock
@@ -22,22 +17,15 @@ import java.util.Objects;
  * Thread-safe; its meters are per chain (per referred service).
  */
 @Activate(group = FilterChain.CALL, order = -30_000)
-public final class CallMetricsFilter implements ChainScopedFilter, ExtensionDirectorAware {
+public final class CallMetricsFilter extends MeteredFilter {
 
     /** The extension name. */
     public static final String NAME = "metrics-call";
 
-    private volatile ExtensionDirector director;
-
     @Override
-    public void setExtensionDirector(ExtensionDirector director) {
-        this.director = Objects.requireNonNull(director, "director");
-    }
-
-    @Override
-    public Filter forChain(Invoker<?> invoker) {
+    Filter forChain(MeterHub hub, Invoker<?> invoker) {
         Class<?> service = invoker.getInterface();
-        return new TimingFilter(MeterHub.of(director), new ChainMeters(Meters.CLIENT_CALL_DURATION, true, null, service,
+        return new TimingFilter(hub, new ChainMeters(Meters.CLIENT_CALL_DURATION, true, null, service,
                 ChainMeters.serviceTags(service)), TimingFilter.CountedCall.NONE);
     }
 }

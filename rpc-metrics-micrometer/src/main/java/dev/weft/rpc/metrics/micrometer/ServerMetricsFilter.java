@@ -1,14 +1,9 @@
 package dev.weft.rpc.metrics.micrometer;
 
 import dev.weft.rpc.common.Invoker;
-import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.spi.Activate;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.spi.ExtensionDirectorAware;
-
-import java.util.Objects;
 
 /**
  * Provider filter {@value #NAME}: times every call an exported service serves
@@ -21,21 +16,13 @@ import java.util.Objects;
  * read. Remove it with {@code filter=-metrics-server}. Thread-safe; its meters are per chain.
  */
 @Activate(group = FilterChain.PROVIDER, order = -30_000)
-public final class ServerMetricsFilter implements ChainScopedFilter, ExtensionDirectorAware {
+public final class ServerMetricsFilter extends MeteredFilter {
 
     /** The extension name. */
     public static final String NAME = "metrics-server";
 
-    private volatile ExtensionDirector director;
-
     @Override
-    public void setExtensionDirector(ExtensionDirector director) {
-        this.director = Objects.requireNonNull(director, "director");
-    }
-
-    @Override
-    public Filter forChain(Invoker<?> invoker) {
-        MeterHub hub = MeterHub.of(director);
+    Filter forChain(MeterHub hub, Invoker<?> invoker) {
         Class<?> service = invoker.getInterface();
         return new TimingFilter(hub, new ChainMeters(Meters.SERVER_CALL_DURATION, false, Meters.SERVER_BUSY, service,
                 ChainMeters.serviceTags(service)), TimingFilter.CountedCall.NOT_PROCESSED);

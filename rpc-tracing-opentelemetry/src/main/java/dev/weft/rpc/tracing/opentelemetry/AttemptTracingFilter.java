@@ -6,19 +6,13 @@ import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
-import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.spi.Activate;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.spi.ExtensionDirectorAware;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
-
-import java.util.Objects;
 
 /**
  * Consumer filter {@value #NAME}: a {@code CLIENT} span per attempt at one provider, with
@@ -35,22 +29,15 @@ import java.util.Objects;
  * {@code filter=-tracing-attempt}. Thread-safe.
  */
 @Activate(group = FilterChain.CONSUMER, order = -9_500)
-public final class AttemptTracingFilter implements ChainScopedFilter, ExtensionDirectorAware {
+public final class AttemptTracingFilter extends TracedFilter {
 
     /** The extension name. */
     public static final String NAME = "tracing-attempt";
 
-    private volatile ExtensionDirector director;
-
     @Override
-    public void setExtensionDirector(ExtensionDirector director) {
-        this.director = Objects.requireNonNull(director, "director");
-    }
-
-    @Override
-    public Filter forChain(Invoker<?> invoker) {
+    Filter forChain(TraceHub hub, ServiceSpans spans, Invoker<?> invoker) {
         URL url = invoker.getUrl();
-        return new Chain(TraceHub.of(director), new ServiceSpans(invoker.getInterface()),
+        return new Chain(hub, spans,
                 url == null ? null : url.getHost(), url == null ? 0 : url.getPort());
     }
 
@@ -89,12 +76,7 @@ public final class AttemptTracingFilter implements ChainScopedFilter, ExtensionD
             Context attempt = call.with(span);
             RpcInvocation carrier = RpcInvocation.copyOf(invocation);
             telemetry.propagator().inject(attempt, carrier, Attachments.SETTER);
-            Scope scope = attempt.makeCurrent();
-            try {
-                return next.invoke(carrier).whenComplete((result, failure) -> ServiceSpans.end(span, result, failure));
-            } finally {
-                scope.close();
-            }
+            return ServiceSpans.within(attempt, span, false, next, carrier);
         }
     }
 }

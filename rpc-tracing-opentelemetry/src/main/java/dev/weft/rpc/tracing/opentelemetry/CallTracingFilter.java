@@ -5,18 +5,12 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
-import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.spi.Activate;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.spi.ExtensionDirectorAware;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
-
-import java.util.Objects;
 
 /**
  * Call filter {@value #NAME}: a {@code CLIENT} span per call as the caller sees it, the child of
@@ -31,21 +25,14 @@ import java.util.Objects;
  * Remove it with {@code filter=-tracing-call}. Thread-safe.
  */
 @Activate(group = FilterChain.CALL, order = -25_000)
-public final class CallTracingFilter implements ChainScopedFilter, ExtensionDirectorAware {
+public final class CallTracingFilter extends TracedFilter {
 
     /** The extension name. */
     public static final String NAME = "tracing-call";
 
-    private volatile ExtensionDirector director;
-
     @Override
-    public void setExtensionDirector(ExtensionDirector director) {
-        this.director = Objects.requireNonNull(director, "director");
-    }
-
-    @Override
-    public Filter forChain(Invoker<?> invoker) {
-        return new Chain(TraceHub.of(director), new ServiceSpans(invoker.getInterface()));
+    Filter forChain(TraceHub hub, ServiceSpans spans, Invoker<?> invoker) {
+        return new Chain(hub, spans);
     }
 
     /** The filter of one referred service. */
@@ -69,15 +56,7 @@ public final class CallTracingFilter implements ChainScopedFilter, ExtensionDire
             Context call = Context.current().with(span);
             RpcInvocation carrier = Attachments.writable(invocation);
             telemetry.propagator().inject(call, carrier, Attachments.SETTER);
-            Scope scope = call.makeCurrent();
-            try {
-                return next.invoke(carrier).whenComplete((result, failure) -> {
-                    span.setAttribute(ServiceSpans.MOCKED, result != null && result.isMocked());
-                    ServiceSpans.end(span, result, failure);
-                });
-            } finally {
-                scope.close();
-            }
+            return ServiceSpans.within(call, span, true, next, carrier);
         }
     }
 }

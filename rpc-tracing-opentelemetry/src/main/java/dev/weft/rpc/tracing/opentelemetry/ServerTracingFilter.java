@@ -4,18 +4,12 @@ import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
-import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.spi.Activate;
-import dev.weft.rpc.spi.ExtensionDirector;
-import dev.weft.rpc.spi.ExtensionDirectorAware;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
-
-import java.util.Objects;
 
 /**
  * Provider filter {@value #NAME}: a {@code SERVER} span per call served, the child of the context
@@ -26,21 +20,14 @@ import java.util.Objects;
  * read. Remove it with {@code filter=-tracing-server}. Thread-safe.
  */
 @Activate(group = FilterChain.PROVIDER, order = -25_000)
-public final class ServerTracingFilter implements ChainScopedFilter, ExtensionDirectorAware {
+public final class ServerTracingFilter extends TracedFilter {
 
     /** The extension name. */
     public static final String NAME = "tracing-server";
 
-    private volatile ExtensionDirector director;
-
     @Override
-    public void setExtensionDirector(ExtensionDirector director) {
-        this.director = Objects.requireNonNull(director, "director");
-    }
-
-    @Override
-    public Filter forChain(Invoker<?> invoker) {
-        return new Chain(TraceHub.of(director), new ServiceSpans(invoker.getInterface()));
+    Filter forChain(TraceHub hub, ServiceSpans spans, Invoker<?> invoker) {
+        return new Chain(hub, spans);
     }
 
     /** The filter of one exported invoker. */
@@ -62,12 +49,7 @@ public final class ServerTracingFilter implements ChainScopedFilter, ExtensionDi
             }
             Context caller = telemetry.propagator().extract(Context.root(), invocation, Attachments.GETTER);
             Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.SERVER).setParent(caller).startSpan();
-            Scope scope = caller.with(span).makeCurrent();
-            try {
-                return next.invoke(invocation).whenComplete((result, failure) -> ServiceSpans.end(span, result, failure));
-            } finally {
-                scope.close();
-            }
+            return ServiceSpans.within(caller.with(span), span, false, next, invocation);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.weft.rpc.tracing.opentelemetry;
 
+import dev.weft.rpc.common.Invocation;
+import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.protocol.ErrorType;
 import io.opentelemetry.api.common.AttributeKey;
@@ -7,6 +9,8 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -52,6 +56,24 @@ final class ServiceSpans {
                 .setAttribute(RPC_SYSTEM, SYSTEM_WEFT)
                 .setAttribute(RPC_SERVICE, service)
                 .setAttribute(RPC_METHOD, name);
+    }
+
+    /**
+     * Calls {@code next} with {@code context} current, and ends {@code span} when the call's result
+     * ends, marking with {@code weft.mocked} whether the mock answered when {@code markMocked}.
+     */
+    static Result within(Context context, Span span, boolean markMocked, Invoker<?> next, Invocation invocation) {
+        Scope scope = context.makeCurrent();
+        try {
+            return next.invoke(invocation).whenComplete((result, failure) -> {
+                if (markMocked) {
+                    span.setAttribute(MOCKED, result != null && result.isMocked());
+                }
+                end(span, result, failure);
+            });
+        } finally {
+            scope.close();
+        }
     }
 
     /**
