@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.LongAdder;
  * call one pair for a phase, then the other, alternating, so the machine's load drifts over both
  * alike. Prints calls/s per phase and the ratio of the medians (the bar: bound >= 0.95x unbound).
  *
- * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.ObservedNetworkRun [seconds per phase] [rounds]</pre>
+ * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.ObservedNetworkRun [seconds per phase] [rounds] [both|metrics]</pre>
  */
 public final class ObservedNetworkRun {
 
@@ -26,10 +26,11 @@ public final class ObservedNetworkRun {
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        ObservedWefts.Binding binding = ObservedWefts.Binding.of(args.length > 2 ? args[2] : "both");
         List<Double> off = new ArrayList<>();
         List<Double> both = new ArrayList<>();
         try (ObservedWefts plain = new ObservedWefts(ObservedWefts.Binding.OFF, "weft");
-             ObservedWefts observed = new ObservedWefts(ObservedWefts.Binding.BOTH, "weft")) {
+             ObservedWefts observed = new ObservedWefts(binding, "weft")) {
             run(plain.greeter, 3);
             run(observed.greeter, 3);
             for (int round = 1; round <= rounds; round++) {
@@ -37,11 +38,11 @@ public final class ObservedNetworkRun {
                 double b = run(observed.greeter, seconds);
                 off.add(a);
                 both.add(b);
-                System.out.printf(Locale.ROOT, "round %d: unbound %,.0f calls/s, both bound %,.0f calls/s (%.3fx), load %.2f%n",
-                        round, a, b, b / a, java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                System.out.printf(Locale.ROOT, "round %d: unbound %,.0f calls/s, %s bound %,.0f calls/s (%.3fx), load %.2f%n",
+                        round, a, binding, b, b / a, java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             }
-            System.out.printf(Locale.ROOT, "median: unbound %,.0f calls/s, both bound %,.0f calls/s: %.3fx (spans exported: %,d)%n",
-                    median(off), median(both), median(both) / median(off), observed.spans.get());
+            System.out.printf(Locale.ROOT, "median: unbound %,.0f calls/s, %s bound %,.0f calls/s: %.3fx (spans exported: %,d)%n",
+                    median(off), binding, median(both), median(both) / median(off), observed.spans.get());
         }
     }
 
