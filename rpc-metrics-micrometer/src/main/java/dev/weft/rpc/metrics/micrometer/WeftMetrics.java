@@ -19,10 +19,12 @@ import java.util.Objects;
  * calls already wired (services exported and referred before the bind) as well as later ones.
  * Binding to several registries sends every meter to each of them.
  *
- * <p>Meters (names and tags: {@code docs/observability.md}): {@value Meters#SERVER_CALL_DURATION},
- * {@value Meters#SERVER_BUSY}, {@value Meters#CLIENT_ATTEMPT_DURATION},
+ * <p>Meters (names and tags: {@code docs/observability.md}): {@value Meters#CLIENT_CALL_DURATION},
+ * {@value Meters#CLIENT_ATTEMPT_DURATION}, {@value Meters#CLIENT_RETRIES},
+ * {@value Meters#SERVER_CALL_DURATION}, {@value Meters#SERVER_BUSY},
  * {@value Meters#REGISTRY_PROVIDERS}, {@value Meters#REGISTRY_RULES},
- * {@value Meters#REGISTRY_RULES_REJECTED}. Tag values are bounded: the method tag is a method of
+ * {@value Meters#REGISTRY_RULES_REJECTED}. Calls are measured until their result ends, so
+ * asynchronous calls count their whole time. Tag values are bounded: the method tag is a method of
  * the service interface or {@code other}, the error tag one of
  * {@link dev.weft.rpc.protocol.ErrorType}'s names. Timers publish percentile histograms (buckets
  * chosen by the registry; no percentile is computed per instance), so percentiles can be combined

@@ -15,14 +15,16 @@ import java.util.Objects;
  * WeftTelemetry.create(openTelemetry).install(weft.director());
  * }</pre>
  *
- * <p>A provider opens a {@code SERVER} span per call it serves, the child of the caller's span
- * found in the call's attachments (W3C {@code traceparent}/{@code tracestate}, through the
- * {@link OpenTelemetry}'s propagators); a consumer opens a {@code CLIENT} span per attempt at a
- * provider, child of the span current when the call was made, and sends its context with the call.
- * Span names are {@code service/method}; attributes: {@code rpc.system=weft}, {@code rpc.service},
- * {@code rpc.method}, {@code server.address} and {@code server.port} (attempts); a failed call's
- * span has status ERROR and {@code error.type} (an {@link dev.weft.rpc.protocol.ErrorType} name).
- * The span is current while the provider's method runs, so the calls it makes continue the trace.
+ * <p>A consumer opens a {@code CLIENT} span per call, the child of the span current when the call
+ * is made ({@code weft.mocked}: whether the mock answered), and a {@code CLIENT} span per attempt
+ * at a provider under it ({@code server.address}, {@code server.port}, {@code weft.attempt}),
+ * whose context it sends with the call in its attachments (W3C {@code traceparent}/{@code
+ * tracestate} through the {@link OpenTelemetry}'s propagators). A provider opens a {@code SERVER}
+ * span per call it serves, the child of that context, current while the provider's method runs so
+ * the calls it makes continue the trace. Span names are {@code service/method}; every span has
+ * {@code rpc.system=weft}, {@code rpc.service}, {@code rpc.method}; a failed call's span has status
+ * ERROR and {@code error.type} (an {@link dev.weft.rpc.protocol.ErrorType} name). Spans end when the
+ * call's result ends, sync or async, on whatever thread ends it.
  *
  * <p>Nothing is traced until installed: this module's filters are in every chain of the director,
  * but until then a call costs them one volatile read. Installing again replaces the telemetry.
