@@ -68,8 +68,7 @@ final class ChainMeters {
         Timer timer = meters.timers.get(slot);
         if (timer == null) {
             Timer.Builder builder = Timer.builder(timerName).tags(baseTags).tag(Meters.METHOD, meters.name)
-                    .tag(Meters.ERROR_TYPE, type.tag())
-                    .publishPercentileHistogram();
+                    .tag(Meters.ERROR_TYPE, type.tag());
             if (withOutcome) {
                 builder.tag(Meters.OUTCOME, asMocked ? "mocked" : type == ErrorType.NONE ? "ok" : "error");
             }

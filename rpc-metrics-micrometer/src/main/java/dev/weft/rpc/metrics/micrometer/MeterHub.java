@@ -5,6 +5,8 @@ import dev.weft.rpc.spi.ExtensionDirector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,8 +22,10 @@ final class MeterHub {
     private final Ticker ticker;
     private final RegistryGauges registryGauges = new RegistryGauges();
     private final Object lock = new Object();
-    /** Null until bound; then a composite of every registry bound, so meters made once reach them all. */
-    private volatile CompositeMeterRegistry registry;
+    /** Guarded by lock: every registry bound, in order. */
+    private final List<MeterRegistry> bound = new ArrayList<>();
+    /** Null until bound; the one registry bound, or a composite of them all so meters made once reach each. */
+    private volatile MeterRegistry registry;
 
     private MeterHub(Ticker ticker) {
         this.ticker = ticker;
@@ -36,17 +40,26 @@ final class MeterHub {
         return owner.getService(MeterHub.class, d -> new MeterHub(d.getTicker()));
     }
 
-    /** Sends this director's meters to {@code target} too (idempotent per registry). */
+    /**
+     * Sends this director's meters to {@code target} too (idempotent per registry). Calls record
+     * straight into a single registry; from the second one on, into a composite of all of them
+     * (the filters notice the change and make their meters again there).
+     */
     void bind(MeterRegistry target) {
         Objects.requireNonNull(target, "registry");
         synchronized (lock) {
-            CompositeMeterRegistry composite = registry;
-            if (composite == null) {
-                composite = new CompositeMeterRegistry(target.config().clock());
-                registryGauges.bindTo(composite);
+            if (bound.contains(target)) {
+                return;
             }
-            composite.add(target);
-            registry = composite;
+            bound.add(target);
+            registryGauges.bindTo(target);
+            if (bound.size() == 1) {
+                registry = target;
+            } else {
+                CompositeMeterRegistry composite = new CompositeMeterRegistry(bound.get(0).config().clock());
+                bound.forEach(composite::add);
+                registry = composite;
+            }
         }
     }
 

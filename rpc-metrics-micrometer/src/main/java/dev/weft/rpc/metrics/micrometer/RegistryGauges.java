@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,11 +27,12 @@ import java.util.function.ToDoubleFunction;
 final class RegistryGauges {
 
     private final Map<String, ServiceDirectories> services = new ConcurrentHashMap<>();
-    private volatile MeterRegistry registry;
+    /** Guarded by this: the registries bound, each holding every service's meters. */
+    private final List<MeterRegistry> registries = new ArrayList<>();
 
     /** Registers every service's gauges in {@code target}, now and for services added later. */
     synchronized void bindTo(MeterRegistry target) {
-        registry = target;
+        registries.add(target);
         services.values().forEach(service -> service.register(target));
     }
 
@@ -38,12 +40,15 @@ final class RegistryGauges {
     synchronized void add(RegistryDirectory<?> directory) {
         String service = directory.getInterface().getName();
         services.values().forEach(ServiceDirectories::dropDestroyed);
-        ServiceDirectories directories = services.computeIfAbsent(service, ServiceDirectories::new);
-        directories.directories.add(directory);
-        MeterRegistry target = registry;
-        if (target != null) {
-            directories.register(target);
+        ServiceDirectories directories = services.get(service);
+        if (directories == null) {
+            directories = new ServiceDirectories(service);
+            services.put(service, directories);
+            for (MeterRegistry target : registries) {
+                directories.register(target);
+            }
         }
+        directories.directories.add(directory);
     }
 
     /** The directories of one service and its meters. */
@@ -51,7 +56,6 @@ final class RegistryGauges {
         final String service;
         final List<RegistryDirectory<?>> directories = new CopyOnWriteArrayList<>();
         private final AtomicLong retiredRejections = new AtomicLong();
-        private boolean registered;
 
         ServiceDirectories(String service) {
             this.service = service;
@@ -70,12 +74,8 @@ final class RegistryGauges {
             return retiredRejections.get() + directories.stream().mapToDouble(RegistryDirectory::getRejectedRuleCount).sum();
         }
 
-        /** Registers the meters once (the caller holds the gauges' lock). */
+        /** Registers the meters in {@code target} (the caller holds the gauges' lock, once per registry). */
         void register(MeterRegistry target) {
-            if (registered) {
-                return;
-            }
-            registered = true;
             Tags tags = Tags.of(Meters.SYSTEM, Meters.SYSTEM_WEFT, Meters.SERVICE, service);
             Gauge.builder(Meters.REGISTRY_PROVIDERS, this, largest(d -> d.getInvokers().size()))
                     .tags(tags).description("Providers the consumer's registry directory lists now").strongReference(true)

@@ -26,9 +26,9 @@ import java.util.Objects;
  * {@value Meters#REGISTRY_RULES_REJECTED}. Calls are measured until their result ends, so
  * asynchronous calls count their whole time. Tag values are bounded: the method tag is a method of
  * the service interface or {@code other}, the error tag one of
- * {@link dev.weft.rpc.protocol.ErrorType}'s names. Timers publish percentile histograms (buckets
- * chosen by the registry; no percentile is computed per instance), so percentiles can be combined
- * across instances; a {@code MeterFilter} can turn them off.
+ * {@link dev.weft.rpc.protocol.ErrorType}'s names. No percentile is computed in the process;
+ * whether timers publish percentile histograms (which combine across instances) is the registry's
+ * choice: turn them on with a {@code MeterFilter} for the {@code rpc.} meters.
  *
  * <p>Thread-safe.
  */

@@ -112,12 +112,12 @@ class WeftTelemetryTest {
         String slow = export(slowProvider, new ShopImpl("slow") {
             @Override
             public String greet(String name) {
-                return sleep(1000);
+                return sleep(2000);
             }
         });
         String fast = export(fastProvider, new ShopImpl("fast"));
         Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
-                + "&greet.timeout=200&retries=1&loadbalance=roundrobin");
+                + "&greet.timeout=600&retries=1&loadbalance=roundrobin");
 
         Span parent = app.spanBuilder("checkout").startSpan();
         try (Scope ignored = parent.makeCurrent()) {
