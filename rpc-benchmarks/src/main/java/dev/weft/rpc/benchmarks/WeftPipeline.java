@@ -29,7 +29,7 @@ public final class WeftPipeline {
         Invoker<Greeter> invoker = cluster.join(new StaticDirectory<>(consumerUrl,
                 WeftFixtures.providerInvokers(proxyFactory, providers, "equal")));
         // The mock wrapper's invoker, alone or inside the call chain (filters of the call group, such as metrics)
-        if (!String.valueOf(invoker).contains(MockClusterInvoker.class.getName())) {
+        if (!String.valueOf(invoker).contains(MockClusterInvoker.class.getSimpleName() + "[")) {
             throw new IllegalStateException("cluster invoker: " + invoker.getClass().getName()
                     + " (expected: wrapped in " + MockClusterInvoker.class.getName() + ")");
         }
