@@ -4,6 +4,7 @@ import com.google.common.base.Ticker;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.protocol.ErrorType;
 import dev.weft.rpc.protocol.Filter;
@@ -53,13 +54,22 @@ final class TimingFilter implements Filter {
         if (counted == CountedCall.LATER_ATTEMPT && invocation.getCallOptions().attempt() > 1) {
             meters.counter(registry, method).increment();
         }
-        return next.invoke(invocation).whenComplete((result, failure) -> {
-            ErrorType type = failure != null ? ErrorType.ofThrown(failure) : ErrorType.of(result);
-            boolean mocked = result != null && result.isMocked();
-            meters.timer(registry, method, type, mocked).record(ticker.read() - start, TimeUnit.NANOSECONDS);
-            if (counted == CountedCall.NOT_PROCESSED && type == ErrorType.NOT_PROCESSED) {
-                meters.counter(registry, method).increment();
-            }
-        });
+        Result result = next.invoke(invocation);
+        if (result.isDone()) { // the common in-process case: recorded now, no action object
+            Throwable failure = Results.failureOf(result);
+            record(registry, method, start, failure == null ? result : null, failure);
+            return result;
+        }
+        return result.whenComplete((answer, failure) -> record(registry, method, start, answer, failure));
+    }
+
+    /** Records a call of {@code method} started at {@code start} that ended with {@code result} or {@code failure}. */
+    private void record(MeterRegistry registry, String method, long start, Result result, Throwable failure) {
+        ErrorType type = failure != null ? ErrorType.ofThrown(failure) : ErrorType.of(result);
+        boolean mocked = result != null && result.isMocked();
+        meters.timer(registry, method, type, mocked).record(ticker.read() - start, TimeUnit.NANOSECONDS);
+        if (counted == CountedCall.NOT_PROCESSED && type == ErrorType.NOT_PROCESSED) {
+            meters.counter(registry, method).increment();
+        }
     }
 }
