@@ -2,6 +2,9 @@ package dev.weft.rpc.examples;
 
 import dev.weft.rpc.metrics.micrometer.WeftMetrics;
 import dev.weft.rpc.spi.ExtensionDirector;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
@@ -26,8 +29,20 @@ final class ConsumerMeters implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-    /** Binds the meters of {@code director}'s calls. */
+    /**
+     * Binds the meters of {@code director}'s calls, with percentile histograms on for the
+     * {@code rpc.} timers, so that a Prometheus server scraping {@code --metrics-port} can compute
+     * percentiles across instances ({@code docs/observability.md}).
+     */
     ConsumerMeters(ExtensionDirector director) {
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                return id.getName().startsWith("rpc.")
+                        ? DistributionStatisticConfig.builder().percentilesHistogram(true).build().merge(config)
+                        : config;
+            }
+        });
         new WeftMetrics(Objects.requireNonNull(director, "director")).bindTo(registry);
     }
 
