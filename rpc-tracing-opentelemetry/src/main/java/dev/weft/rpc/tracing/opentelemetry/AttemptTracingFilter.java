@@ -3,7 +3,6 @@ package dev.weft.rpc.tracing.opentelemetry;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
-import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Filter;
@@ -42,26 +41,19 @@ public final class AttemptTracingFilter extends TracedFilter {
     }
 
     /** The filter of one referred provider. */
-    private static final class Chain implements Filter {
+    private static final class Chain extends SpanChain {
 
-        private final TraceHub hub;
-        private final ServiceSpans spans;
         private final String host;
         private final int port;
 
         Chain(TraceHub hub, ServiceSpans spans, String host, int port) {
-            this.hub = hub;
-            this.spans = spans;
+            super(hub, spans);
             this.host = host;
             this.port = port;
         }
 
         @Override
-        public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-            WeftTelemetry telemetry = hub.telemetry();
-            if (telemetry == null) {
-                return next.invoke(invocation);
-            }
+        Result traced(WeftTelemetry telemetry, Invoker<?> next, Invocation invocation) {
             Context call = telemetry.propagator().extract(Context.current(), invocation, Attachments.GETTER);
             SpanBuilder builder = spans.builder(telemetry, invocation.getMethodName(), SpanKind.CLIENT)
                     .setParent(call)

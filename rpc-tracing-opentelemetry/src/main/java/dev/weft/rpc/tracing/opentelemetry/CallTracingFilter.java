@@ -3,7 +3,6 @@ package dev.weft.rpc.tracing.opentelemetry;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
-import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
@@ -36,22 +35,15 @@ public final class CallTracingFilter extends TracedFilter {
     }
 
     /** The filter of one referred service. */
-    private static final class Chain implements Filter {
+    private static final class Chain extends SpanChain {
 
-        private final TraceHub hub;
-        private final ServiceSpans spans;
 
         Chain(TraceHub hub, ServiceSpans spans) {
-            this.hub = hub;
-            this.spans = spans;
+            super(hub, spans);
         }
 
         @Override
-        public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-            WeftTelemetry telemetry = hub.telemetry();
-            if (telemetry == null) {
-                return next.invoke(invocation);
-            }
+        Result traced(WeftTelemetry telemetry, Invoker<?> next, Invocation invocation) {
             Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.CLIENT).startSpan();
             Context call = Context.current().with(span);
             RpcInvocation carrier = Attachments.writable(invocation);

@@ -3,7 +3,6 @@ package dev.weft.rpc.tracing.opentelemetry;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
-import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.spi.Activate;
@@ -31,22 +30,15 @@ public final class ServerTracingFilter extends TracedFilter {
     }
 
     /** The filter of one exported invoker. */
-    private static final class Chain implements Filter {
+    private static final class Chain extends SpanChain {
 
-        private final TraceHub hub;
-        private final ServiceSpans spans;
 
         Chain(TraceHub hub, ServiceSpans spans) {
-            this.hub = hub;
-            this.spans = spans;
+            super(hub, spans);
         }
 
         @Override
-        public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-            WeftTelemetry telemetry = hub.telemetry();
-            if (telemetry == null) {
-                return next.invoke(invocation);
-            }
+        Result traced(WeftTelemetry telemetry, Invoker<?> next, Invocation invocation) {
             Context caller = telemetry.propagator().extract(Context.root(), invocation, Attachments.GETTER);
             Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.SERVER).setParent(caller).startSpan();
             return ServiceSpans.within(caller.with(span), span, false, next, invocation);
