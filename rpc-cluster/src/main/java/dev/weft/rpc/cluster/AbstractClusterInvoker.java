@@ -19,6 +19,7 @@ import dev.weft.rpc.loadbalance.InvokerStats;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.loadbalance.MethodSettings;
 import dev.weft.rpc.loadbalance.Picker;
+import dev.weft.rpc.loadbalance.WeightTable;
 import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.Method;
@@ -340,6 +341,28 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      */
     protected final List<Invoker<T>> listInvokers(Invocation invocation) throws RpcException {
         return nonEmpty(directory.list(invocation), invocation);
+    }
+
+    /**
+     * {@link #listInvokers} without the providers the balancers leave out for the method (a
+     * malformed weight key, {@code weight=-5}): for strategies that call providers without a balancer
+     * ({@code broadcast}, {@code forking} over every provider), so a provider left out is never called.
+     *
+     * @throws RpcException {@link RpcException#NO_INVOKER_AVAILABLE} when none is left
+     */
+    protected final List<Invoker<T>> listCallable(Invocation invocation, MethodPlan<T> plan) throws RpcException {
+        List<Invoker<T>> listed = listInvokers(invocation);
+        WeightTable weights = WeightTable.read(listed, plan.method(), stats.currentTimeMillis());
+        if (weights.problems().isEmpty()) {
+            return listed;
+        }
+        List<Invoker<T>> callable = new ArrayList<>(listed.size());
+        for (int i = 0; i < listed.size(); i++) {
+            if (!weights.isLeftOut(i)) {
+                callable.add(listed.get(i));
+            }
+        }
+        return nonEmpty(callable, invocation);
     }
 
     private List<Invoker<T>> nonEmpty(List<Invoker<T>> invokers, Invocation invocation) {

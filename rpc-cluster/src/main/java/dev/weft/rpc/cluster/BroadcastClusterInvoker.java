@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Calls every listed invoker <b>sequentially</b>, in directory order: each provider is called when the
+ * Calls every listed invoker (but those the balancers leave out, such as one with {@code weight=-5})
+ * <b>sequentially</b>, in directory order: each provider is called when the
  * previous one has answered (on the thread that ended the previous call; no thread waits).
  *
  * <p>Sequential on purpose: broadcast is for notifications (refresh a cache, reload a
@@ -54,7 +55,7 @@ final class BroadcastClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     @Override
     protected Result doInvoke(Invocation invocation, MethodPlan<T> plan) {
-        return new Broadcast(invocation, plan, this.<Integer>serviceSettings(), listInvokers(invocation)).next();
+        return new Broadcast(invocation, plan, this.<Integer>serviceSettings(), listCallable(invocation, plan)).next();
     }
 
     /** One broadcast: the providers are called one after another, each when the previous one has answered. */

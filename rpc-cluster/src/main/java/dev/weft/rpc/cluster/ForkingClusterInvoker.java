@@ -169,12 +169,12 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
     /**
      * The invokers to call: all candidates when the forks cover them (checked available now, so a
-     * provider that went down is not called), else {@code forks} distinct ones chosen by the balancer.
+     * provider that went down is not called, and without those the balancers leave out), else {@code forks} distinct ones chosen by the balancer.
      */
     private List<Invoker<T>> selectForks(Invocation invocation, int forks, MethodPlan<T> plan) {
         List<Invoker<T>> candidates = listCandidates(invocation, plan);
         if (forks <= 0 || forks >= candidates.size()) {
-            return listInvokers(invocation);
+            return listCallable(invocation, plan);
         }
         List<Invoker<T>> selected = new ArrayList<>(forks);
         while (selected.size() < forks) {

@@ -116,6 +116,11 @@ public final class WeightTable {
         return problems;
     }
 
+    /** Whether provider {@code index} is left out: its weight keys are malformed ({@link #problems()}). */
+    public boolean isLeftOut(int index) {
+        return providers[index] == null;
+    }
+
     public int size() {
         return weights.length;
     }

@@ -138,7 +138,7 @@ public final class MockInvoker<T> implements Invoker<T> {
     private MethodMock forUndeclared(Invocation invocation) {
         try {
             return new MethodMock(MOCK_KEY, interfaceLevel, Checker.answer(interfaceLevel, type, converter, instances,
-                    invocation.getGenericReturnType(), null, null));
+                    AsyncTypes.valueType(invocation.getGenericReturnType()), null, null));
         } catch (Rejection r) {
             String message = MockConfigurationException.at(MOCK_KEY, interfaceLevel.text(), r.position(),
                     r.expected() + " for " + RpcInvocation.signature(invocation), r.detail()).getMessage();

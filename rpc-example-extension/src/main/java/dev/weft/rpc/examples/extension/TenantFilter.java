@@ -7,6 +7,8 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.spi.Activate;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * {@code tenant}: a provider filter that serves only the tenant a provider is exported for.
  *
@@ -17,7 +19,12 @@ import dev.weft.rpc.spi.Activate;
  * key is present ({@code @Activate(group = "provider", value = "tenant")}); {@code filter=-tenant}
  * turns it off.
  *
- * <p>Thread-safe and stateless.
+ * <p>It also shows how a filter sees the <em>end</em> of a call, sync or async alike: the calls it
+ * admitted are counted in flight ({@link #inFlight()}) until their result ends, observed with
+ * {@link Result#whenComplete} on what {@code next.invoke} returns, not when {@code invoke} returns
+ * (an async implementation's call ends when its future completes).
+ *
+ * <p>Thread-safe; its only state is that count.
  */
 @Activate(group = "provider", value = TenantFilter.TENANT_KEY)
 public class TenantFilter implements Filter {
@@ -27,8 +34,15 @@ public class TenantFilter implements Filter {
     /** Provider URL key (the tenant served) and call attachment (the caller's tenant). */
     public static final String TENANT_KEY = "tenant";
 
+    private final AtomicInteger inFlight = new AtomicInteger();
+
     /** The instance the extension loader creates. */
     public TenantFilter() {
+    }
+
+    /** Calls this filter admitted for a tenant-bound provider whose result has not ended yet. */
+    public int inFlight() {
+        return inFlight.get();
     }
 
     @Override
@@ -41,6 +55,9 @@ public class TenantFilter implements Filter {
                         + invocation.getMethodName() + ": " + (caller == null ? "absent" : "'" + caller + "'")
                         + " (expected: '" + served + "', the tenant of provider " + next.getUrl().getAddress() + ")");
             }
+            inFlight.incrementAndGet();
+            // inside a chain next.invoke never throws: every outcome, failures included, ends the result
+            return next.invoke(invocation).whenComplete((result, failure) -> inFlight.decrementAndGet());
         }
         return next.invoke(invocation);
     }

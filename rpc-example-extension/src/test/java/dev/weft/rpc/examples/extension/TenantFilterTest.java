@@ -1,6 +1,9 @@
 package dev.weft.rpc.examples.extension;
 
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Filter;
@@ -31,6 +34,26 @@ class TenantFilterTest {
 
         assertThat(filter.invoke(acme, call).getValue()).isEqualTo(7);
         assertThat(acme.invocations()).containsExactly(call);
+    }
+
+    @Test
+    void anAdmittedCall_countsInFlight_untilItsResultEnds_notUntilInvokeReturns() {
+        AsyncResult pending = AsyncResult.pending();
+        acme.answering((invocation, self) -> pending);
+
+        Result result = filter.invoke(acme, stock("acme"));
+        assertThat(result.isDone()).isFalse();
+        assertThat(filter.inFlight()).as("invoke returned, the call goes on").isEqualTo(1);
+
+        pending.complete(RpcResult.of(9));
+        assertThat(filter.inFlight()).isZero();
+        assertThat(result.getValue()).isEqualTo(9);
+
+        AsyncResult failing = AsyncResult.pending();
+        acme.answering((invocation, self) -> failing);
+        filter.invoke(acme, stock("acme"));
+        failing.fail(new RpcException(RpcException.NETWORK_EXCEPTION, "lost"));
+        assertThat(filter.inFlight()).as("a failure ends the call too").isZero();
     }
 
     @Test

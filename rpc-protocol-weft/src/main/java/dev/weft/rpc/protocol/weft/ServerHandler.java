@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -43,6 +45,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private final WeftServer server;
     /** Two-way calls of this connection handed to the executor and not started yet, by request id. */
     private final Map<Long, Call> queued = new ConcurrentHashMap<>();
+    /** Calls decoded during the current read, handed to the executor when the read completes (event loop only). */
+    private final List<Call> toDispatch = new ArrayList<>();
     /** Two-way calls of this connection whose implementation answered with a future not completed yet, by request id. */
     private final Map<Long, Call> running = new ConcurrentHashMap<>();
 
@@ -58,6 +62,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        dispatch(); // calls read just before the close still get their turn (and their answer or NOT_PROCESSED)
         server.channelClosed(ctx.channel());
         super.channelInactive(ctx);
     }
@@ -156,14 +161,43 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         if (call.twoWay) {
             queued.put(id, call);
         }
-        try {
-            server.executor().execute(call);
-            return true;
-        } catch (RejectedExecutionException e) {
-            queued.remove(id, call);
-            reply(channel, frame, Status.NOT_PROCESSED, "server busy: " + server.settings().threads() + " threads and "
-                    + server.settings().queues() + " queued calls in use (keys: threads, queues)");
-            return false;
+        toDispatch.add(call);
+        return true;
+    }
+
+    /**
+     * Hands this read's calls to the executor, once every frame of the read has been applied: a
+     * CANCEL that arrived right behind its request (a provider that was paused, and reads the backlog
+     * of consumers that gave up meanwhile) claims its call first, and the call never runs.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        dispatch();
+        super.channelReadComplete(ctx);
+    }
+
+    private void dispatch() {
+        if (toDispatch.isEmpty()) {
+            return;
+        }
+        List<Call> calls = new ArrayList<>(toDispatch);
+        toDispatch.clear();
+        for (Call call : calls) {
+            if (call.isClaimed()) {
+                continue; // cancelled in the same read: counted done by the cancel
+            }
+            try {
+                server.executor().execute(call);
+            } catch (RejectedExecutionException e) {
+                if (call.takeFromQueue()) {
+                    try {
+                        call.answerStatus(Status.NOT_PROCESSED, "server busy: " + server.settings().threads() + " threads and "
+                                + server.settings().queues() + " queued calls in use (keys: threads, queues)");
+                    } finally {
+                        call.service.callDone();
+                    }
+                }
+            }
         }
     }
 
@@ -270,6 +304,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             return claimed.compareAndSet(false, true);
         }
 
+        boolean isClaimed() {
+            return claimed.get();
+        }
+
         ExportedService service() {
             return service;
         }
@@ -290,7 +328,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         }
 
         /** Leaves this connection's queued calls; true when this caller took the call, false when a CANCEL or another caller did. */
-        private boolean takeFromQueue() {
+        boolean takeFromQueue() {
             if (twoWay) {
                 queued.remove(id, this);
             }
@@ -400,7 +438,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             server.answer(channel, id, frame);
         }
 
-        private void answerStatus(int status, String reason) {
+        void answerStatus(int status, String reason) {
             if (twoWay) {
                 channel.writeAndFlush(ResponseCodec.status(channel.alloc(), id, status, reason), channel.voidPromise());
             }

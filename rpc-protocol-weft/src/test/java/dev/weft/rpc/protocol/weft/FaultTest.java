@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Deadlines, a full provider, a provider killed mid-call, a black-holed peer and a peer answering
@@ -136,6 +137,31 @@ class FaultTest {
         assertThat(shapes.add(2, 2)).isEqualTo(4);
         assertThat(impl.calls.get() - before).isEqualTo(1);
         assertThat(cancelledCalls(exporter)).isEqualTo(1);
+    }
+
+    @Test
+    void staleCalls_readWithTheirCancelsAfterAPause_neverRun() throws Exception {
+        Exporter<Shapes> exporter = provider.export(Shapes.class, impl, "");
+        try (TcpProxy proxy = new TcpProxy(exporter.getInvoker().getUrl().getPort())) {
+            Invoker<Shapes> invoker = consumer.refer(Shapes.class, proxy.port(), "timeout=300");
+            Shapes shapes = Loopback.proxy(Shapes.class, invoker);
+            assertThat(shapes.add(1, 1)).isEqualTo(2);
+            int before = impl.calls.get();
+
+            proxy.hold(); // the provider stops reading, as if paused
+            for (int i = 0; i < 3; i++) {
+                int n = i;
+                RpcException failure = catchThrowableOfType(RpcException.class, () -> shapes.add(n, n));
+                assertThat(failure.isTimeout()).as("the caller gave up at its deadline").isTrue();
+            }
+            // a caller's CANCEL is written as its call fails; give the last one time to reach the relay
+            Thread.sleep(300);
+            proxy.release(); // the provider reads the backlog: each request with the CANCEL sent when its caller gave up
+
+            assertThat(shapes.add(2, 2)).isEqualTo(4);
+            awaitTrue(() -> cancelledCalls(exporter) == 3);
+            assertThat(impl.calls.get() - before).as("only the fresh call ran").isEqualTo(1);
+        }
     }
 
     @Test

@@ -22,6 +22,10 @@ final class TcpProxy implements AutoCloseable {
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean blackHoled;
+    /** While set, bytes towards the provider are kept, and written all at once by {@link #release()}. */
+    private boolean held; // guarded by heldBytes
+    private final java.io.ByteArrayOutputStream heldBytes = new java.io.ByteArrayOutputStream();
+    private volatile OutputStream towardsProvider;
 
     TcpProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
@@ -49,20 +53,28 @@ final class TcpProxy implements AutoCloseable {
                 upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 2000);
                 sockets.add(client);
                 sockets.add(upstream);
-                start(() -> pump(client, upstream));
-                start(() -> pump(upstream, client));
+                towardsProvider = upstream.getOutputStream();
+                start(() -> pump(client, upstream, true));
+                start(() -> pump(upstream, client, false));
             } catch (IOException e) {
                 return;
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean upstream) {
         byte[] buffer = new byte[8192];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
-                if (!blackHoled) {
+                if (blackHoled) {
+                    continue;
+                }
+                synchronized (heldBytes) {
+                    if (upstream && held) {
+                        heldBytes.write(buffer, 0, n);
+                        continue;
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
@@ -80,6 +92,23 @@ final class TcpProxy implements AutoCloseable {
     /** Drops every byte from now on, in both directions, without closing anything. */
     void blackHole() {
         blackHoled = true;
+    }
+
+    /** Keeps every byte the consumer sends from now on, as a provider paused (SIGSTOP) would leave them unread. */
+    void hold() {
+        synchronized (heldBytes) {
+            held = true;
+        }
+    }
+
+    /** Writes what was kept in one write, as a resumed provider reads its backlog at once, and relays again. */
+    void release() throws IOException {
+        synchronized (heldBytes) {
+            held = false;
+            towardsProvider.write(heldBytes.toByteArray());
+            towardsProvider.flush();
+            heldBytes.reset();
+        }
     }
 
     /** Resets every relayed connection at once (RST, like a crashed host). */
