@@ -45,6 +45,7 @@ final class HtmlReport {
         table(html, results);
         if (live != null) {
             LiveChart.render(html, live);
+            meterTable(html, live);
         }
         html.append("<h2>Outcomes</h2>\n<p>Share of calls per outcome: ")
                 .append(legend(OK_COLOR, "ok")).append(' ').append(legend(EMPTY_COLOR, "empty")).append(' ')
@@ -64,6 +65,35 @@ final class HtmlReport {
         }
         html.append("</body>\n</html>\n");
         return html.toString();
+    }
+
+    /**
+     * The live timeline as the consumer's meters counted it (the Prometheus registry that
+     * {@code --metrics-port} serves): one row per window, successful attempts per provider, mocked
+     * and failed calls. Nothing when the run read no meters.
+     */
+    private static void meterTable(StringBuilder html, LiveRun.Result live) {
+        List<Timeline.MeterRow> rows = Timeline.meterRows(live);
+        if (rows.isEmpty()) {
+            return;
+        }
+        html.append("<h3>The same windows in the consumer's meters</h3>\n<p>From <code>rpc-metrics-micrometer</code>: ")
+                .append("successful attempts per provider (<code>rpc.client.attempt.duration</code>), mocked and failed calls ")
+                .append("(<code>rpc.client.call.duration</code> by <code>outcome</code>).</p>\n")
+                .append("<table id=\"meter-timeline\">\n<thead><tr><th>window from</th>");
+        for (String provider : live.providers()) {
+            html.append("<th>").append(escape(provider)).append("</th>");
+        }
+        html.append("<th>mocked</th><th>failed</th></tr></thead>\n<tbody>\n");
+        for (Timeline.MeterRow row : rows) {
+            html.append("<tr><td>").append(escape(row.label())).append("</td>");
+            for (long n : row.answered().values()) {
+                html.append("<td class=\"n\">").append(n).append("</td>");
+            }
+            html.append("<td class=\"n\">").append(row.mocked()).append("</td><td class=\"n\">").append(row.failed())
+                    .append("</td></tr>\n");
+        }
+        html.append("</tbody>\n</table>\n");
     }
 
     private static void table(StringBuilder html, List<ScenarioResult> results) {

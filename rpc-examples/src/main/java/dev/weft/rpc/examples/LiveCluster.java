@@ -37,11 +37,13 @@ final class LiveCluster implements AutoCloseable {
     private final Map<String, ProviderHost> providers;
     private final Weft consumerWeft;
     private final GreetingService consumer;
+    private final ConsumerMeters meters;
     private final Operator operator;
     private final List<String> rulesWritten = new ArrayList<>();
 
     private LiveCluster(TestingServer server, String connectString, Map<String, ProviderHost> providers,
-                        Weft consumerWeft, GreetingService consumer, Operator operator) {
+                        Weft consumerWeft, GreetingService consumer, Operator operator, ConsumerMeters meters) {
+        this.meters = meters;
         this.server = server;
         this.connectString = connectString;
         this.providers = providers;
@@ -81,8 +83,9 @@ final class LiveCluster implements AutoCloseable {
                 providers.put(spec.name(), host);
             }
             consumerWeft = Weft.builder().registry("zookeeper://" + connectString).application("playground").build();
+            ConsumerMeters meters = new ConsumerMeters(consumerWeft.director());
             GreetingService consumer = consumerWeft.refer(GreetingService.class, withoutWaiting(consumerParameters));
-            return new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator);
+            return new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator, meters);
         } catch (Exception | Error e) {
             closeAll(consumerWeft, providers, operator, server);
             throw e;
@@ -145,6 +148,28 @@ final class LiveCluster implements AutoCloseable {
         return consumer;
     }
 
+    /** The consumer's meters (Micrometer, Prometheus registry), bound before it referred the service. */
+    ConsumerMeters meters() {
+        return meters;
+    }
+
+    /** The consumer's meters for a {@link LiveRun}: their counts, and each provider's {@code 127.0.0.1:port}. */
+    LiveRun.MeterSource meterSource() {
+        Map<String, String> addresses = new LinkedHashMap<>();
+        providers.forEach((name, host) -> addresses.put(name, "127.0.0.1:" + host.port()));
+        return new LiveRun.MeterSource() {
+            @Override
+            public ConsumerMeters.Counts counts() {
+                return meters.counts();
+            }
+
+            @Override
+            public Map<String, String> addresses() {
+                return addresses;
+            }
+        };
+    }
+
     String connectString() {
         return connectString;
     }
@@ -201,6 +226,7 @@ final class LiveCluster implements AutoCloseable {
         }
         rulesWritten.clear();
         closeAll(consumerWeft, providers, operator, server);
+        meters.close();
     }
 
     private static void closeAll(Weft consumer, Map<String, ProviderHost> providers, Operator operator,

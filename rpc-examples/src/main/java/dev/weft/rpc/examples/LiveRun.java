@@ -7,6 +7,7 @@ import com.google.common.collect.ImmutableMultiset;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,14 +43,33 @@ final class LiveRun {
     record Applied(LiveEvent event, long atMillis, String error) {
     }
 
-    /** What the run saw. */
+    /**
+     * What the run saw: the caller's own record of every call ({@code series}) and, when the
+     * consumer's meters were read, their counts at the start, after each event and at the end
+     * ({@code meterMarks}, empty otherwise) with each provider's address ({@code addresses}).
+     */
     record Result(List<String> providers, long durationMillis, TimeSeries series, List<Applied> events,
-                  ImmutableMultiset<String> errors) {
+                  ImmutableMultiset<String> errors, List<ConsumerMeters.Counts> meterMarks, Map<String, String> addresses) {
 
         Result {
             providers = List.copyOf(providers);
             events = List.copyOf(events);
+            meterMarks = List.copyOf(meterMarks);
+            addresses = Map.copyOf(addresses);
         }
+
+        /** A result without meters. */
+        Result(List<String> providers, long durationMillis, TimeSeries series, List<Applied> events,
+               ImmutableMultiset<String> errors) {
+            this(providers, durationMillis, series, events, errors, List.of(), Map.of());
+        }
+    }
+
+    /** Where the run reads the consumer's meters: their counts now, and each provider's address. */
+    interface MeterSource {
+        ConsumerMeters.Counts counts();
+
+        Map<String, String> addresses();
     }
 
     /** Something that applies an event to the cluster. */
@@ -65,6 +85,15 @@ final class LiveRun {
      */
     Result run(GreetingService service, List<String> providers, List<LiveEvent> events, EventTarget target,
                ProgressBar progress, Ticker ticker) throws InterruptedException {
+        return run(service, providers, events, target, progress, ticker, null);
+    }
+
+    /**
+     * As {@link #run(GreetingService, List, List, EventTarget, ProgressBar, Ticker)}, reading
+     * {@code meters} (when not null) as the load starts, right after each event and at the end.
+     */
+    Result run(GreetingService service, List<String> providers, List<LiveEvent> events, EventTarget target,
+               ProgressBar progress, Ticker ticker, MeterSource meters) throws InterruptedException {
         Objects.requireNonNull(service, "service");
         TimeSeries series = new TimeSeries(ticker, providers);
         ConcurrentHashMultiset<String> errors = ConcurrentHashMultiset.create();
@@ -77,7 +106,11 @@ final class LiveRun {
             return thread;
         });
         List<Applied> applied = new ArrayList<>();
+        List<ConsumerMeters.Counts> marks = new ArrayList<>();
         try {
+            if (meters != null) {
+                marks.add(meters.counts());
+            }
             for (int t = 0; t < threads; t++) {
                 long offset = periodNanos * t / threads;
                 pool.execute(() -> pace(service, series, errors, ticker, sequence, periodNanos, offset));
@@ -97,15 +130,22 @@ final class LiveRun {
                     error = e.toString();
                 }
                 applied.add(new Applied(event, at, error));
+                if (meters != null) {
+                    marks.add(meters.counts());
+                }
                 label = "live: " + event.label();
             }
             while (!pool.awaitTermination(REDRAW_MILLIS, TimeUnit.MILLISECONDS)) {
                 progress.drawAt(series.elapsedMillis(), label);
             }
+            if (meters != null) {
+                marks.add(meters.counts());
+            }
         } finally {
             pool.shutdownNow();
         }
-        return new Result(providers, durationMillis, series, applied, ImmutableMultiset.copyOf(errors));
+        return new Result(providers, durationMillis, series, applied, ImmutableMultiset.copyOf(errors), marks,
+                meters == null ? Map.of() : meters.addresses());
     }
 
     /**

@@ -72,7 +72,7 @@ public final class Main {
             }
             LiveRun.Result liveResult = null;
             if (live.durationMillis() > 0) {
-                liveResult = runLive(options, providers, err, progress);
+                liveResult = runLive(options, providers, out, err, progress);
                 results.add(Timeline.summary(LIVE_TITLE, live.parameters(), liveResult));
             }
             long elapsed = System.nanoTime() - start;
@@ -114,7 +114,7 @@ public final class Main {
         }
     }
 
-    private static LiveRun.Result runLive(PlaygroundOptions options, List<ProviderSpec> providers, PrintStream err,
+    private static LiveRun.Result runLive(PlaygroundOptions options, List<ProviderSpec> providers, PrintStream out, PrintStream err,
                                           boolean showProgress) throws Exception {
         PlaygroundOptions.Live live = options.live();
         List<String> names = providers.stream().map(ProviderSpec::name).toList();
@@ -127,8 +127,16 @@ public final class Main {
                 options.seed(), live.parameters())) {
             progress.drawAt(0, "live cluster: warming up");
             cluster.warmUp(WARM_UP_MILLIS);
-            return new LiveRun(live.durationMillis(), options.threads(), live.rate())
-                    .run(cluster.consumer(), names, events, cluster::apply, progress, Ticker.systemTicker());
+            try (MetricsEndpoint endpoint = live.metricsPort() == PlaygroundOptions.Live.NO_METRICS_PORT ? null
+                    : MetricsEndpoint.start(live.metricsPort(), cluster.meters()::scrape)) {
+                if (endpoint != null) {
+                    out.println("consumer meters (Prometheus text, while the live run lasts): " + endpoint.url());
+                    out.flush();
+                }
+                return new LiveRun(live.durationMillis(), options.threads(), live.rate())
+                        .run(cluster.consumer(), names, events, cluster::apply, progress, Ticker.systemTicker(),
+                                cluster.meterSource());
+            }
         } finally {
             progress.finish();
         }

@@ -24,7 +24,7 @@ final class PlaygroundCli {
     private static final Pattern SECONDS = Pattern.compile("(\\d{1,6}(?:\\.\\d{1,3})?)\\s*s?");
     private static final Pattern ENSEMBLE_MEMBER = Pattern.compile("[A-Za-z0-9.\\-]+:(\\d{1,5})");
     private static final String OPTIONS = "--url, --providers, --calls, --threads, --seed, --live, --rate, "
-            + "--live-url, --zookeeper, --processes, --no-tour, --report, --log, --help";
+            + "--live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --log, --help";
 
     static final String HELP = String.join("\n",
             "Weft playground. Two parts:",
@@ -54,6 +54,9 @@ final class PlaygroundCli {
             "                           node there that it created (and /weft if it created it).",
             "  --processes              Run every provider in its own child JVM (default: in this JVM, except",
             "                           the provider that is killed, which always runs in a child JVM).",
+            "  --metrics-port <port>    While the live run lasts, serve the consumer's meters (rpc-metrics-micrometer)",
+            "                           as Prometheus text at http://127.0.0.1:<port>/metrics (loopback only;",
+            "                           0 = a free port, printed). The timeline's meter rows read the same meters.",
             "  --no-tour                Only the live cluster.",
             "",
             "Tour options:",
@@ -123,6 +126,7 @@ final class PlaygroundCli {
         boolean processes = false;
         String liveParameters = defaults.parameters();
         boolean tour = true;
+        int metricsPort = PlaygroundOptions.Live.NO_METRICS_PORT;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -154,6 +158,8 @@ final class PlaygroundCli {
                         value != null ? value : next(args, ++i, name, "host:port"));
                 case "--processes" -> processes = flag(name, value);
                 case "--no-tour" -> tour = !flag(name, value);
+                case "--metrics-port" -> metricsPort = parseInt(name,
+                        value != null ? value : next(args, ++i, name, "a port such as 9464, or 0 for a free one"), 0, 65_535);
                 case "--log" -> logLevel = parseLogLevel(value != null ? value : next(args, ++i, name, "a log level"));
                 default -> throw new UsageException("unknown option: " + arg + " (expected: " + OPTIONS
                         + "; see --help)");
@@ -163,7 +169,7 @@ final class PlaygroundCli {
             throw new UsageException("--no-tour with --live 0: nothing to run (expected: a live run or the tour)");
         }
         return new PlaygroundOptions(urls, providers, calls, threads, seed, report, logLevel, help,
-                new PlaygroundOptions.Live(liveMillis, rate, zookeeper, processes, liveParameters, tour));
+                new PlaygroundOptions.Live(liveMillis, rate, zookeeper, processes, liveParameters, tour, metricsPort));
     }
 
     private static boolean flag(String option, String value) throws UsageException {

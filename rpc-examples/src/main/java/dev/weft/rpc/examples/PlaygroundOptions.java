@@ -33,8 +33,19 @@ record PlaygroundOptions(List<String> urls, List<ProviderSpec> providers, int ca
      * @param processes      whether every provider runs in a child JVM
      * @param parameters     the live consumer's URL parameters
      * @param tour           whether the tour of strategies runs too
+     * @param metricsPort    the loopback port serving the consumer's meters as Prometheus text
+     *                       ({@code --metrics-port}; 0 = a free port), or -1 for none
      */
-    record Live(long durationMillis, int rate, String zookeeper, boolean processes, String parameters, boolean tour) {
+    record Live(long durationMillis, int rate, String zookeeper, boolean processes, String parameters, boolean tour,
+                int metricsPort) {
+
+        /** No metrics endpoint. */
+        static final int NO_METRICS_PORT = -1;
+
+        /** Settings without a metrics endpoint. */
+        Live(long durationMillis, int rate, String zookeeper, boolean processes, String parameters, boolean tour) {
+            this(durationMillis, rate, zookeeper, processes, parameters, tour, NO_METRICS_PORT);
+        }
 
         static final long DEFAULT_DURATION_MILLIS = 15_000;
         static final int DEFAULT_RATE = 400;

@@ -1,8 +1,10 @@
 package dev.weft.rpc.examples;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The live run as text: one line per event (and one for the start) with what the consumer saw
@@ -40,6 +42,37 @@ final class Timeline {
         return rows;
     }
 
+    /**
+     * One window as the consumer's meters counted it ({@code rpc-metrics-micrometer}): successful
+     * attempts per provider ({@code rpc.client.attempt.duration}, {@code error.type=none}), mocked and
+     * failed calls ({@code rpc.client.call.duration} by {@code outcome}).
+     */
+    record MeterRow(String label, Map<String, Long> answered, long mocked, long failed) {
+
+        MeterRow {
+            answered = Map.copyOf(answered);
+        }
+    }
+
+    /** The windows of {@link #rows} as the meters counted them; empty when the run read no meters. */
+    static List<MeterRow> meterRows(LiveRun.Result result) {
+        List<ConsumerMeters.Counts> marks = result.meterMarks();
+        List<Row> rows = rows(result);
+        if (marks.size() != rows.size() + 1) {
+            return List.of();
+        }
+        List<MeterRow> meterRows = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            ConsumerMeters.Counts window = marks.get(i + 1).since(marks.get(i));
+            Map<String, Long> answered = new LinkedHashMap<>();
+            for (String provider : result.providers()) {
+                answered.put(provider, window.answered(result.addresses().getOrDefault(provider, "")));
+            }
+            meterRows.add(new MeterRow(rows.get(i).label(), answered, window.mocked(), window.failed()));
+        }
+        return meterRows;
+    }
+
     /** The timeline as terminal text. */
     static String render(LiveRun.Result result) {
         List<Row> rows = rows(result);
@@ -58,6 +91,17 @@ final class Timeline {
             String at = row.event() == null ? "0.0 s" : String.format(Locale.ROOT, "%.1f s",
                     row.event().atMillis() / 1000.0);
             text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", at, row.label(), seen));
+        }
+        List<MeterRow> meterRows = meterRows(result);
+        if (!meterRows.isEmpty()) {
+            text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", "", "the same windows in the consumer's meters",
+                    "(answered attempts per provider | mocked | failed calls)"));
+            for (MeterRow row : meterRows) {
+                StringBuilder seen = new StringBuilder();
+                row.answered().forEach((provider, n) -> seen.append(String.format(Locale.ROOT, "%s %5d  ", provider, n)));
+                seen.append(String.format(Locale.ROOT, "| mocked %5d | failed %3d", row.mocked(), row.failed()));
+                text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", "", row.label(), seen));
+            }
         }
         if (!result.errors().isEmpty()) {
             text.append("  failed calls by kind: ").append(result.errors()).append(System.lineSeparator());

@@ -38,6 +38,15 @@ class PlaygroundCliTest {
     }
 
     @Test
+    void metricsPort_isOffByDefault_andReadAsALoopbackPort() throws UsageException {
+        assertThat(PlaygroundCli.parse().live().metricsPort()).isEqualTo(PlaygroundOptions.Live.NO_METRICS_PORT);
+        assertThat(PlaygroundCli.parse("--metrics-port", "9464").live().metricsPort()).isEqualTo(9464);
+        assertThat(PlaygroundCli.parse("--metrics-port=0").live().metricsPort()).isZero();
+        assertThatThrownBy(() -> PlaygroundCli.parse("--metrics-port", "70000"))
+                .isInstanceOf(UsageException.class).hasMessageContaining("--metrics-port");
+    }
+
+    @Test
     void badLiveOptions_areRejected_withTheRule() {
         assertThatThrownBy(() -> PlaygroundCli.parse("--live", "2s"))
                 .hasMessage("--live: '2s' (expected: seconds such as 20 or 4.5s, 0 or from 3s to 600s)");
@@ -85,7 +94,7 @@ class PlaygroundCliTest {
         assertThatThrownBy(() -> PlaygroundCli.parse("--cals", "5"))
                 .isInstanceOf(UsageException.class)
                 .hasMessage("unknown option: --cals (expected: --url, --providers, --calls, --threads, --seed, "
-                        + "--live, --rate, --live-url, --zookeeper, --processes, --no-tour, --report, --log, --help;"
+                        + "--live, --rate, --live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --log, --help;"
                         + " see --help)");
     }
 

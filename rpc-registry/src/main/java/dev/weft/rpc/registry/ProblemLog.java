@@ -24,8 +24,8 @@ final class ProblemLog {
         this.log = log;
     }
 
-    /** Records {@code message}; logs it at WARN the first time it is seen. */
-    void report(String message) {
+    /** Records {@code message}; logs it at WARN the first time it is seen, and then returns true. */
+    boolean report(String message) {
         total.incrementAndGet();
         AtomicLong count = seen.asMap().computeIfAbsent(message, m -> new AtomicLong());
         long n = count.incrementAndGet();
@@ -34,6 +34,7 @@ final class ProblemLog {
         } else if (Long.bitCount(n) == 1) {
             log.warn("{} (ignored; seen {} times)", message, n);
         }
+        return n == 1;
     }
 
     /** Every report so far, repeats included. */

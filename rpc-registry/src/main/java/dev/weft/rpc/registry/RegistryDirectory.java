@@ -90,6 +90,10 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     public static final String ENABLE_EMPTY_PROTECTION_KEY = "enable-empty-protection";
 
     private static final Logger log = LoggerFactory.getLogger(RegistryDirectory.class);
+    /** How every report of a rule left out begins. */
+    private static final String RULE_LEFT_OUT = "Override rule left out: ";
+    /** How every report of a malformed routing rule begins. */
+    private static final String ROUTING_RULE_REFUSED = "Routing rule refused: ";
 
     private final Class<T> type;
     private final URL consumerUrl;
@@ -105,6 +109,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private final NotifyListener listener = this::onNotify;
     private final ProblemLog problems = new ProblemLog(log);
     private final AtomicLong refreshes = new AtomicLong();
+    private final AtomicLong rejectedRules = new AtomicLong();
 
     private final Object lock = new Object();
     /** Orders the writes of the raw lists (notifications and the cache file seed). */
@@ -127,7 +132,8 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private DirectoryState lastState;
     // Guarded by lock: the rules of the last published state, and the rules a published state
     // was refused with, while the registry still holds them.
-    private OverrideRules publishedRules = OverrideRules.none();
+    // Written under lock, read by observers without it.
+    private volatile OverrideRules publishedRules = OverrideRules.none();
     private final Map<Configurator, String> vetoedRules = new LinkedHashMap<>();
     // Guarded by lock: the routing rules accepted last, the raw list they were read from, and why
     // a rule of that list was refused (reported with every refresh while the list stays).
@@ -290,7 +296,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     private void endRound() {
         for (String problem : roundProblems) {
             if (!lastProblems.contains(problem)) {
-                problems.report(problem);
+                report(problem);
             }
         }
         for (String warning : roundWarnings) {
@@ -349,7 +355,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
                         parsed.add(rule);
                     }
                 } catch (IllegalArgumentException e) {
-                    refusals.add("Routing rule refused: " + e.getMessage() + "; the routing rules accepted last keep serving");
+                    refusals.add(ROUTING_RULE_REFUSED + e.getMessage() + "; the routing rules accepted last keep serving");
                 }
             }
             parsed.sort(ConditionRule.ORDER);
@@ -387,7 +393,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             String problem = OverrideRules.valueProblem(rule, director);
             if (problem != null) {
                 bad.add(rule);
-                reportForService("Override rule left out: " + problem);
+                reportForService(RULE_LEFT_OUT + problem);
             }
         }
         return bad;
@@ -427,7 +433,7 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
             if (ruleVeto == null) {
                 accepted = candidate;
             } else {
-                String refusal = "Override rule left out: the consumer refused it (" + ruleVeto + ") in " + rule.getUrl();
+                String refusal = RULE_LEFT_OUT + "the consumer refused it (" + ruleVeto + ") in " + rule.getUrl();
                 vetoedRules.put(rule, refusal);
                 reportForService(refusal);
             }
@@ -505,12 +511,21 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
         });
     }
 
+    /** Reports {@code problem} of this service: during a refresh at its end when new to that refresh, else now. */
     private void reportForService(String problem) {
         String message = problem + " [service " + serviceKey + ", registry " + registry.getUrl() + "]";
         if (roundProblems != null && Thread.holdsLock(lock)) {
             roundProblems.add(message);
         } else {
-            problems.report(message);
+            report(message);
+        }
+    }
+
+    /** Logs {@code message} once; a rule refused for the first time counts in {@link #getRejectedRuleCount()}. */
+    private void report(String message) {
+        boolean first = problems.report(message);
+        if (first && (message.startsWith(RULE_LEFT_OUT) || message.startsWith(ROUTING_RULE_REFUSED))) {
+            rejectedRules.incrementAndGet();
         }
     }
 
@@ -565,6 +580,20 @@ public final class RegistryDirectory<T> extends AbstractDirectory<T> {
     /** How many times a rule or provider was left out (each distinct problem is logged once). */
     public long getProblemCount() {
         return problems.total();
+    }
+
+    /** How many override rules the published state applies (rules left out are not counted). */
+    public int getRuleCount() {
+        return publishedRules.getRules().size();
+    }
+
+    /**
+     * How many times an override rule was left out as unusable (unreadable, a bad value, or refused
+     * by the consumer), each rule counted once when first left out for a given reason (the same
+     * rule left out again on later refreshes is not counted again). Grows only.
+     */
+    public long getRejectedRuleCount() {
+        return rejectedRules.get();
     }
 
     /** Time since the last state was published; empty before the first. */

@@ -39,7 +39,8 @@ class ModuleDependencyRulesTest {
 
     @ParameterizedTest
     @EnumSource(value = WeftModule.class, names = {"COMMON", "SPI", "LOADBALANCE", "CLUSTER", "PROXY", "MOCK", "PROTOCOL",
-            "PROTOCOL_WEFT", "REGISTRY", "REGISTRY_ZOOKEEPER", "BOOTSTRAP", "ADMIN", "TESTING"})
+            "PROTOCOL_WEFT", "REGISTRY", "REGISTRY_ZOOKEEPER", "BOOTSTRAP", "ADMIN", "TESTING", "METRICS_MICROMETER",
+            "TRACING_OPENTELEMETRY"})
     void publishedModule_dependsOnlyOnWhatTheTableAllows(WeftModule module) {
         WeftRules.dependsOnlyOnWhatTheTableAllows(module).check(classes);
     }

@@ -41,13 +41,17 @@ enum WeftModule {
     /** The operator's command line: rule checks through rpc-bootstrap, the registry through rpc-registry-zookeeper. */
     ADMIN("rpc-admin", "admin", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, BOOTSTRAP, COMMON), List.of()),
     TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
+    METRICS_MICROMETER("rpc-metrics-micrometer", "metrics.micrometer", true, List.of(PROTOCOL, CLUSTER, REGISTRY, SPI, COMMON),
+            List.of("io.micrometer..")),
+    TRACING_OPENTELEMETRY("rpc-tracing-opentelemetry", "tracing.opentelemetry", true, List.of(PROTOCOL, SPI, COMMON),
+            List.of("io.opentelemetry..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
-    EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, MOCK, CLUSTER,
-            PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of()),
-    BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(BOOTSTRAP, PROTOCOL_WEFT, MOCK, CLUSTER, PROXY, LOADBALANCE,
-            PROTOCOL, SPI, COMMON), List.of()),
-    INTEGRATION_TESTS("rpc-integration-tests", "it", false, List.of(BOOTSTRAP, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT,
-            MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of());
+    EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, METRICS_MICROMETER, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT,
+            MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of()),
+    BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(BOOTSTRAP, METRICS_MICROMETER, TRACING_OPENTELEMETRY, PROTOCOL_WEFT,
+            MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, SPI, COMMON), List.of()),
+    INTEGRATION_TESTS("rpc-integration-tests", "it", false, List.of(BOOTSTRAP, METRICS_MICROMETER, TRACING_OPENTELEMETRY,
+            REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of());
 
     static final String BASE_PACKAGE = "dev.weft.rpc";
     /** Third-party packages every published module may use (through rpc-common), and the JDK. */

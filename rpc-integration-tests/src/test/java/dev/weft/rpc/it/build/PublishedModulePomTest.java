@@ -39,6 +39,10 @@ class PublishedModulePomTest {
             Map.entry("rpc-spring-boot-starter", Set.of("rpc-bootstrap", "rpc-mock", "spring-boot-autoconfigure", "spring-boot-health")),
             // rpc-mock at run time so that the jar checks mock values as consumers with rpc-mock do
             Map.entry("rpc-admin", Set.of("rpc-registry-zookeeper", "rpc-registry", "rpc-bootstrap", "rpc-common", "rpc-mock",
+                    "guava", "slf4j-api")),
+            Map.entry("rpc-metrics-micrometer", Set.of("rpc-protocol", "rpc-cluster", "rpc-registry", "rpc-spi", "rpc-common",
+                    "micrometer-core", "guava", "slf4j-api")),
+            Map.entry("rpc-tracing-opentelemetry", Set.of("rpc-protocol", "rpc-spi", "rpc-common", "opentelemetry-api",
                     "guava", "slf4j-api")));
 
     private static final Set<String> LOGGING_BACKENDS = Set.of("slf4j-simple", "slf4j-nop", "slf4j-jdk14",

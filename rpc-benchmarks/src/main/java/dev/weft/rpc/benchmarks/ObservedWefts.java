@@ -1,0 +1,104 @@
+package dev.weft.rpc.benchmarks;
+
+import dev.weft.rpc.bootstrap.Weft;
+import dev.weft.rpc.metrics.micrometer.WeftMetrics;
+import dev.weft.rpc.tracing.opentelemetry.WeftTelemetry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+
+import java.util.Collection;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A provider {@link Weft} and a consumer {@link Weft} in one JVM, with the observability modules
+ * unbound, metrics bound (a {@link SimpleMeterRegistry}) or both bound (metrics, plus an OpenTelemetry
+ * SDK that samples every span and hands it to an exporter that only counts, so the figure is
+ * Weft's instrumentation and the SDK, not an exporter's I/O).
+ */
+final class ObservedWefts implements AutoCloseable {
+
+    /** What is bound on both Wefts. */
+    enum Binding {
+        OFF, METRICS, BOTH;
+
+        static Binding of(String name) {
+            return valueOf(name.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    final Weft provider;
+    final Weft consumer;
+    final Greeter greeter;
+    final AtomicLong spans = new AtomicLong();
+    private final OpenTelemetrySdk openTelemetry;
+
+    /**
+     * Exports {@link GreeterImpl} on {@code protocol} and refers it: over {@code weft} from another
+     * {@code Weft}, over {@code injvm} from the same one (the protocol serves its own director).
+     */
+    ObservedWefts(Binding binding, String protocol) {
+        boolean inJvm = "injvm".equals(protocol);
+        provider = Weft.builder().build();
+        consumer = inJvm ? provider : Weft.builder().build();
+        if (binding != Binding.OFF) {
+            MeterRegistry meters = new SimpleMeterRegistry();
+            new WeftMetrics(provider.director()).bindTo(meters);
+            new WeftMetrics(consumer.director()).bindTo(meters);
+        }
+        if (binding == Binding.BOTH) {
+            openTelemetry = OpenTelemetrySdk.builder()
+                    .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(new Counting())).build())
+                    .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+                    .build();
+            install(openTelemetry);
+        } else {
+            openTelemetry = null;
+        }
+        String address = provider.export(Greeter.class, new GreeterImpl(), inJvm ? "injvm://127.0.0.1" : "weft://127.0.0.1:0")
+                .getInvoker().getUrl().getAddress();
+        greeter = consumer.refer(Greeter.class, "url=" + protocol + "://" + address + "&timeout=10000");
+    }
+
+    private void install(OpenTelemetry telemetry) {
+        WeftTelemetry.create(telemetry).install(provider.director());
+        WeftTelemetry.create(telemetry).install(consumer.director());
+    }
+
+    @Override
+    public void close() {
+        consumer.close(); // idempotent: the same Weft as the provider's over injvm
+        provider.close();
+        if (openTelemetry != null) {
+            openTelemetry.close();
+        }
+    }
+
+    /** Counts finished spans; exports nothing. */
+    private final class Counting implements SpanExporter {
+        @Override
+        public CompletableResultCode export(Collection<SpanData> batch) {
+            spans.addAndGet(batch.size());
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return CompletableResultCode.ofSuccess();
+        }
+    }
+}

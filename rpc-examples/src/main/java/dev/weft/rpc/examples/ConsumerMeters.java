@@ -1,0 +1,128 @@
+package dev.weft.rpc.examples;
+
+import dev.weft.rpc.metrics.micrometer.WeftMetrics;
+import dev.weft.rpc.spi.ExtensionDirector;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The live consumer's meters ({@code rpc-metrics-micrometer} bound to a Prometheus registry): what
+ * {@code --metrics-port} serves and what the timeline's meter rows are read from, the same
+ * scrape text in both cases. Thread-safe.
+ */
+final class ConsumerMeters implements AutoCloseable {
+
+    /** A counter sample of the scrape text: name, labels, value. */
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final String ATTEMPTS = "rpc_client_attempt_duration_seconds_count";
+    private static final String CALLS = "rpc_client_call_duration_seconds_count";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    /**
+     * Binds the meters of {@code director}'s calls, with percentile histograms on for the
+     * {@code rpc.} timers, so that a Prometheus server scraping {@code --metrics-port} can compute
+     * percentiles across instances ({@code docs/observability.md}).
+     */
+    ConsumerMeters(ExtensionDirector director) {
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                return id.getName().startsWith("rpc.")
+                        ? DistributionStatisticConfig.builder().percentilesHistogram(true).build().merge(config)
+                        : config;
+            }
+        });
+        new WeftMetrics(Objects.requireNonNull(director, "director")).bindTo(registry);
+    }
+
+    /** The meters as Prometheus text (format 0.0.4). */
+    String scrape() {
+        return registry.scrape();
+    }
+
+    /** What the meters have counted so far. */
+    Counts counts() {
+        return Counts.parse(scrape());
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+
+    /**
+     * Counts read from a scrape: the attempts each provider address answered (no error), and the
+     * calls by outcome ({@code mocked}, {@code error}) when the call meter is there. Immutable.
+     *
+     * @param answeredByAddress successful attempts by {@code host:port}
+     * @param mocked            calls the mock answered
+     * @param failed            calls that ended with an error
+     */
+    record Counts(Map<String, Long> answeredByAddress, long mocked, long failed) {
+
+        static final Counts NONE = new Counts(Map.of(), 0, 0);
+
+        Counts {
+            answeredByAddress = Map.copyOf(answeredByAddress);
+        }
+
+        /** The counts in {@code scrapeText}. */
+        static Counts parse(String scrapeText) {
+            Map<String, Long> answered = new TreeMap<>();
+            long mocked = 0;
+            long failed = 0;
+            Matcher sample = SAMPLE.matcher(scrapeText);
+            while (sample.find()) {
+                String name = sample.group(1);
+                if (!name.equals(ATTEMPTS) && !name.equals(CALLS)) {
+                    continue;
+                }
+                Map<String, String> labels = labels(sample.group(2));
+                long value = (long) Double.parseDouble(sample.group(3));
+                if (name.equals(ATTEMPTS) && "none".equals(labels.get("error_type"))) {
+                    answered.merge(labels.get("server_address"), value, Long::sum);
+                } else if (name.equals(CALLS)) {
+                    String outcome = labels.get("outcome");
+                    if ("mocked".equals(outcome)) {
+                        mocked += value;
+                    } else if ("error".equals(outcome)) {
+                        failed += value;
+                    }
+                }
+            }
+            return new Counts(answered, mocked, failed);
+        }
+
+        /** What was counted between {@code earlier} and these counts. */
+        Counts since(Counts earlier) {
+            Map<String, Long> answered = new TreeMap<>(answeredByAddress);
+            earlier.answeredByAddress.forEach((address, n) -> answered.merge(address, -n, Long::sum));
+            return new Counts(answered, mocked - earlier.mocked, failed - earlier.failed);
+        }
+
+        /** Successful attempts at {@code address}. */
+        long answered(String address) {
+            return answeredByAddress.getOrDefault(address, 0L);
+        }
+
+        private static Map<String, String> labels(String text) {
+            Map<String, String> labels = new TreeMap<>();
+            Matcher label = LABEL.matcher(text);
+            while (label.find()) {
+                labels.put(label.group(1), label.group(2));
+            }
+            return labels;
+        }
+    }
+}
