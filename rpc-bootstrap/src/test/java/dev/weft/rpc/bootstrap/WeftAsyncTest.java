@@ -112,7 +112,7 @@ class WeftAsyncTest {
         HeldQuotes impl = new HeldQuotes();
         int calls = 1000;
         try (Weft weft = Weft.builder().build()) {
-            Quotes quotes = weft.refer(Quotes.class, "url=" + export(weft, impl, "threads=4&queues=16") + "&timeout=30000");
+            Quotes quotes = weft.refer(Quotes.class, "url=" + export(weft, impl, "threads=4&queues=2000") + "&timeout=30000");
             quotes.count(1).toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS); // connected and warm
             int threadsBefore = Thread.activeCount();
 
