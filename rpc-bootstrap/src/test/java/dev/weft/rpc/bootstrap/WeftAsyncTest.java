@@ -112,8 +112,7 @@ class WeftAsyncTest {
         HeldQuotes impl = new HeldQuotes();
         int calls = 1000;
         try (Weft weft = Weft.builder().build()) {
-            // a burst of 1000 calls meets busy answers while the provider's queue of 16 fills: retried without a budget
-            Quotes quotes = weft.refer(Quotes.class, "url=" + export(weft, impl, "threads=4&queues=16") + "&timeout=30000&retry-budget=1");
+            Quotes quotes = weft.refer(Quotes.class, "url=" + export(weft, impl, "threads=4&queues=2000") + "&timeout=30000");
             quotes.count(1).toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS); // connected and warm
             int threadsBefore = Thread.activeCount();
 

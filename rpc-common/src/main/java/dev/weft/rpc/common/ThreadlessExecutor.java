@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * hop, with no pool thread in between.
  *
  * <p>Once the waiting thread has stopped waiting, tasks still arriving (a late attempt of a call
- * that already ended) run on the fallback executor given at construction, never on the thread that
- * submits them.
+ * that already ended, which only finishes that attempt's bookkeeping) run on the fallback executor
+ * given at construction ({@code Runnable::run}: on the thread that submits them).
  *
  * <p>Thread-safe: any thread may submit; only the creating thread calls {@link #await}, once.
  */

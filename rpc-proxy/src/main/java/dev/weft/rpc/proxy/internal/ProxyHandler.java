@@ -11,7 +11,6 @@ import dev.weft.rpc.common.RpcException;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ForkJoinPool;
 
 /**
  * The consumer-side behaviour every Weft proxy shares, whichever factory made it: turns
@@ -58,7 +57,9 @@ public final class ProxyHandler {
         Object value;
         try {
             ProxyInvocation invocation = new ProxyInvocation(method, args);
-            ThreadlessExecutor executor = new ThreadlessExecutor(ForkJoinPool.commonPool());
+            // a task arriving after the call ended (an attempt that lost a race) only finishes the
+            // attempt's bookkeeping, nobody waits for it: it runs where it was submitted
+            ThreadlessExecutor executor = new ThreadlessExecutor(Runnable::run);
             Cancellation cancellation = Cancellation.create();
             invocation.setCallOptions(CallOptions.DEFAULT.withExecutor(executor).withCancellation(cancellation));
             Result result = invoker.invoke(invocation);
