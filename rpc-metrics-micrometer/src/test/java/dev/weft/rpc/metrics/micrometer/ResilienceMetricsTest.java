@@ -25,27 +25,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ResilienceMetricsTest {
 
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final List<ShopImpl> shops = new ArrayList<>();
+    private final LoopbackShops wefts = new LoopbackShops();
 
     @AfterEach
     void close() throws Exception {
-        shops.forEach(shop -> {
-            shop.release.countDown();
-            shop.later.complete("closed");
-        });
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
+        wefts.close();
     }
 
     @Test
     void budgetRefusals_ofRetriesAfterTimeouts_areCountedInBudgetExhausted() {
-        Weft consumer = weft();
+        Weft consumer = wefts.weft();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new WeftMetrics(consumer.director()).bindTo(meters);
-        String a = export(weft(), "a", "");
-        String b = export(weft(), "b", "");
+        String a = wefts.export(wefts.weft(), "a", "");
+        String b = wefts.export(wefts.weft(), "b", "");
         Shop shop = consumer.refer(Shop.class, "url=weft://" + a + ",weft://" + b
                 + "&hold.timeout=100&retries=2&retry-budget=0&retry-budget-min=0&outlier-failures=0");
 
@@ -64,12 +57,12 @@ class ResilienceMetricsTest {
 
     @Test
     void hedges_toAFastProvider_areCountedAsSentAndWon() {
-        Weft consumer = weft();
+        Weft consumer = wefts.weft();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new WeftMetrics(consumer.director()).bindTo(meters);
-        String slow = export(weft(), "slow", "");
-        String fast = export(weft(), "fast", "");
-        shops.get(1).release.countDown();
+        String slow = wefts.export(wefts.weft(), "slow", "");
+        String fast = wefts.export(wefts.weft(), "fast", "");
+        wefts.shop(1).release.countDown();
         Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
                 + "&cluster=hedging&hedge-delay=50ms&loadbalance=roundrobin&timeout=5000");
 
@@ -89,12 +82,12 @@ class ResilienceMetricsTest {
 
     @Test
     void anEjection_afterTwoFailuresInARow_isCountedAndShownAsEjectedNow() {
-        Weft consumer = weft();
+        Weft consumer = wefts.weft();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new WeftMetrics(consumer.director()).bindTo(meters);
-        String slow = export(weft(), "slow", "");
-        String fast = export(weft(), "fast", "");
-        shops.get(1).release.countDown();
+        String slow = wefts.export(wefts.weft(), "slow", "");
+        String fast = wefts.export(wefts.weft(), "fast", "");
+        wefts.shop(1).release.countDown();
         Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
                 + "&hold.timeout=150&retries=1&loadbalance=roundrobin&outlier-failures=2&outlier-ejection=60s");
         ServiceResilience resilience = ResilienceStats.of(consumer.director()).service(Shop.class.getName());
@@ -112,11 +105,11 @@ class ResilienceMetricsTest {
 
     @Test
     void busyAnswers_ofTheAdaptiveLimit_areCountedInServerBusy() throws Exception {
-        Weft provider = weft();
+        Weft provider = wefts.weft();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         new WeftMetrics(provider.director()).bindTo(meters);
-        String address = export(provider, "a", "&executes=auto");
-        Shop shop = weft().refer(Shop.class, "url=weft://" + address + "&timeout=10000&retries=0&cluster=failfast");
+        String address = wefts.export(provider, "a", "&executes=auto");
+        Shop shop = wefts.weft().refer(Shop.class, "url=weft://" + address + "&timeout=10000&retries=0&cluster=failfast");
 
         // The adaptive limit starts at 20 and cannot move while no call has ended: of 21 calls held open, one is refused.
         List<CompletableFuture<String>> answers = new ArrayList<>();
@@ -127,7 +120,7 @@ class ResilienceMetricsTest {
                 .thenApply(String::valueOf).toCompletableFuture();
         assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasMessageContaining("busy");
-        shops.get(0).later.complete("late");
+        wefts.shop(0).later.complete("late");
         long answered = 0;
         for (CompletableFuture<String> answer : answers) {
             try {
@@ -145,10 +138,10 @@ class ResilienceMetricsTest {
 
     @Test
     void servicesReferredBeforeTheBind_getTheirMeters_andGroupsOfOneInterfaceAddUp() {
-        Weft consumer = weft();
-        Weft provider = weft();
-        String red = export(provider, "red", "&group=red");
-        String blue = export(provider, "blue", "&group=blue");
+        Weft consumer = wefts.weft();
+        Weft provider = wefts.weft();
+        String red = wefts.export(provider, "red", "&group=red");
+        String blue = wefts.export(provider, "blue", "&group=blue");
         Shop inRed = consumer.refer(Shop.class, "url=weft://" + red + "&group=red&hold.timeout=100&retries=1"
                 + "&retry-budget=0&retry-budget-min=0");
         Shop inBlue = consumer.refer(Shop.class, "url=weft://" + blue + "&group=blue&hold.timeout=100&retries=1"
@@ -168,7 +161,7 @@ class ResilienceMetricsTest {
 
     @Test
     void anInterfaceWithoutMethods_getsNoMeters() {
-        Weft consumer = weft();
+        Weft consumer = wefts.weft();
         ResilienceMeters resilienceMeters = new ResilienceMeters();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         resilienceMeters.bindTo(meters);
@@ -188,18 +181,5 @@ class ResilienceMetricsTest {
     /** The value of the function counter {@code name} of {@link Shop}. */
     private static double count(MeterRegistry meters, String name) {
         return meters.get(name).tags(Meters.SYSTEM, "weft", Meters.SERVICE, Shop.class.getName()).functionCounter().count();
-    }
-
-    private Weft weft() {
-        Weft weft = Weft.builder().build();
-        closeables.add(weft);
-        return weft;
-    }
-
-    /** Exports a {@link ShopImpl} named {@code id} on a free loopback port; returns {@code host:port}. */
-    private String export(Weft weft, String id, String extraKeys) {
-        ShopImpl shop = new ShopImpl(id);
-        shops.add(shop);
-        return weft.export(Shop.class, shop, "weft://127.0.0.1:0?threads=8" + extraKeys).getInvoker().getUrl().getAddress();
     }
 }
