@@ -11,7 +11,7 @@ import java.util.Objects;
 
 /**
  * The meters of one {@link ExtensionDirector}: the registry {@link WeftMetrics} bound (none until
- * then) and the registry-directory gauges. One per director ({@link ExtensionDirector#getService}),
+ * then), the registry-directory gauges and the resilience meters. One per director ({@link ExtensionDirector#getService}),
  * so two directors in one JVM never share meters and nothing is static.
  *
  * <p>Filters resolve their hub once, when their chain is built, and read {@link #registry()} (one
@@ -21,6 +21,7 @@ final class MeterHub {
 
     private final Ticker ticker;
     private final RegistryGauges registryGauges = new RegistryGauges();
+    private final ResilienceMeters resilienceMeters = new ResilienceMeters();
     private final Object lock = new Object();
     /** Guarded by lock: every registry bound, in order. */
     private final List<MeterRegistry> bound = new ArrayList<>();
@@ -53,6 +54,7 @@ final class MeterHub {
             }
             bound.add(target);
             registryGauges.bindTo(target);
+            resilienceMeters.bindTo(target);
             if (bound.size() == 1) {
                 registry = target;
             } else {
@@ -75,5 +77,9 @@ final class MeterHub {
 
     RegistryGauges registryGauges() {
         return registryGauges;
+    }
+
+    ResilienceMeters resilienceMeters() {
+        return resilienceMeters;
     }
 }

@@ -7,6 +7,11 @@ final class Meters {
     static final String CLIENT_ATTEMPT_DURATION = "rpc.client.attempt.duration";
     static final String SERVER_CALL_DURATION = "rpc.server.call.duration";
     static final String CLIENT_RETRIES = "weft.client.retries";
+    static final String CLIENT_HEDGES = "weft.client.hedges";
+    static final String CLIENT_HEDGES_WON = "weft.client.hedges.won";
+    static final String CLIENT_BUDGET_EXHAUSTED = "weft.client.budget.exhausted";
+    static final String CLIENT_EJECTIONS = "weft.client.ejections";
+    static final String CLIENT_EJECTED = "weft.client.ejected";
     static final String SERVER_BUSY = "weft.server.busy";
     static final String REGISTRY_PROVIDERS = "weft.registry.providers";
     static final String REGISTRY_RULES = "weft.registry.rules";

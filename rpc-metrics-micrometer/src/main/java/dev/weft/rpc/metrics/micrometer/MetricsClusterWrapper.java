@@ -2,6 +2,8 @@ package dev.weft.rpc.metrics.micrometer;
 
 import dev.weft.rpc.cluster.Cluster;
 import dev.weft.rpc.cluster.Directory;
+import dev.weft.rpc.cluster.ResilienceStats;
+import dev.weft.rpc.cluster.ServiceResilience;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.registry.RegistryDirectory;
@@ -12,9 +14,10 @@ import dev.weft.rpc.spi.Wrapper;
 import java.util.Objects;
 
 /**
- * The {@link Cluster} wrapper through which this module sees the consumer's registry directories:
- * each one joined is handed to the director's {@link RegistryGauges}. It adds nothing to the call
- * path (the joined invoker is returned as is). Thread-safe.
+ * The {@link Cluster} wrapper through which this module sees the consumer's references: each
+ * registry directory joined is handed to the director's {@link RegistryGauges}, and the service of
+ * every directory joined, with its {@link ServiceResilience}, to the {@link ResilienceMeters}. It
+ * adds nothing to the call path (the joined invoker is returned as is). Thread-safe.
  */
 @Wrapper(order = 900)
 public final class MetricsClusterWrapper implements Cluster, ExtensionDirectorAware {
@@ -35,10 +38,21 @@ public final class MetricsClusterWrapper implements Cluster, ExtensionDirectorAw
     @Override
     public <T> Invoker<T> join(Directory<T> directory) throws RpcException {
         Invoker<T> joined = cluster.join(directory);
+        MeterHub hub = MeterHub.of(director);
         if (directory instanceof RegistryDirectory<T> fromRegistry) {
-            MeterHub.of(director).registryGauges().add(fromRegistry);
+            hub.registryGauges().add(fromRegistry);
         }
+        // The strategy's invoker counts into the service's entry of the same director (created by its join).
+        ServiceResilience resilience = ResilienceStats.of(owner())
+                .service(ResilienceStats.serviceOf(directory.getInterface(), directory.getUrl()));
+        hub.resilienceMeters().add(directory.getInterface(), resilience);
         return joined;
+    }
+
+    /** The director that created this wrapper, or the default one when it was constructed directly. */
+    private ExtensionDirector owner() {
+        ExtensionDirector created = director;
+        return created != null ? created : ExtensionDirector.getDefault();
     }
 
     @Override

@@ -21,6 +21,8 @@ import java.util.Objects;
  *
  * <p>Meters (names and tags: {@code docs/observability.md}): {@value Meters#CLIENT_CALL_DURATION},
  * {@value Meters#CLIENT_ATTEMPT_DURATION}, {@value Meters#CLIENT_RETRIES},
+ * {@value Meters#CLIENT_HEDGES}, {@value Meters#CLIENT_HEDGES_WON}, {@value Meters#CLIENT_BUDGET_EXHAUSTED},
+ * {@value Meters#CLIENT_EJECTIONS}, {@value Meters#CLIENT_EJECTED},
  * {@value Meters#SERVER_CALL_DURATION}, {@value Meters#SERVER_BUSY},
  * {@value Meters#REGISTRY_PROVIDERS}, {@value Meters#REGISTRY_RULES},
  * {@value Meters#REGISTRY_RULES_REJECTED}. Calls are measured until their result ends, so

@@ -1,0 +1,51 @@
+package dev.weft.rpc.metrics.micrometer;
+
+import dev.weft.rpc.bootstrap.Weft;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code Weft}s of one test and the {@link ShopImpl}s they export over {@code weft} on
+ * 127.0.0.1; {@link #close} releases every held call, then closes everything, newest first.
+ */
+final class LoopbackShops implements AutoCloseable {
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<ShopImpl> shops = new ArrayList<>();
+
+    /** A new {@code Weft}, closed with the others. */
+    Weft weft() {
+        Weft weft = Weft.builder().build();
+        closeables.add(weft);
+        return weft;
+    }
+
+    /** Exports a {@link ShopImpl} named {@code id} on a free loopback port; returns {@code host:port}. */
+    String export(Weft weft, String id, String extraKeys) {
+        ShopImpl shop = new ShopImpl(id);
+        shops.add(shop);
+        return weft.export(Shop.class, shop, "weft://127.0.0.1:0?threads=8" + extraKeys).getInvoker().getUrl().getAddress();
+    }
+
+    /** The {@code index}th shop exported (from 0). */
+    ShopImpl shop(int index) {
+        return shops.get(index);
+    }
+
+    /** Closes {@code closeable} with the rest, before what was added earlier. */
+    void closeLater(AutoCloseable closeable) {
+        closeables.add(closeable);
+    }
+
+    @Override
+    public void close() throws Exception {
+        shops.forEach(shop -> {
+            shop.release.countDown();
+            shop.later.complete("closed");
+        });
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            closeables.get(i).close();
+        }
+    }
+}
