@@ -36,15 +36,17 @@ enum WeftModule {
     /** Every published module above it (docs/architecture.md#modules), rpc-mock included. */
     BOOTSTRAP("rpc-bootstrap", "bootstrap", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT, PROTOCOL, MOCK, CLUSTER,
             LOADBALANCE, PROXY, SPI, COMMON), List.of()),
-    SPRING_BOOT_STARTER("rpc-spring-boot-starter", "spring.boot", true, List.of(BOOTSTRAP, REGISTRY, PROTOCOL, CLUSTER, SPI,
-            COMMON), List.of("org.springframework..")),
-    /** The operator's command line: rule checks through rpc-bootstrap, the registry through rpc-registry-zookeeper. */
-    ADMIN("rpc-admin", "admin", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, BOOTSTRAP, COMMON), List.of()),
-    TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     METRICS_MICROMETER("rpc-metrics-micrometer", "metrics.micrometer", true, List.of(PROTOCOL, CLUSTER, REGISTRY, SPI, COMMON),
             List.of("io.micrometer..")),
     TRACING_OPENTELEMETRY("rpc-tracing-opentelemetry", "tracing.opentelemetry", true, List.of(PROTOCOL, SPI, COMMON),
             List.of("io.opentelemetry..")),
+    /** rpc-metrics-micrometer and rpc-tracing-opentelemetry are optional: bound only when the application has them. */
+    SPRING_BOOT_STARTER("rpc-spring-boot-starter", "spring.boot", true, List.of(BOOTSTRAP, METRICS_MICROMETER,
+            TRACING_OPENTELEMETRY, REGISTRY, PROTOCOL, CLUSTER, SPI, COMMON),
+            List.of("org.springframework..", "io.micrometer..", "io.opentelemetry..")),
+    /** The operator's command line: rule checks through rpc-bootstrap, the registry through rpc-registry-zookeeper. */
+    ADMIN("rpc-admin", "admin", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, BOOTSTRAP, COMMON), List.of()),
+    TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
     EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, METRICS_MICROMETER, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT,
             MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of()),

@@ -19,7 +19,8 @@ public class WeftProperties {
 
     /** Every property name of this class, in the canonical (kebab-case) form. */
     public static final List<String> NAMES = List.of("weft.application", "weft.registry", "weft.host",
-            "weft.provider.url", "weft.consumer.parameters", "weft.shutdown-timeout");
+            "weft.provider.url", "weft.consumer.parameters", "weft.shutdown-timeout", "weft.metrics.enabled",
+            "weft.tracing.enabled");
 
     /** Application name registered with every service and reference; default: spring.application.name, else "weft". */
     private String application;
@@ -39,6 +40,10 @@ public class WeftProperties {
     private final Provider provider = new Provider();
 
     private final Consumer consumer = new Consumer();
+
+    private final Switch metrics = new Switch();
+
+    private final Switch tracing = new Switch();
 
     public String getApplication() {
         return application;
@@ -80,6 +85,16 @@ public class WeftProperties {
         return consumer;
     }
 
+    /** {@code weft.metrics.*}: whether Weft's meters are bound to the application's MeterRegistry. */
+    public Switch getMetrics() {
+        return metrics;
+    }
+
+    /** {@code weft.tracing.*}: whether Weft's calls are traced with the application's OpenTelemetry. */
+    public Switch getTracing() {
+        return tracing;
+    }
+
     /** The provider URL a {@code @WeftService} without its own {@code url} is exported at. */
     String providerUrl() {
         return provider.url != null ? provider.url : "weft://" + host + ":" + Provider.DEFAULT_PORT;
@@ -114,6 +129,21 @@ public class WeftProperties {
 
         public void setParameters(String parameters) {
             this.parameters = parameters;
+        }
+    }
+
+    /** {@code weft.metrics.*} and {@code weft.tracing.*}. */
+    public static class Switch {
+
+        /** Whether Weft is bound to the application's MeterRegistry (weft.metrics, needs rpc-metrics-micrometer) or OpenTelemetry (weft.tracing, needs rpc-tracing-opentelemetry) bean. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 }
