@@ -112,7 +112,9 @@ class WeftAsyncTest {
         HeldQuotes impl = new HeldQuotes();
         int calls = 1000;
         try (Weft weft = Weft.builder().build()) {
-            Quotes quotes = weft.refer(Quotes.class, "url=" + export(weft, impl, "threads=4&queues=2000") + "&timeout=30000");
+            // one consumer connection: connection-calls (default 64) bounds how many of its calls the provider holds
+            Quotes quotes = weft.refer(Quotes.class, "url=" + export(weft, impl, "threads=4&queues=2000&connection-calls=2000")
+                    + "&timeout=30000");
             quotes.count(1).toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS); // connected and warm
             int threadsBefore = Thread.activeCount();
 

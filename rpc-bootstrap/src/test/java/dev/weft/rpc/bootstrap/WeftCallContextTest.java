@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,11 +18,24 @@ class WeftCallContextTest {
 
     /** What each provider saw of the caller's {@code trace-id}, by provider name. */
     private final Map<String, String> seen = new ConcurrentHashMap<>();
+    /** When set, each provider waits (boundedly) until both have been called before it answers. */
+    private volatile CountDownLatch forksTogether;
 
     private String export(Weft weft, String name) {
         CallContext context = CallContext.of(weft.director());
         Greeter greeter = who -> {
             seen.put(name, String.valueOf(context.get("trace-id")));
+            CountDownLatch together = forksTogether;
+            if (together != null) {
+                // no fork answers before the other has arrived: a first answer would let the cluster
+                // drop a fork still queued on its pool
+                together.countDown();
+                try {
+                    together.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             return name + ":" + who;
         };
         return "weft://127.0.0.1:" + weft.export(Greeter.class, greeter, "weft://127.0.0.1:0").getInvoker().getUrl().getPort();
@@ -42,6 +56,7 @@ class WeftCallContextTest {
             }
             assertThat(seen).as("both providers reached outside the scope").isEqualTo(Map.of("a", "null", "b", "null"));
             seen.clear();
+            forksTogether = new CountDownLatch(2);
 
             try (CallContext.Scope scope = context.with("trace-id", "t-1")) {
                 assertThat(greeter.greet("ada")).endsWith(":ada");
