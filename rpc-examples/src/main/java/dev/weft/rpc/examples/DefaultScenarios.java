@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The built-in tour: five providers (different weights, one 10x slower, one failing 20% of calls
- * with network errors) called with every cluster strategy, the main balancers, the third-party
+ * with network errors, as in an outage) called with every cluster strategy, the main balancers, the third-party
  * {@code localfirst} balancer, and a {@code mock=fail:...} run during a full outage.
  */
 final class DefaultScenarios {

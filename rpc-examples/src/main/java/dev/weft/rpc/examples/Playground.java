@@ -2,6 +2,7 @@ package dev.weft.rpc.examples;
 
 import dev.weft.rpc.bootstrap.Weft;
 import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.cluster.ResilienceSettings;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.loadbalance.LoadBalance;
 import dev.weft.rpc.proxy.ProxyFactory;
@@ -33,6 +34,7 @@ final class Playground implements AutoCloseable {
     private final ExtensionLoader<Cluster> clusters;
     private final ExtensionLoader<LoadBalance> loadBalances;
     private final ExtensionLoader<ProxyFactory> proxyFactories;
+    private final ExtensionDirector director;
     private final Weft consumers;
     private final long seed;
     private final Map<List<ProviderSpec>, TourProviders> providers = new LinkedHashMap<>();
@@ -42,6 +44,7 @@ final class Playground implements AutoCloseable {
         this.clusters = director.getExtensionLoader(Cluster.class);
         this.loadBalances = director.getExtensionLoader(LoadBalance.class);
         this.proxyFactories = director.getExtensionLoader(ProxyFactory.class);
+        this.director = director;
         this.consumers = Weft.builder().director(director).application("playground").build();
         this.seed = seed;
     }
@@ -96,7 +99,7 @@ final class Playground implements AutoCloseable {
     ScenarioRun run(Scenario scenario, LoadDriver driver, ProgressBar progress, String label)
             throws UsageException, InterruptedException {
         validate(scenario.consumerUrl());
-        TourProviders served = providers.computeIfAbsent(scenario.providers(), specs -> TourProviders.start(specs, seed));
+        TourProviders served = providers.computeIfAbsent(scenario.providers(), specs -> TourProviders.start(specs, seed, director));
         Map<String, String> parameters = new LinkedHashMap<>(scenario.consumerUrl().getParameters());
         parameters.put(DIRECT_URLS_KEY, served.directUrls());
         // The providers run already. lazy=true: each provider's connection is made by the first
@@ -106,6 +109,8 @@ final class Playground implements AutoCloseable {
         // busy machine can make longer than the call's timeout.
         parameters.putIfAbsent(LAZY_KEY, "true");
         parameters.putIfAbsent(LiveCluster.CHECK_KEY, "false");
+        // Budget off: each scenario shows its strategy's own retries, which a budget would cut by timing.
+        parameters.putIfAbsent(ResilienceSettings.RETRY_BUDGET_KEY, "1");
         GreetingService consumer;
         try {
             consumer = consumers.refer(GreetingService.class, parameters);

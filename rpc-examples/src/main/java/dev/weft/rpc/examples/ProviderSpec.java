@@ -6,15 +6,17 @@ import java.util.Objects;
 
 /**
  * One playground provider: its name, static weight, mean latency, failure rate and (optional)
- * zone. Its implementation ({@link LatentGreetingService}, {@link TourGreetingService}) sleeps the
- * latency and fails at the rate; the weight and zone go in the URL consumers see. Immutable.
+ * zone. Its implementation ({@link LatentGreetingService}) sleeps the latency; in the tour its
+ * {@link TourOutage} fails attempts at it at the failure rate, as an outage does; the weight and
+ * zone go in the URL consumers see. Immutable.
  *
  * @param name         the provider's name, in its answers and in charts
  * @param weight       the {@code weight} URL key of the provider (>= 0)
  * @param latencyNanos mean simulated latency; each call takes a seeded uniform draw in
  *                     [0.5, 1.5] × this value
- * @param failRate     share of calls (0..1) its tour implementation fails with
- *                     {@code RpcException(NETWORK_EXCEPTION)}
+ * @param failRate     share of the tour's attempts (0..1) at this provider that fail with
+ *                     {@code RpcException(NETWORK_EXCEPTION)} before reaching it
+ *                     (see {@link TourOutageFilter})
  * @param zone         the provider's {@code zone} URL key, or {@code null} for none
  */
 record ProviderSpec(String name, int weight, long latencyNanos, double failRate, String zone) {

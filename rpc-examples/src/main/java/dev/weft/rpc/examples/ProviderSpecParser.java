@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * provider = name [ ":" key "=" value *( "," key "=" value ) ]
  * key      = weight   (integer >= 0, default 100)
  *          | latency  (duration: 500us, 2ms, 1.5s, 250ns; a bare number is milliseconds; default 1ms)
- *          | fail     (share of calls failed with a network error: 0..1 or 0%..100%, default 0)
+ *          | fail     (share of calls failed as in an outage, with a network error: 0..1 or 0%..100%, default 0)
  *          | zone     (a word, sent as the provider URL key "zone"; default none)
  * name     = letters, digits, '-', '_' (unique; it becomes the provider URL's host)
  * </pre>

@@ -101,10 +101,9 @@ class MainTest {
             assertThat(out).contains(title);
         }
         String outageRow = out.lines().filter(l -> l.startsWith("failover + mock (outage)")).findFirst().orElseThrow();
-        // every provider is down: all 60 calls are answered by the mock. The tour's providers fail by
-        // throwing an RpcException from the service, which is the service's own answer (DESIGN §12):
-        // never retried, so each call is one attempt
-        assertThat(outageRow.trim().split("\\s+")).containsSubsequence("0", "0", "60", "0").endsWith("0");
+        // every provider is down (each attempt fails with a network error): all 60 calls are answered
+        // by the mock, after 3 attempts each (retries=2; the tour turns the retry budget off)
+        assertThat(outageRow.trim().split("\\s+")).containsSubsequence("0", "0", "60", "0").endsWith("120");
         String failfastRow = out.lines().filter(l -> l.startsWith("failfast ")).findFirst().orElseThrow();
         assertThat(failfastRow.trim().split("\\s+")[7]).isEqualTo("0"); // failfast never retries
         assertThat(out).contains("where the calls went");
