@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One invoker a {@link RegistryDirectory} referred through a protocol, shared by every view of
- * it, with its calls in flight counted so that it is destroyed only after the last one returns.
+ * it, with its calls in flight counted so that it is destroyed only after the last one ends.
  * Thread-safe; {@link #retire()} and destruction happen at most once.
  */
 final class ReferredProvider<T> {
@@ -32,20 +32,31 @@ final class ReferredProvider<T> {
         return invoker;
     }
 
+    /**
+     * Calls the invoker, counting the call in flight until its result ends (an async call's
+     * pending result included), so that retiring the provider never cuts its connection under it.
+     */
     Result invoke(Invocation invocation) throws RpcException {
         inFlight.incrementAndGet();
+        Result result;
         try {
-            return invoker.invoke(invocation);
-        } finally {
-            if (inFlight.decrementAndGet() == 0 && retired) {
-                destroyOnce();
-            }
+            result = invoker.invoke(invocation);
+        } catch (RuntimeException | Error e) {
+            callEnded();
+            throw e;
+        }
+        return result.whenComplete((answer, failure) -> callEnded());
+    }
+
+    private void callEnded() {
+        if (inFlight.decrementAndGet() == 0 && retired) {
+            destroyOnce();
         }
     }
 
     /**
      * Takes the invoker out of service: destroyed now when no call is in flight, else when the
-     * last one returns (calls end at their deadline). A call that picked it just before may
+     * last one ends (calls end at their deadline). A call that picked it just before may
      * still start; the protocol invoker then fails it like any dead provider.
      */
     void retire() {
