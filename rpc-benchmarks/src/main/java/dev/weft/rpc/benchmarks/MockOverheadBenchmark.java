@@ -38,7 +38,9 @@ public class MockOverheadBenchmark {
             ExtensionLoader<dev.weft.rpc.cluster.Cluster> clusters =
                     ExtensionLoader.getExtensionLoader(dev.weft.rpc.cluster.Cluster.class);
             dev.weft.rpc.common.URL consumerUrl = dev.weft.rpc.common.URL.valueOf(
-                    Workload.consumerUrl("cluster=failover&loadbalance=random"));
+                    // the mock wrapper alone: no call-group filters, which the observability
+                    // modules on this module's class path would otherwise add around it
+                    Workload.consumerUrl("cluster=failover&loadbalance=random&filter=-default"));
             List<dev.weft.rpc.common.Invoker<Greeter>> providers = WeftFixtures.constantInvokers(INVOKERS, "equal");
             dev.weft.rpc.cluster.StaticDirectory<Greeter> directory =
                     new dev.weft.rpc.cluster.StaticDirectory<>(consumerUrl, providers);
