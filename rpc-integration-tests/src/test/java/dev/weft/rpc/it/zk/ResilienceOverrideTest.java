@@ -111,6 +111,9 @@ class ResilienceOverrideTest {
                         + "?interface=" + SERVICE + "&application=shop&side=consumer&" + parameters), registry)
                 .director(director).build();
         Await.until(() -> directory.getInvokers().size() == 3, SETTLE, "three providers in " + directory);
+        // a provider is available once it has answered its connection's first PING
+        Await.until(() -> directory.getInvokers().stream().allMatch(Invoker::isAvailable), SETTLE,
+                "three providers available in " + directory);
         invoker = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
     }
 
