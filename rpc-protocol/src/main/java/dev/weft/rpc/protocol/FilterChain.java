@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Builds the consumer or provider filter chain around an invoker, as {@link ProtocolFilterWrapper}
+ * Builds the consumer or provider filter chain around an invoker, as {@code ProtocolFilterWrapper}
  * does for every referred and exported invoker; public for users whose providers are in-memory
  * invokers and who want the same filters without a protocol.
  *

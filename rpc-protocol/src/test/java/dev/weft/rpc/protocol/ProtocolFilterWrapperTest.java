@@ -4,6 +4,7 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.filter.CallContext;
+import dev.weft.rpc.protocol.internal.ProtocolFilterWrapper;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.testing.DelegatingReplies;
 import dev.weft.rpc.testing.FakeProvider;

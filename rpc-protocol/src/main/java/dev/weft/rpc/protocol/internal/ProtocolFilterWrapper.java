@@ -1,6 +1,10 @@
-package dev.weft.rpc.protocol;
+package dev.weft.rpc.protocol.internal;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.protocol.Exporter;
+import dev.weft.rpc.protocol.Filter;
+import dev.weft.rpc.protocol.FilterChain;
+import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.spi.ExtensionDirector;
