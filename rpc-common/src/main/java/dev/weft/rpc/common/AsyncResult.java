@@ -138,7 +138,7 @@ public final class AsyncResult implements Result {
 
     /** The finished result this one ended with; null while pending or when a failure ended it. */
     Result value() {
-        return future.isDone() && !future.isCompletedExceptionally() ? future.join() : null;
+        return future.isCompletedExceptionally() ? null : future.getNow(null);
     }
 
     /** The failure that ended this result; null while pending or when it ended with a result. */
@@ -147,7 +147,7 @@ public final class AsyncResult implements Result {
             return null;
         }
         try {
-            future.join();
+            future.getNow(null);
             return null;
         } catch (RuntimeException e) {
             return Results.unwrap(e);
