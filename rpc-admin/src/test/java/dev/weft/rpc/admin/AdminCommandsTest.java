@@ -174,6 +174,80 @@ class AdminCommandsTest {
     }
 
     @Test
+    void rules_countsProvidersAsConsumersSeeThem_aTagSetOnlyByAnOverride_isCountedByATagRoute() throws Exception {
+        written(cluster.admin("override", S, "--address", cluster.addresses.get("a"), "tag=canary"));
+        written(cluster.admin("override", S, "--address", cluster.addresses.get("c"), "disabled=true"));
+        written(cluster.admin("route", S, "=> tag = canary"));
+        written(cluster.admin("route", S, "=> env = prod"));
+
+        assertThat(LiveCluster.awaitCallers(() -> cluster.callers(false), Set.of("b"))).containsExactly("b");
+        assertThat(cluster.admin("rules", S).out())
+                .as("a is tagged only by the override; c is disabled, so the consumer lists a and b")
+                .contains("'=> tag = canary' force=false priority=0, leaves 1 of 2 providers")
+                .contains("'=> env = prod' force=false priority=0, leaves 1 of 2 providers");
+        LiveCluster.Run route = cluster.admin("route", S, "--dry-run", "=> tag = canary & env = prod");
+        assertThat(route.out()).contains("calls it routes go to 1 of 2 providers [" + cluster.addresses.get("a") + "]");
+    }
+
+    @Test
+    void providers_registerTheirMethods_sorted() {
+        assertThat(cluster.admin("providers", S).out().lines()).hasSize(3).allMatch(line -> line.contains("methods=bye%2Cgreet")
+                || line.contains("methods=bye,greet"));
+    }
+
+    @Test
+    void overrideNamingNoMethod_isRefused_withTheClosestMethod_andNothingWritten() throws Exception {
+        LiveCluster.Run run = cluster.admin("override", S, "gret.timeout=500", "bye.retries=1");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("override of " + S + " refused; nothing written")
+                .contains("gret.timeout (no method gret in " + S + "; did you mean 'greet.timeout'?)")
+                .doesNotContain("bye.retries");
+        assertThat(run.out()).isEmpty();
+        assertThat(cluster.nodes("configurators")).isEmpty();
+    }
+
+    @Test
+    void routeNamingNoMethod_isRefused_withTheClosestMethod_andNothingWritten() throws Exception {
+        LiveCluster.Run typo = cluster.admin("route", S, "method = greet,by => zone = eu");
+        assertThat(typo.exitCode()).isEqualTo(1);
+        assertThat(typo.err()).contains("route of " + S + " refused; nothing written")
+                .contains("method by (no method by in " + S + "; did you mean 'bye'?)");
+        LiveCluster.Run prefix = cluster.admin("route", S, "method = find* => zone = eu");
+        assertThat(prefix.exitCode()).isEqualTo(1);
+        assertThat(prefix.err()).contains("method find* (no method of " + S + " starts with 'find'; methods: [bye, greet])");
+        assertThat(cluster.nodes("routers")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "greet.timeout=500                | greet [greet.timeout]",
+            "timeout=500                      | bye [timeout], greet [timeout]",
+            "bye.retries=1                    | bye [bye.retries]",
+            "hash.nodes=80                    | bye [hash.nodes], greet [hash.nodes]",
+    })
+    void overridePreview_namesTheMethodsItChanges(String keyValue, String changes) throws Exception {
+        LiveCluster.Run run = cluster.admin("override", S, "--dry-run", keyValue);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("methods of " + S + " (as its providers list them): bye, greet")
+                .contains("methods it changes: " + changes + "\n");
+        assertThat(cluster.nodes("configurators")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "method = greet => zone = eu        | greet",
+            "method = b* => zone = eu           | bye",
+            "method != greet => zone = eu       | bye",
+            "=> zone = eu                       | bye, greet",
+    })
+    void routePreview_namesTheMethodsItRoutes(String rule, String routed) throws Exception {
+        LiveCluster.Run run = cluster.admin("route", S, "--dry-run", rule);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("consumers whose calls it routes: 1 of 1").contains("    methods it routes: " + routed + "\n");
+        assertThat(cluster.nodes("routers")).isEmpty();
+    }
+
+    @Test
     void malformedRoute_isRefusedBeforeWriting_andOneWrittenByAnotherTool_isRefusedByTheConsumer() throws Exception {
         LiveCluster.Run twoArrows = cluster.admin("route", S, "method = greet => zone = eu => env = prod");
         assertThat(twoArrows.exitCode()).isEqualTo(1);
