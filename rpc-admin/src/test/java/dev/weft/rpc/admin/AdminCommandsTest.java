@@ -226,11 +226,9 @@ class AdminCommandsTest {
             "hash.nodes=80                    | bye [hash.nodes], greet [hash.nodes]",
     })
     void overridePreview_namesTheMethodsItChanges(String keyValue, String changes) throws Exception {
-        LiveCluster.Run run = cluster.admin("override", S, "--dry-run", keyValue);
-        assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains("methods of " + S + " (as its providers list them): bye, greet")
+        assertThat(dryRun("configurators", "override", S, "--dry-run", keyValue))
+                .contains("methods of " + S + " (as its providers list them): bye, greet")
                 .contains("methods it changes: " + changes + "\n");
-        assertThat(cluster.nodes("configurators")).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -241,10 +239,8 @@ class AdminCommandsTest {
             "=> zone = eu                       | bye, greet",
     })
     void routePreview_namesTheMethodsItRoutes(String rule, String routed) throws Exception {
-        LiveCluster.Run run = cluster.admin("route", S, "--dry-run", rule);
-        assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains("consumers whose calls it routes: 1 of 1").contains("    methods it routes: " + routed + "\n");
-        assertThat(cluster.nodes("routers")).isEmpty();
+        assertThat(dryRun("routers", "route", S, "--dry-run", rule))
+                .contains("consumers whose calls it routes: 1 of 1").contains("    methods it routes: " + routed + "\n");
     }
 
     @Test
@@ -299,6 +295,14 @@ class AdminCommandsTest {
         assertThat(cluster.admin("services").out()).contains(S);
         assertThat(cluster.admin("providers", S).out().lines()).hasSize(3).allMatch(line -> line.startsWith("weft://127.0.0.1:"));
         assertThat(cluster.admin("consumers", S).out()).contains("application=shop");
+    }
+
+    /** What the admin printed for {@code args} (a dry run: it succeeds and the {@code category} folder stays empty). */
+    private static String dryRun(String category, String... args) throws Exception {
+        LiveCluster.Run run = cluster.admin(args);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(cluster.nodes(category)).isEmpty();
+        return run.out();
     }
 
     /** The message of the first failed greet within 10 s. */
