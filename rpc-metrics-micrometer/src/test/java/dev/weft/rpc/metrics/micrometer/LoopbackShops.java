@@ -1,6 +1,7 @@
 package dev.weft.rpc.metrics.micrometer;
 
 import dev.weft.rpc.bootstrap.Weft;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -48,6 +49,32 @@ final class LoopbackShops implements AutoCloseable {
         }
         if (answered.size() < addresses.size()) {
             throw new IllegalStateException("providers not all reached in 5 s: " + answered + " of " + addresses);
+        }
+    }
+
+    /** A new {@code Weft} whose calls are measured into {@code meters}. */
+    Weft metered(MeterRegistry meters) {
+        Weft weft = weft();
+        new WeftMetrics(weft.director()).bindTo(meters);
+        return weft;
+    }
+
+    /**
+     * Two providers, each in a {@code Weft} of its own: {@code slow}, whose {@code hold} waits
+     * (about 2 s, or until closed), and {@code fast}, whose {@code hold} answers at once.
+     */
+    SlowAndFast slowAndFast() {
+        String slow = export(weft(), "slow", "");
+        String fast = export(weft(), "fast", "");
+        shops.get(shops.size() - 1).release.countDown();
+        return new SlowAndFast(slow, fast);
+    }
+
+    /** The addresses of {@link #slowAndFast()}'s providers. */
+    record SlowAndFast(String slow, String fast) {
+        /** The consumer key naming both, slow first: {@code url=weft://slow,weft://fast}. */
+        String urls() {
+            return "url=weft://" + slow + ",weft://" + fast;
         }
     }
 
