@@ -84,7 +84,7 @@ final class ServiceMethods {
 
     /**
      * The methods {@code rule} changes, each with the keys that change it:
-     * {@code greet (greet.mock, timeout), bye (timeout)}; a service-wide key changes every method.
+     * {@code bye [timeout], greet [greet.mock, timeout]}; a service-wide key changes every method.
      */
     String affected(Configurator rule) {
         Map<String, List<String>> byMethod = new TreeMap<>();
