@@ -218,29 +218,21 @@ class AdminCommandsTest {
         assertThat(cluster.nodes("routers")).isEmpty();
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {
-            "greet.timeout=500                | greet [greet.timeout]",
-            "timeout=500                      | bye [timeout], greet [timeout]",
-            "bye.retries=1                    | bye [bye.retries]",
-            "hash.nodes=80                    | bye [hash.nodes], greet [hash.nodes]",
+            "override | greet.timeout=500             | methods it changes: greet [greet.timeout]",
+            "override | timeout=500                   | methods it changes: bye [timeout], greet [timeout]",
+            "override | bye.retries=1                 | methods it changes: bye [bye.retries]",
+            "override | hash.nodes=80                 | methods it changes: bye [hash.nodes], greet [hash.nodes]",
+            "route    | method = greet => zone = eu   | methods it routes: greet",
+            "route    | method = b* => zone = eu      | methods it routes: bye",
+            "route    | method != greet => zone = eu  | methods it routes: bye",
+            "route    | => zone = eu                  | methods it routes: bye, greet",
     })
-    void overridePreview_namesTheMethodsItChanges(String keyValue, String changes) throws Exception {
-        assertThat(dryRun("configurators", "override", S, "--dry-run", keyValue))
+    void preview_namesTheMethodsTheRuleChangesOrRoutes(String command, String operand, String line) throws Exception {
+        assertThat(dryRun(command.equals("override") ? "configurators" : "routers", command, S, "--dry-run", operand))
                 .contains("methods of " + S + " (as its providers list them): bye, greet")
-                .contains("methods it changes: " + changes + "\n");
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "method = greet => zone = eu        | greet",
-            "method = b* => zone = eu           | bye",
-            "method != greet => zone = eu       | bye",
-            "=> zone = eu                       | bye, greet",
-    })
-    void routePreview_namesTheMethodsItRoutes(String rule, String routed) throws Exception {
-        assertThat(dryRun("routers", "route", S, "--dry-run", rule))
-                .contains("consumers whose calls it routes: 1 of 1").contains("    methods it routes: " + routed + "\n");
+                .contains(line + "\n");
     }
 
     @Test

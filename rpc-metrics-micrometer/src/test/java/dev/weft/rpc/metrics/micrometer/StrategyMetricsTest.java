@@ -1,6 +1,8 @@
 package dev.weft.rpc.metrics.micrometer;
 
 import dev.weft.rpc.bootstrap.Weft;
+import dev.weft.rpc.cluster.Cluster;
+import dev.weft.rpc.spi.ExtensionDirector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -14,6 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -53,8 +57,16 @@ class StrategyMetricsTest {
         wefts.close();
     }
 
+    /** Every strategy rpc-cluster declares (so a new one fails here until it is given its expectation), but forking. */
     static Stream<Arguments> strategies() {
-        return TARGETS.keySet().stream().sorted().flatMap(cluster -> Stream.of(
+        Set<String> declared;
+        try (ExtensionDirector director = new ExtensionDirector(StrategyMetricsTest.class.getClassLoader())) {
+            declared = new TreeSet<>(director.getExtensionLoader(Cluster.class).getSupportedExtensions());
+        }
+        assertThat(declared).as("every strategy of rpc-cluster is measured here or in the forking test")
+                .containsExactlyInAnyOrderElementsOf(Stream.concat(TARGETS.keySet().stream(), Stream.of("forking")).toList());
+        declared.remove("forking");
+        return declared.stream().flatMap(cluster -> Stream.of(
                 Arguments.of(cluster, false, false), Arguments.of(cluster, true, false),
                 Arguments.of(cluster, false, true), Arguments.of(cluster, true, true)));
     }
