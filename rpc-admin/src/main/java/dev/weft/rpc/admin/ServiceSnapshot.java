@@ -44,19 +44,11 @@ record ServiceSnapshot(String service, List<URL> providers, List<URL> consumers,
                 : consumers;
     }
 
-    /** The providers {@code consumer} lists (its group and version), as it sees them with {@code rules} applied. */
+    /**
+     * The providers {@code consumer}'s directory lists (its group and version, the consumer's keys
+     * merged in, {@code rules} applied, disabled ones left out), computed by the directory's code.
+     */
     List<URL> providersAsSeenBy(URL consumer, OverrideRules rules) {
-        List<URL> seen = new ArrayList<>();
-        for (URL provider : providers) {
-            if (sameKey(provider, consumer, "group") && sameKey(provider, consumer, "version")) {
-                seen.add(rules.configureProvider(provider, consumer));
-            }
-        }
-        return seen;
-    }
-
-    /** Whether the two URLs agree on {@code key} (the service key's group and version; absent is empty). */
-    private static boolean sameKey(URL a, URL b, String key) {
-        return a.getParameter(key, "").equals(b.getParameter(key, ""));
+        return rules.providersAsSeenBy(consumer, providers);
     }
 }

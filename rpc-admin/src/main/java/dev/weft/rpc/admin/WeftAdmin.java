@@ -1,5 +1,6 @@
 package dev.weft.rpc.admin;
 
+import dev.weft.rpc.bootstrap.KnownKeys;
 import dev.weft.rpc.bootstrap.RuleCheck;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.registry.Categories;
@@ -18,8 +19,9 @@ import java.util.stream.Stream;
  * The operator's command line, {@code java -jar weft-admin.jar --registry zookeeper://host:port
  * COMMAND ...}: lists services, providers, consumers and rules, and writes override and routing
  * rules. A rule is checked with the consumers' own checks ({@link RuleCheck}, {@link ConditionRule})
- * before the registry is contacted, then what it would change is printed, then it is written
- * ({@code --dry-run} stops before writing). See docs/operating.md.
+ * before the registry is contacted; the methods it names are checked against those the service's
+ * providers list ({@link ServiceMethods}); then what it would change is printed, with the methods
+ * it affects, then it is written ({@code --dry-run} stops before writing). See docs/operating.md.
  *
  * <p>Exit codes: 0 done; 1 refused (bad arguments, or a rule consumers would refuse or warn
  * about: nothing was written); 2 the registry could not be read or written. Each run opens its own
@@ -84,21 +86,42 @@ public final class WeftAdmin {
             case "services" -> registry.services().forEach(out::println);
             case "providers" -> registry.read(service).providers().forEach(url -> out.println(url.toFullString()));
             case "consumers" -> registry.read(service).consumers().forEach(url -> out.println(url.toFullString()));
-            case "rules" -> Preview.rules(registry.read(service), out);
+            case "rules" -> {
+                ServiceSnapshot snapshot = registry.read(service);
+                Preview.rules(snapshot, methods(snapshot), out);
+            }
             case "override" -> {
                 ServiceSnapshot snapshot = registry.read(service);
+                ServiceMethods methods = methods(snapshot);
+                Configurator override = Configurator.of(rule);
+                refuseUnknownMethods(arguments, methods.problems(override));
                 printRule(rule, out);
-                Preview.override(snapshot, Configurator.of(rule), out);
+                Preview.override(snapshot, override, methods, out);
                 writeUnlessDryRun(arguments, rule, registry, out);
             }
             case "route" -> {
                 ServiceSnapshot snapshot = registry.read(service);
+                ServiceMethods methods = methods(snapshot);
+                ConditionRule route = ConditionRule.of(rule);
+                refuseUnknownMethods(arguments, methods.problems(route));
                 printRule(rule, out);
-                Preview.route(snapshot, ConditionRule.of(rule), out);
+                Preview.route(snapshot, route, methods, out);
                 writeUnlessDryRun(arguments, rule, registry, out);
             }
             case "delete-rule" -> deleteRule(arguments, registry, out);
             default -> throw new IllegalStateException(arguments.command());
+        }
+    }
+
+    private static ServiceMethods methods(ServiceSnapshot snapshot) {
+        return ServiceMethods.of(snapshot, KnownKeys.load(WeftAdmin.class.getClassLoader()));
+    }
+
+    /** Refuses the rule when it names methods the service's providers do not list (checked once the registry is read). */
+    private static void refuseUnknownMethods(Arguments arguments, List<String> problems) {
+        if (!problems.isEmpty()) {
+            throw AdminException.refused(arguments.command() + " of " + arguments.service() + " refused; nothing written:\n  "
+                    + String.join("\n  ", problems));
         }
     }
 

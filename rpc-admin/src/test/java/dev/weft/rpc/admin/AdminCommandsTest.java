@@ -174,6 +174,68 @@ class AdminCommandsTest {
     }
 
     @Test
+    void rules_countsProvidersAsConsumersSeeThem_aTagSetOnlyByAnOverride_isCountedByATagRoute() throws Exception {
+        written(cluster.admin("override", S, "--address", cluster.addresses.get("a"), "tag=canary"));
+        written(cluster.admin("override", S, "--address", cluster.addresses.get("c"), "disabled=true"));
+        written(cluster.admin("route", S, "=> tag = canary"));
+        written(cluster.admin("route", S, "=> env = prod"));
+
+        assertThat(LiveCluster.awaitCallers(() -> cluster.callers(false), Set.of("b"))).containsExactly("b");
+        assertThat(cluster.admin("rules", S).out())
+                .as("a is tagged only by the override; c is disabled, so the consumer lists a and b")
+                .contains("'=> tag = canary' force=false priority=0, leaves 1 of 2 providers")
+                .contains("'=> env = prod' force=false priority=0, leaves 1 of 2 providers");
+        LiveCluster.Run route = cluster.admin("route", S, "--dry-run", "=> tag = canary & env = prod");
+        assertThat(route.out()).contains("calls it routes go to 1 of 2 providers [" + cluster.addresses.get("a") + "]");
+    }
+
+    @Test
+    void providers_registerTheirMethods_sorted() {
+        assertThat(cluster.admin("providers", S).out().lines()).hasSize(3).allMatch(line -> line.contains("methods=bye%2Cgreet")
+                || line.contains("methods=bye,greet"));
+    }
+
+    @Test
+    void overrideNamingNoMethod_isRefused_withTheClosestMethod_andNothingWritten() throws Exception {
+        LiveCluster.Run run = cluster.admin("override", S, "gret.timeout=500", "bye.retries=1");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("override of " + S + " refused; nothing written")
+                .contains("gret.timeout (no method gret in " + S + "; did you mean 'greet.timeout'?)")
+                .doesNotContain("bye.retries");
+        assertThat(run.out()).isEmpty();
+        assertThat(cluster.nodes("configurators")).isEmpty();
+    }
+
+    @Test
+    void routeNamingNoMethod_isRefused_withTheClosestMethod_andNothingWritten() throws Exception {
+        LiveCluster.Run typo = cluster.admin("route", S, "method = greet,by => zone = eu");
+        assertThat(typo.exitCode()).isEqualTo(1);
+        assertThat(typo.err()).contains("route of " + S + " refused; nothing written")
+                .contains("method by (no method by in " + S + "; did you mean 'bye'?)");
+        LiveCluster.Run prefix = cluster.admin("route", S, "method = find* => zone = eu");
+        assertThat(prefix.exitCode()).isEqualTo(1);
+        assertThat(prefix.err()).contains("method find* (no method of " + S + " starts with 'find'; methods: [bye, greet])");
+        assertThat(cluster.nodes("routers")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "override | greet.timeout=500             | methods it changes: greet [greet.timeout]",
+            "override | timeout=500                   | methods it changes: bye [timeout], greet [timeout]",
+            "override | bye.retries=1                 | methods it changes: bye [bye.retries]",
+            "override | hash.nodes=80                 | methods it changes: bye [hash.nodes], greet [hash.nodes]",
+            "route    | method = greet => zone = eu   | methods it routes: greet",
+            "route    | method = b* => zone = eu      | methods it routes: bye",
+            "route    | method != greet => zone = eu  | methods it routes: bye",
+            "route    | => zone = eu                  | methods it routes: bye, greet",
+    })
+    void preview_namesTheMethodsTheRuleChangesOrRoutes(String command, String operand, String line) throws Exception {
+        assertThat(dryRun(command.equals("override") ? "configurators" : "routers", command, S, "--dry-run", operand))
+                .contains("methods of " + S + " (as its providers list them): bye, greet")
+                .contains(line + "\n");
+    }
+
+    @Test
     void malformedRoute_isRefusedBeforeWriting_andOneWrittenByAnotherTool_isRefusedByTheConsumer() throws Exception {
         LiveCluster.Run twoArrows = cluster.admin("route", S, "method = greet => zone = eu => env = prod");
         assertThat(twoArrows.exitCode()).isEqualTo(1);
@@ -225,6 +287,14 @@ class AdminCommandsTest {
         assertThat(cluster.admin("services").out()).contains(S);
         assertThat(cluster.admin("providers", S).out().lines()).hasSize(3).allMatch(line -> line.startsWith("weft://127.0.0.1:"));
         assertThat(cluster.admin("consumers", S).out()).contains("application=shop");
+    }
+
+    /** What the admin printed for {@code args} (a dry run: it succeeds and the {@code category} folder stays empty). */
+    private static String dryRun(String category, String... args) throws Exception {
+        LiveCluster.Run run = cluster.admin(args);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(cluster.nodes(category)).isEmpty();
+        return run.out();
     }
 
     /** The message of the first failed greet within 10 s. */

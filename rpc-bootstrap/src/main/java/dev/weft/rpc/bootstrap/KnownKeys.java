@@ -130,20 +130,40 @@ public final class KnownKeys {
         for (Method method : service.getMethods()) {
             methods.add(method.getName());
         }
+        return unknownParameters(url, service.getName(), methods);
+    }
+
+    /**
+     * As {@link #unknownParameters(URL, Class)} for a service known by its name and method names
+     * only (as a registry lists them).
+     */
+    public List<String> unknownParameters(URL url, String service, Set<String> methods) {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(methods, "methods");
         List<String> unknown = new ArrayList<>();
         for (String parameter : url.getParameters().keySet()) {
-            int dot = parameter.indexOf('.');
+            String method = methodOf(parameter);
             if (!isKnown(parameter)) {
                 unknown.add(parameter + closest(parameter).map(k -> " (did you mean '" + k + "'?)").orElse(""));
-            } else if (!moduleByKey.containsKey(parameter) && !methods.contains(parameter.substring(0, dot))) {
-                String method = parameter.substring(0, dot);
+            } else if (method != null && !methods.contains(method)) {
                 String closest = NameSuggestions.closest(method, methods);
-                unknown.add(parameter + " (no method " + method + " in " + service.getName() + "; "
-                        + (closest == null ? "methods: " + methods : "did you mean '" + closest + parameter.substring(dot) + "'?")
-                        + ")");
+                unknown.add(parameter + " (no method " + method + " in " + service + "; "
+                        + (closest == null ? "methods: " + new TreeSet<>(methods)
+                        : "did you mean '" + closest + parameter.substring(method.length()) + "'?") + ")");
             }
         }
         return unknown;
+    }
+
+    /**
+     * The method a known parameter is for ({@code find} of {@code find.retries}), or null when it
+     * is a declared key itself (service-wide, such as {@code hash.nodes}) or not known.
+     */
+    public String methodOf(String parameter) {
+        if (moduleByKey.containsKey(parameter) || !isKnown(parameter)) {
+            return null;
+        }
+        return parameter.substring(0, parameter.indexOf('.'));
     }
 
     /**

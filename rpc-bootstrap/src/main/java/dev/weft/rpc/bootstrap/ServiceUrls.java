@@ -1,6 +1,7 @@
 package dev.weft.rpc.bootstrap;
 
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.registry.ProviderMethods;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,9 +24,11 @@ final class ServiceUrls {
     /**
      * {@code url} with the path defaulting to the interface name and {@code interface},
      * {@code application}, {@code side=provider} and the start {@code timestamp} (for warm-up)
-     * added unless the user set them.
+     * added unless the user set them, and the interface's method names ({@code methods}, see
+     * {@link ProviderMethods}).
      *
-     * @throws IllegalArgumentException when {@code interface} names another type, or {@code category}
+     * @throws IllegalArgumentException when {@code interface} names another type, {@code methods}
+     *                                  other methods than the interface's, or {@code category}
      *                                  another category than {@code providers} (the registry would file
      *                                  the provider there: as an override rule, a consumer, ...)
      */
@@ -40,12 +43,20 @@ final class ServiceUrls {
             throw new IllegalArgumentException("export " + type.getName() + ": " + CATEGORY_KEY + "=" + category + " in " + url
                     + " (expected: " + PROVIDERS_CATEGORY + " or no " + CATEGORY_KEY + " key; a service is registered as a provider)");
         }
+        String methods = ProviderMethods.of(type);
+        String listed = url.getParameter(ProviderMethods.METHODS_KEY);
+        if (listed != null && !listed.equals(methods)) {
+            throw new IllegalArgumentException("export " + type.getName() + ": " + ProviderMethods.METHODS_KEY + "=" + listed
+                    + " in " + url + " (expected: " + methods + ", the interface's methods, or no " + ProviderMethods.METHODS_KEY
+                    + " key: it is written at export)");
+        }
         URL result = url.getPath() == null || url.getPath().isEmpty() ? url.withPath(type.getName()) : url;
         Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put(INTERFACE_KEY, type.getName());
         defaults.put(APPLICATION_KEY, application);
         defaults.put(SIDE_KEY, "provider");
         defaults.put(TIMESTAMP_KEY, Long.toString(nowMillis));
+        defaults.put(ProviderMethods.METHODS_KEY, methods);
         return withDefaults(result, defaults);
     }
 

@@ -54,6 +54,16 @@ class WeftBadInputTest {
     }
 
     @Test
+    void export_registersTheInterfacesMethods_andRefusesAMethodsKeyNamingOthers() {
+        assertThat(weft.export(Greeter.class, new NamedGreeter("a"), "injvm://127.0.0.1").getInvoker().getUrl()
+                .getParameter("methods")).isEqualTo("greet");
+        assertThatThrownBy(() -> weft.export(Greeter.class, new NamedGreeter("b"), "injvm://127.0.0.2?methods=greet,bye"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("methods=greet,bye")
+                .hasMessageContaining("expected: greet, the interface's methods");
+    }
+
+    @Test
     void refer_withAnInterfaceKeyNamingAnotherType_isRejected() {
         weft.export(Greeter.class, new NamedGreeter("a"), "injvm://127.0.0.1");
         assertThatThrownBy(() -> weft.refer(Greeter.class, "url=injvm://127.0.0.1&interface=com.example.Other"))

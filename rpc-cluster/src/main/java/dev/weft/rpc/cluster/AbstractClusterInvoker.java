@@ -638,10 +638,14 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
      * another provider of {@code invokers}, chosen as by {@link #select}, unless the call was
      * cancelled or its deadline passed. Every strategy that calls one provider uses this, so even
      * {@code failfast} survives a provider that refused before processing.
+     *
+     * <p>The attempt is numbered 1, or {@code callerOptions}' own number when it has one (a fork of
+     * {@code forking} is attempt 2, 3, ... of its call); the call elsewhere is the next number.
      */
     protected final Result invokeOnce(Invocation invocation, Invoker<T> invoker, List<Invoker<T>> invokers, MethodPlan<T> plan,
                                       CallOptions callerOptions) {
-        Result first = invokeProvider(invoker, invocation, attemptOptions(callerOptions, 1));
+        int attempt = Math.max(1, callerOptions.attempt());
+        Result first = invokeProvider(invoker, invocation, attemptOptions(callerOptions, attempt));
         if (first.isDone() && Results.failureOf(first) == null) {
             return first;
         }
@@ -656,7 +660,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             if (other == invoker || !mayRetry(invocation, failure)) {
                 return AsyncResult.failed(failure);
             }
-            return invokeProvider(other, invocation, attemptOptions(callerOptions, 2));
+            return invokeProvider(other, invocation, attemptOptions(callerOptions, attempt + 1));
         });
     }
 

@@ -232,6 +232,21 @@ public final class ConditionRule {
         return true;
     }
 
+    /**
+     * The method names the rule's {@code when} conditions on {@value #METHOD_KEY} write, as written
+     * ({@code find}, {@code list*}, {@code *}), for tools that check them against the service's
+     * methods; empty when {@code when} says nothing about the method.
+     */
+    public Set<String> namedMethods() {
+        Set<String> named = new TreeSet<>();
+        for (Condition condition : when) {
+            if (condition.key.equals(METHOD_KEY)) {
+                named.addAll(condition.values);
+            }
+        }
+        return named;
+    }
+
     /** Whether {@code provider} (its URL as the consumer sees it) is one of those the rule selects. */
     public boolean selects(URL provider) {
         if (then.isEmpty()) {
@@ -274,6 +289,8 @@ public final class ConditionRule {
     private static final class Condition {
         final String key;
         final boolean negated;
+        /** The values as written. */
+        final List<String> values;
         private final Set<String> exact;
         private final String[] prefixes;
         private final boolean any;
@@ -281,6 +298,7 @@ public final class ConditionRule {
         Condition(String key, boolean negated, List<String> values) {
             this.key = key;
             this.negated = negated;
+            this.values = values;
             this.exact = values.stream().filter(v -> !v.endsWith("*")).collect(Collectors.toUnmodifiableSet());
             this.prefixes = values.stream().filter(v -> v.endsWith("*") && v.length() > 1)
                     .map(v -> v.substring(0, v.length() - 1)).toArray(String[]::new);

@@ -50,11 +50,11 @@ final class DirectoryState {
     /**
      * Keys a consumer URL never overrides on a provider URL: they describe the provider instance
      * ({@code weight}, {@code warmup} and {@code timestamp} are rpc-loadbalance's keys; {@code tag} is
-     * the provider's routing tag, which a consumer never gives it).
+     * the provider's routing tag, which a consumer never gives it; {@code methods} lists the provider's).
      */
     static final Set<String> PROVIDER_KEYS = Set.of(ServiceKey.GROUP_KEY, ServiceKey.VERSION_KEY,
             Categories.CATEGORY_KEY, MemoryRegistry.DYNAMIC_KEY, Configurator.ENABLED_KEY, DISABLED_KEY,
-            "weight", "warmup", "timestamp", RuleRouter.TAG_KEY);
+            "weight", "warmup", "timestamp", RuleRouter.TAG_KEY, ProviderMethods.METHODS_KEY);
 
     /** One provider: what to refer, the rules that apply to it, and how the consumer sees it. */
     record Provider(URL referUrl, List<Configurator> applied, URL viewUrl) {

@@ -109,6 +109,20 @@ public final class OverrideRules {
         return configure(provider, applicableToProvider(provider, consumer));
     }
 
+    /**
+     * The providers a {@link RegistryDirectory} of {@code consumer} lists from {@code rawProviders}
+     * with these rules, as it lists them (computed by the directory's own code): those of the
+     * consumer's service key, with the consumer's parameters merged in and the rules that apply
+     * applied, without the ones a rule or their URL disables; every protocol taken as referable.
+     * For tools that show what a rule does to consumers (rpc-admin).
+     */
+    public List<URL> providersAsSeenBy(URL consumer, List<URL> rawProviders) {
+        Objects.requireNonNull(consumer, "consumer");
+        Objects.requireNonNull(rawProviders, "rawProviders");
+        return DirectoryState.compute(consumer, List.copyOf(rawProviders), this, url -> true, problem -> { }, null)
+                .providers().stream().map(DirectoryState.Provider::viewUrl).toList();
+    }
+
     /** The rules that apply to {@code provider} as {@code consumer} sees it, in the order they are applied. */
     List<Configurator> applicableToProvider(URL provider, URL consumer) {
         List<Configurator> applicable = null;

@@ -57,14 +57,9 @@ class ResilienceMetricsTest {
 
     @Test
     void hedges_toAFastProvider_areCountedAsSentAndWon() {
-        Weft consumer = wefts.weft();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new WeftMetrics(consumer.director()).bindTo(meters);
-        String slow = wefts.export(wefts.weft(), "slow", "");
-        String fast = wefts.export(wefts.weft(), "fast", "");
-        wefts.shop(1).release.countDown();
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
-                + "&cluster=hedging&hedge-delay=50ms&loadbalance=roundrobin&timeout=5000");
+        Weft consumer = wefts.metered(meters);
+        Shop shop = consumer.refer(Shop.class, wefts.slowAndFast().urls() + "&cluster=hedging&hedge-delay=50ms&loadbalance=roundrobin&timeout=5000");
 
         int calls = 4;
         for (int i = 0; i < calls; i++) {
@@ -82,14 +77,9 @@ class ResilienceMetricsTest {
 
     @Test
     void anEjection_afterTwoFailuresInARow_isCountedAndShownAsEjectedNow() {
-        Weft consumer = wefts.weft();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new WeftMetrics(consumer.director()).bindTo(meters);
-        String slow = wefts.export(wefts.weft(), "slow", "");
-        String fast = wefts.export(wefts.weft(), "fast", "");
-        wefts.shop(1).release.countDown();
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
-                + "&hold.timeout=150&retries=1&loadbalance=roundrobin&outlier-failures=2&outlier-ejection=60s");
+        Weft consumer = wefts.metered(meters);
+        Shop shop = consumer.refer(Shop.class, wefts.slowAndFast().urls() + "&hold.timeout=150&retries=1&loadbalance=roundrobin&outlier-failures=2&outlier-ejection=60s");
         ServiceResilience resilience = ResilienceStats.of(consumer.director()).service(Shop.class.getName());
 
         // Round robin reaches the held provider every other call; its second timeout in a row ejects it.

@@ -14,6 +14,12 @@ public interface Shop {
     /** Answers once released, or after about 2 s. */
     String hold(String name);
 
+    /** Answers at once, asynchronously. */
+    CompletableFuture<String> greetAsync(String name);
+
+    /** Answers asynchronously with an {@link IllegalArgumentException} (a business failure). */
+    CompletableFuture<String> failAsync(String name);
+
     /** Answers asynchronously, when the provider's {@code later} future is completed. */
     CompletableFuture<String> later(String name);
 }

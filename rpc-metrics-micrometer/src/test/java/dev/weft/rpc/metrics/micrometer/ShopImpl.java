@@ -4,7 +4,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** {@link Shop} answering {@code id:name}; {@link #hold} waits on {@link #release} (at most 2 s). */
+/**
+ * {@link Shop} answering {@code id:name}; {@link #hold} waits on {@link #release} (at most 2 s),
+ * {@link #later} on {@link #later}; both count {@link #holding} down when called.
+ */
 final class ShopImpl implements Shop {
 
     final CountDownLatch release = new CountDownLatch(1);
@@ -28,7 +31,18 @@ final class ShopImpl implements Shop {
     }
 
     @Override
+    public CompletableFuture<String> greetAsync(String name) {
+        return CompletableFuture.completedFuture(greet(name));
+    }
+
+    @Override
+    public CompletableFuture<String> failAsync(String name) {
+        return CompletableFuture.failedFuture(new IllegalArgumentException("no " + name));
+    }
+
+    @Override
     public CompletableFuture<String> later(String name) {
+        holding.countDown();
         return later.thenApply(prefix -> prefix + ":" + name);
     }
 

@@ -58,16 +58,11 @@ class WeftMetricsTest {
 
     @Test
     void failover_afterATimeout_showsOneTimedOutAttemptAndOneGoodAttempt_onDistinctProviders() {
-        Weft slowProvider = wefts.weft();
-        Weft fastProvider = wefts.weft();
-        Weft consumer = wefts.weft();
+        LoopbackShops.SlowAndFast providers = wefts.slowAndFast();
+        String slow = providers.slow();
+        String fast = providers.fast();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new WeftMetrics(consumer.director()).bindTo(meters);
-        String slow = wefts.export(slowProvider, "slow", "");
-        String fast = wefts.export(fastProvider, "fast", "");
-        wefts.shop(1).release.countDown();
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
-                + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
+        Shop shop = wefts.metered(meters).refer(Shop.class, providers.urls() + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
 
         shop.greet("warm-up"); // round robin: connections to both open before the timed calls
         shop.greet("warm-up");
@@ -86,16 +81,11 @@ class WeftMetricsTest {
 
     @Test
     void callTimer_countsEachCallOnce_whileAttemptsAndRetriesCountEachTry() {
-        Weft slowProvider = wefts.weft();
-        Weft fastProvider = wefts.weft();
-        Weft consumer = wefts.weft();
+        LoopbackShops.SlowAndFast providers = wefts.slowAndFast();
+        String slow = providers.slow();
+        String fast = providers.fast();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        new WeftMetrics(consumer.director()).bindTo(meters);
-        String slow = wefts.export(slowProvider, "slow", "");
-        String fast = wefts.export(fastProvider, "fast", "");
-        wefts.shop(1).release.countDown();
-        Shop shop = consumer.refer(Shop.class, "url=weft://" + slow + ",weft://" + fast
-                + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
+        Shop shop = wefts.metered(meters).refer(Shop.class, providers.urls() + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
 
         shop.greet("warm-up"); // round robin: connections to both open before the timed calls
         shop.greet("warm-up");

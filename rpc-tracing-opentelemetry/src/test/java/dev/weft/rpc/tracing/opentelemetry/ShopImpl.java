@@ -1,5 +1,7 @@
 package dev.weft.rpc.tracing.opentelemetry;
 
+import java.util.concurrent.CompletableFuture;
+
 /** {@link Shop} answering {@code id:name}. */
 class ShopImpl implements Shop {
 
@@ -17,6 +19,16 @@ class ShopImpl implements Shop {
     @Override
     public String fail(String name) {
         throw new IllegalArgumentException("no " + name);
+    }
+
+    @Override
+    public CompletableFuture<String> greetAsync(String name) {
+        return CompletableFuture.completedFuture(greet(name));
+    }
+
+    @Override
+    public CompletableFuture<String> failAsync(String name) {
+        return CompletableFuture.failedFuture(new IllegalArgumentException("no " + name));
     }
 
     @Override
