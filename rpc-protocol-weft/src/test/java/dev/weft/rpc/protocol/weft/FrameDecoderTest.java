@@ -38,7 +38,7 @@ class FrameDecoderTest {
 
     private static ByteBuf echoRequest() throws Exception {
         Method echo = Shapes.class.getMethod("echo", String.class);
-        return RequestCodec.encode(ByteBufAllocator.DEFAULT, new JsonSerialization(), 7, 250, "svc", echo,
+        return RequestCodec.encode(ByteBufAllocator.DEFAULT, new JsonSerialization(), 7, 250, System.nanoTime(), "svc", echo,
                 new Object[] {"hi"}, Map.of("k", "v"));
     }
 
