@@ -171,14 +171,19 @@ class PausedProviderTest {
                             }
                         }
                         String argument = (marked ? ShapesImpl.MARK : "plain-") + n;
-                        try {
-                            proxies.get(first).echo(argument);
-                        } catch (RpcException e) {
+                        // as failover with retries=2 would while the stopped one is unavailable: the first pick,
+                        // then the provider that runs, twice at most
+                        boolean answered = false;
+                        for (int attempt = 0; attempt < 3 && !answered; attempt++) {
                             try {
-                                proxies.get(1 - first).echo(argument);
-                            } catch (RpcException again) {
-                                failed.incrementAndGet();
+                                proxies.get(attempt == 0 ? first : 1).echo(argument);
+                                answered = true;
+                            } catch (RpcException e) {
+                                // the next attempt goes to the other provider
                             }
+                        }
+                        if (!answered) {
+                            failed.incrementAndGet();
                         }
                         try {
                             Thread.sleep(5);
@@ -212,8 +217,8 @@ class PausedProviderTest {
             assertThat(failed.get()).as("calls that failed on both providers").isZero();
             assertThat(child.marked()).as("calls issued during the pause that the stopped provider ran once resumed")
                     .isZero();
-            assertThat(otherImpl.markedEchoes.get()).as("calls issued during the pause, all run by the other")
-                    .isEqualTo(markedCalls.get());
+            assertThat(otherImpl.markedEchoes.get()).as("calls issued during the pause, all run by the other (a retried"
+                    + " attempt that timed out there may have run twice)").isGreaterThanOrEqualTo(markedCalls.get());
         }
     }
 }
