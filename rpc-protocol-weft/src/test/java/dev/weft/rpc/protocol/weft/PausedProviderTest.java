@@ -141,7 +141,14 @@ class PausedProviderTest {
             for (Invoker<Shapes> invoker : invokers) {
                 assertThat(awaitAvailable(invoker, true, 10_000)).isTrue();
             }
-            assertThat(proxies.get(0).echo("warm")).isEqualTo("warm");
+            // the same connections, with time for a cold JVM's first call (and, later, for the backlog)
+            String patient = "heartbeat=" + heartbeat + "&timeout=20000";
+            Shapes pausedPatiently = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, child.port, patient));
+            Shapes otherPatiently = Loopback.proxy(Shapes.class, consumer.refer(Shapes.class, otherExport, patient));
+            for (int i = 0; i < 20; i++) {
+                assertThat(pausedPatiently.echo("warm")).isEqualTo("warm");
+                assertThat(otherPatiently.echo("warm")).isEqualTo("warm");
+            }
 
             AtomicBoolean calling = new AtomicBoolean(true);
             AtomicBoolean marking = new AtomicBoolean();
@@ -208,7 +215,7 @@ class PausedProviderTest {
             child.signal("CONT");
 
             assertThat(awaitAvailable(paused, true, 10_000)).as("available again once resumed").isTrue();
-            assertThat(proxies.get(0).echo("after")).isEqualTo("after"); // sent after the backlog, on the same connection
+            assertThat(pausedPatiently.echo("after")).isEqualTo("after"); // sent after the backlog, on the same connection
             Thread.sleep(500); // any stale call handed to a thread has run by now
             assertThat(markedCalls.get()).as("calls issued during the pause").isGreaterThan(100);
             assertThat(sentLateToOther.get()).as("calls issued late in the pause").isPositive();
