@@ -42,8 +42,8 @@ record ClientSettings(String host, int port, int connections, boolean lazy, int 
 
     /**
      * The liveness bound {@code L} of {@link PeerLiveness}: a tenth of the heartbeat, from 100 ms (a
-     * shorter one would take a garbage collection or a busy host for a stopped provider) to 1 s. A call or PING unanswered for {@code L} with nothing read since brings a
-     * probing PING; that one unanswered for {@code L} more makes the connection unavailable until
+     * shorter one would take a garbage collection or a busy host for a stopped provider) to 1 s. A
+     * call or PING unanswered for {@code L} with nothing read since brings a probing PING; that one unanswered for {@code L} more makes the connection unavailable until
      * the provider answers. With the default heartbeat (15 s) that is 1 s, so a stopped provider
      * stops receiving calls about 2 s after the first one it leaves unanswered.
      */

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
  * of {@value #WINDOW_SECONDS} s (as NTP filters its samples): a frame that waited, in the network or
  * in the kernel while the provider was stopped, gives a larger sample and never moves the estimate,
  * so the mapped time is the earliest the frame could have arrived. Hence a deadline mapped with it
- * is never earlier than the consumer's own (a live call is never dropped for it), and it passes for
+ * is never earlier than the consumer's own (a live call is never dropped for it; up to the two
+ * clocks' drift over two windows, a few ms at most), and it passes for
  * a frame read long after it was sent, whatever else arrived with it. Windows let the estimate
  * follow the drift of the two clocks (a previous window is kept so that a rotation never leaves
  * only the samples of frames that waited). Not thread-safe: confined to the connection's event loop.
