@@ -13,8 +13,10 @@ import java.nio.charset.StandardCharsets;
  * The provider JVM of {@link HostilePeersBenchmark}: exports {@link NetHostileService} on a free
  * port of 127.0.0.1 with the query in {@code args[0]}, prints {@code READY <port>}, then answers
  * each {@code mem} line on its input, after two full collections, with
- * {@code MEM <heap used> <direct used>} (bytes; direct: Netty's count when it keeps one, plus the
- * JDK's direct buffer pool). Exits when its input ends.
+ * {@code MEM <heap used> <direct used> <stamped calls> <stale calls>} (bytes; direct: Netty's count
+ * when it keeps one, plus the JDK's direct buffer pool; then, since the start, the calls that reached
+ * the implementation carrying their caller's give-up instant and those of them that reached it after
+ * that instant, {@link StaleRunFilter}). Exits when its input ends.
  */
 public final class NetHostileProvider {
 
@@ -33,7 +35,7 @@ public final class NetHostileProvider {
             public String blob(int length) {
                 return "b".repeat(length);
             }
-        }, "weft://127.0.0.1:0" + (args.length > 0 && !args[0].isEmpty() ? "?" + args[0] : ""))
+        }, "weft://127.0.0.1:0?" + StaleRunFilter.KEY + "=true" + (args.length > 0 && !args[0].isEmpty() ? "&" + args[0] : ""))
                 .getInvoker().getUrl().getPort();
         System.out.println("READY " + port);
         System.out.flush();
@@ -51,7 +53,9 @@ public final class NetHostileProvider {
                         direct += pool.getMemoryUsed();
                     }
                 }
-                System.out.println("MEM " + (rt.totalMemory() - rt.freeMemory()) + " " + direct);
+                StaleRunFilter.Counts runs = StaleRunFilter.countsOf(weft.director());
+                System.out.println("MEM " + (rt.totalMemory() - rt.freeMemory()) + " " + direct + " " + runs.stamped()
+                        + " " + runs.stale());
                 System.out.flush();
             }
         }

@@ -25,6 +25,8 @@ final class ChannelState {
     private volatile boolean closed;
     /** The provider has sent something on this channel (see {@link PeerLiveness}). */
     private volatile boolean heard;
+    /** Something has waited for an answer past the liveness bound with nothing read since (see {@link PeerLiveness}). */
+    private volatile boolean unresponsive;
 
     ChannelState(Channel channel, String remote) {
         this.channel = channel;
@@ -48,14 +50,26 @@ final class ChannelState {
         return isUsable() && !goneServices.contains(service);
     }
 
-    /** Usable for {@code service}, and the provider has answered on this channel: what a cluster may pick. */
+    /**
+     * Usable for {@code service}, the provider has answered on this channel, and it answers still
+     * (nothing has waited past the liveness bound unanswered): what a cluster may pick.
+     */
     boolean isAvailableFor(String service) {
-        return heard && isUsableFor(service);
+        return heard && !unresponsive && isUsableFor(service);
     }
 
     /** A frame arrived from the provider. */
     void heard() {
         heard = true;
+    }
+
+    /** Set by {@link PeerLiveness} on the event loop: the provider leaves what was sent unanswered, or answers again. */
+    void unresponsive(boolean value) {
+        unresponsive = value;
+    }
+
+    boolean isUnresponsive() {
+        return unresponsive;
     }
 
     int pendingCount() {

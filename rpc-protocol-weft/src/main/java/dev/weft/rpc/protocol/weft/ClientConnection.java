@@ -73,7 +73,7 @@ final class ClientConnection {
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L,
                                         settings.heartbeatMillis(), 0, TimeUnit.MILLISECONDS))
                                 .addLast(FrameDecoder.forConsumer(settings.payload()))
-                                .addLast(new PeerLiveness(state))
+                                .addLast(new PeerLiveness(state, ticker, settings.livenessMillis(), ClientConnection.this))
                                 .addLast(new ClientHandler(state, ClientConnection.this));
                         ch.attr(ClientConnection.STATE).set(state);
                     }
@@ -93,6 +93,11 @@ final class ClientConnection {
     /** Rate-limited DEBUG lines counting answers that arrived after their call ended. */
     ThrottledLog lateAnswers() {
         return lateAnswers;
+    }
+
+    /** The monotonic clock of this protocol's client side, whose readings PINGs and requests carry. */
+    Ticker ticker() {
+        return ticker;
     }
 
     ExceptionCodec exceptions() {

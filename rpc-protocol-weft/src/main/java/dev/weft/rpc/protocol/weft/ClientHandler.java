@@ -110,7 +110,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                         + ": nothing heard for 3 heartbeats");
                 ctx.close();
             } else {
-                ctx.writeAndFlush(Frame.event(ctx.alloc(), Frame.EVENT_PING, new byte[0]), ctx.voidPromise());
+                ctx.writeAndFlush(Frame.ping(ctx.alloc(), connection.ticker().read()), ctx.voidPromise());
             }
             return;
         }

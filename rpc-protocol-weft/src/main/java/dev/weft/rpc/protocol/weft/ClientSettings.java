@@ -14,7 +14,8 @@ import static com.google.common.base.Preconditions.checkArgument;
  * @param connections     connections to the address ({@value #CONNECTIONS_KEY}, default 1)
  * @param lazy            connect on first call ({@value #LAZY_KEY}, default false)
  * @param payload         largest frame body accepted ({@value WeftProtocol#PAYLOAD_KEY})
- * @param heartbeatMillis idle interval before a ping ({@value WeftProtocol#HEARTBEAT_KEY}); dead after 3 silent intervals
+ * @param heartbeatMillis idle interval before a ping ({@value WeftProtocol#HEARTBEAT_KEY}); dead after 3 silent intervals,
+ *                        and unresponsive much sooner ({@link #livenessMillis()})
  * @param connectTimeoutMillis TCP connect bound ({@value #CONNECT_TIMEOUT_KEY}, default {@value #DEFAULT_CONNECT_TIMEOUT})
  */
 record ClientSettings(String host, int port, int connections, boolean lazy, int payload, int heartbeatMillis,
@@ -37,6 +38,17 @@ record ClientSettings(String host, int port, int connections, boolean lazy, int 
         checkArgument(url.getPort() > 0, "port: %s (expected: 1 to 65535) in %s", url.getPort(), url);
         return new ClientSettings(url.getHost(), url.getPort(), connections, url.getParameter(LAZY_KEY, false),
                 WeftProtocol.payload(url), WeftProtocol.heartbeat(url), connectTimeout);
+    }
+
+    /**
+     * The liveness bound {@code L} of {@link PeerLiveness}: a tenth of the heartbeat, from 100 ms (a
+     * shorter one would take a garbage collection or a busy host for a stopped provider) to 1 s. A
+     * call or PING unanswered for {@code L} with nothing read since brings a probing PING; that one unanswered for {@code L} more makes the connection unavailable until
+     * the provider answers. With the default heartbeat (15 s) that is 1 s, so a stopped provider
+     * stops receiving calls about 2 s after the first one it leaves unanswered.
+     */
+    long livenessMillis() {
+        return Math.max(100, Math.min(1000, heartbeatMillis / 10));
     }
 
     String address() {

@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The connections to one provider address with one set of {@link ClientSettings}, shared by every
  * invoker that refers to it and closed when the last one is destroyed (reference counted by the
- * protocol). A call goes to the usable connection with the fewest pending calls. Thread-safe.
+ * protocol). A call goes to the available connection with the fewest pending calls (one whose
+ * provider answers), else to the usable one with the fewest. Thread-safe.
  */
 final class ConnectionGroup {
 
@@ -63,14 +64,9 @@ final class ConnectionGroup {
 
     /** A usable channel for the service {@code service} (its key), opening one within the deadline when needed. */
     ChannelState acquire(String service, long deadlineNanos) {
-        ClientConnection best = null;
-        int bestPending = Integer.MAX_VALUE;
-        for (ClientConnection connection : connections) {
-            ChannelState state = connection.current();
-            if (state != null && state.isUsableFor(service) && state.pendingCount() < bestPending) {
-                best = connection;
-                bestPending = state.pendingCount();
-            }
+        ClientConnection best = fewestPending(service, true);
+        if (best == null) {
+            best = fewestPending(service, false);
         }
         if (best == null) {
             for (ClientConnection connection : connections) {
@@ -92,5 +88,20 @@ final class ConnectionGroup {
                     + service + "; the call was not sent");
         }
         return state;
+    }
+
+    /** The connection with the fewest pending calls among those available ({@code available}) or usable for {@code service}. */
+    private ClientConnection fewestPending(String service, boolean available) {
+        ClientConnection best = null;
+        int bestPending = Integer.MAX_VALUE;
+        for (ClientConnection connection : connections) {
+            ChannelState state = connection.current();
+            if (state != null && (available ? state.isAvailableFor(service) : state.isUsableFor(service))
+                    && state.pendingCount() < bestPending) {
+                best = connection;
+                bestPending = state.pendingCount();
+            }
+        }
+        return best;
     }
 }

@@ -19,6 +19,7 @@ final class ExportedService {
     private final MethodTable methods;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder cancelled = new LongAdder();
+    private final LongAdder expired = new LongAdder();
     private volatile boolean closing;
 
     ExportedService(ServiceKey key, Invoker<?> invoker, Serialization serialization) {
@@ -73,5 +74,15 @@ final class ExportedService {
     /** Calls skipped since export because their consumers cancelled them before they started. */
     long cancelledCalls() {
         return cancelled.sum();
+    }
+
+    /** A call was not run because its deadline had passed when it was read, dispatched or taken by a thread. */
+    void callExpired() {
+        expired.increment();
+    }
+
+    /** Calls not run since export because their deadline had passed first. */
+    long expiredCalls() {
+        return expired.sum();
     }
 }

@@ -117,6 +117,18 @@ record Frame(int flags, int status, byte serializationId, long requestId, int de
         return buf;
     }
 
+    /**
+     * A PING carrying the sender's monotonic clock reading {@code nanos} as an 8-byte body: the
+     * provider takes it as a sample of the consumer's clock ({@link PeerClock}). A peer that reads
+     * no body from a PING ignores it.
+     */
+    static ByteBuf ping(ByteBufAllocator alloc, long nanos) {
+        ByteBuf buf = start(alloc, FLAG_EVENT, EVENT_PING, (byte) 0, 0, 0);
+        buf.writeLong(nanos);
+        finish(buf);
+        return buf;
+    }
+
     /** A CANCEL event for request {@code requestId} of this connection. */
     static ByteBuf cancel(ByteBufAllocator alloc, long requestId) {
         ByteBuf buf = alloc.buffer(HEADER_LENGTH);

@@ -50,6 +50,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private final List<Call> toDispatch = new ArrayList<>();
     /** Two-way calls of this connection whose implementation answered with a future not completed yet, by request id. */
     private final Map<Long, Call> running = new ConcurrentHashMap<>();
+    /** The consumer's clock as seen from this provider, from the readings its requests and PINGs carry (event loop only). */
+    private final PeerClock peerClock = new PeerClock();
 
     ServerHandler(WeftServer server) {
         this.server = server;
@@ -78,6 +80,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         try {
             if (frame.isEvent()) {
                 if (frame.status() == Frame.EVENT_PING) {
+                    if (frame.body().readableBytes() >= Long.BYTES) {
+                        peerClock.toLocal(frame.body().getLong(frame.body().readerIndex()), server.ticker().read());
+                    }
                     ctx.writeAndFlush(Frame.event(ctx.alloc(), Frame.EVENT_PONG, new byte[0]), ctx.voidPromise());
                 } else if (frame.status() == Frame.EVENT_CANCEL) {
                     onCancel(frame.requestId());
@@ -144,8 +149,11 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             reply(channel, frame, Status.BAD_REQUEST, e.getMessage());
             return false;
         }
+        // The deadline counts from when the consumer sent the frame, placed on this provider's clock,
+        // not from when it was read: a frame read late (the provider was stopped) has less time left.
+        long sent = head.sentNanos() == RequestCodec.NOT_STAMPED ? arrival : peerClock.toLocal(head.sentNanos(), arrival);
         long deadline = frame.deadlineMillis() == 0 ? Long.MAX_VALUE
-                : arrival + TimeUnit.MILLISECONDS.toNanos(frame.deadlineMillis());
+                : sent + TimeUnit.MILLISECONDS.toNanos(frame.deadlineMillis());
         Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), deadline);
         if (call.twoWay) {
             queued.put(id, call);
@@ -157,7 +165,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     /**
      * Hands this read's calls to the executor, once every frame of the read has been applied: a
      * CANCEL that arrived right behind its request (a provider that was paused, and reads the backlog
-     * of consumers that gave up meanwhile) claims its call first, and the call never runs.
+     * of consumers that gave up meanwhile) claims its call first, and the call never runs. A call
+     * whose deadline has passed (its consumer gave up, whether or not its CANCEL has arrived) is
+     * answered DEADLINE_EXPIRED here and never runs.
      */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
@@ -171,9 +181,14 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         }
         List<Call> calls = new ArrayList<>(toDispatch);
         toDispatch.clear();
+        long now = server.ticker().read();
         for (Call call : calls) {
             if (call.isClaimed()) {
                 continue; // cancelled in the same read: counted done by the cancel
+            }
+            if (call.isExpired(now)) {
+                call.expire();
+                continue;
             }
             try {
                 server.executor().execute(call);
@@ -318,6 +333,24 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             }
         }
 
+        boolean isExpired(long now) {
+            return deadlineNanos != Long.MAX_VALUE && now - deadlineNanos >= 0;
+        }
+
+        /** Answers DEADLINE_EXPIRED a call whose deadline passed before it was handed to a thread, unless a CANCEL took it first. */
+        void expire() {
+            if (!takeFromQueue()) {
+                return;
+            }
+            try {
+                service.callExpired();
+                answerStatus(Status.DEADLINE_EXPIRED, "the call's deadline passed before it was read or dispatched"
+                        + " (its consumer gave up); not run");
+            } finally {
+                service.callDone();
+            }
+        }
+
         /** Leaves this connection's queued calls; true when this caller took the call, false when a CANCEL or another caller did. */
         boolean takeFromQueue() {
             if (twoWay) {
@@ -335,7 +368,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             try {
                 if (server.isDraining() || service.isClosing()) {
                     answerStatus(Status.NOT_PROCESSED, "shutting down: " + service.key());
-                } else if (deadlineNanos != Long.MAX_VALUE && server.ticker().read() - deadlineNanos >= 0) {
+                } else if (isExpired(server.ticker().read())) {
+                    service.callExpired();
                     answerStatus(Status.DEADLINE_EXPIRED, "the call's deadline passed while it waited for a thread; not run");
                 } else {
                     pending = invoke();

@@ -40,7 +40,9 @@ import java.util.function.Consumer;
  * <p>Each attempt's deadline is the {@value #TIMEOUT_KEY} read at call time (the invocation's
  * {@code timeout} attachment, else the method-level then service-level key of the URL that applies,
  * {@link CallOptions#urlOf}, default {@value #DEFAULT_TIMEOUT} ms), or the call's own deadline
- * ({@code call-timeout}) when earlier. What is left of it travels in the frame header. When the
+ * ({@code call-timeout}) when earlier. What is left of it travels in the frame header, with this
+ * invoker's clock reading when it was left (so the provider places the deadline on its own clock
+ * however late it reads the frame, {@link PeerClock}). When the
  * call ends without an answer after it was sent (deadline passed, cancelled by its caller), the
  * provider is told with a CANCEL event so that it skips the call if it has not started, or cancels
  * an async implementation's future. Thread-safe.
@@ -122,7 +124,8 @@ final class WeftInvoker<T> implements Invoker<T> {
         long timeoutMillis = timeoutMillis(invocation);
         long deadlineNanos = deadlineNanos(options, timeoutMillis);
         ChannelState state = connections.acquire(service, deadlineNanos);
-        long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - ticker.read());
+        long sentNanos = ticker.read();
+        long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - sentNanos);
         if (remainingMillis <= 0) {
             throw timeout(invocation, timeoutMillis, "before it was sent");
         }
@@ -133,7 +136,7 @@ final class WeftInvoker<T> implements Invoker<T> {
         ByteBuf frame;
         try {
             frame = RequestCodec.encode(channel.alloc(), serialization, id, (int) Math.min(Integer.MAX_VALUE, remainingMillis),
-                    service, method, invocation.getArguments(), invocation.getAttachments());
+                    sentNanos, service, method, invocation.getArguments(), invocation.getAttachments());
         } catch (IOException | RuntimeException e) {
             throw new RpcException(RpcException.SERIALIZATION_EXCEPTION, "arguments of "
                     + RpcInvocation.signature(invocation) + " to " + url.getAddress() + ": " + e.getMessage(), e);

@@ -76,7 +76,7 @@ class BackpressureTest {
             Method echo = Shapes.class.getMethod("echo", String.class);
             OutputStream out = peer.getOutputStream();
             for (int id = 1; id <= REQUESTS; id++) {
-                ByteBuf frame = RequestCodec.encode(ByteBufAllocator.DEFAULT, new JsonSerialization(), id, 0, service,
+                ByteBuf frame = RequestCodec.encode(ByteBufAllocator.DEFAULT, new JsonSerialization(), id, 0, System.nanoTime(), service,
                         echo, new Object[] {PAYLOAD}, Map.of());
                 try {
                     out.write(ByteBufUtil.getBytes(frame));

@@ -38,7 +38,7 @@ class FrameDecoderTest {
 
     private static ByteBuf echoRequest() throws Exception {
         Method echo = Shapes.class.getMethod("echo", String.class);
-        return RequestCodec.encode(ByteBufAllocator.DEFAULT, new JsonSerialization(), 7, 250, "svc", echo,
+        return RequestCodec.encode(ByteBufAllocator.DEFAULT, new JsonSerialization(), 7, 250, 42, "svc", echo,
                 new Object[] {"hi"}, Map.of("k", "v"));
     }
 
@@ -47,7 +47,9 @@ class FrameDecoderTest {
         String body = "0003" + utf8("svc")
                 + "0004" + utf8("echo")
                 + "0010" + utf8("java.lang.String")
-                + "0001" + "0001" + utf8("k") + "0001" + utf8("v")
+                + "0002" // the consumer's clock reading first, then the call's attachments
+                + "000f" + utf8("weft.sent-nanos") + "0002" + utf8("42")
+                + "0001" + utf8("k") + "0001" + utf8("v")
                 + utf8("\"hi\"");
         String header = "5746" + "01" + "c0" + "00" + "01" + "0000"
                 + "0000000000000007"
@@ -60,6 +62,9 @@ class FrameDecoderTest {
     void events_and_statusAnswer_goldenBytes() {
         assertThat(HEX.encode(bytes(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_PING, new byte[0]))))
                 .isEqualTo("5746" + "01" + "20" + "01" + "00" + "0000" + "0000000000000000" + "00000000" + "00000000");
+        assertThat(HEX.encode(bytes(Frame.ping(ByteBufAllocator.DEFAULT, 0x0A0B0C0DL))))
+                .isEqualTo("5746" + "01" + "20" + "01" + "00" + "0000" + "0000000000000000" + "00000000" + "00000008"
+                        + "000000000a0b0c0d");
         assertThat(HEX.encode(bytes(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_GOAWAY, new byte[] {'s'}))))
                 .isEqualTo("5746" + "01" + "20" + "03" + "00" + "0000" + "0000000000000000" + "00000000" + "00000001" + "73");
         assertThat(HEX.encode(bytes(Frame.event(ByteBufAllocator.DEFAULT, Frame.EVENT_SERVING, new byte[] {'s'}))))

@@ -41,7 +41,7 @@ class HostilePeerTest {
         try {
             Method m = Shapes.class.getMethod(method, types);
             ByteBuf frame = RequestCodec.encode(ByteBufAllocator.DEFAULT, new JsonSerialization(), id, 0,
-                    Shapes.class.getName(), m, arguments, Map.of());
+                    System.nanoTime(), Shapes.class.getName(), m, arguments, Map.of());
             try {
                 return ByteBufUtil.getBytes(frame);
             } finally {

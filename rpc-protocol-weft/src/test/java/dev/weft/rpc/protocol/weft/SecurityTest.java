@@ -109,7 +109,7 @@ class SecurityTest {
                 return json.deserialize(in);
             }
         };
-        ByteBuf request = RequestCodec.encode(ByteBufAllocator.DEFAULT, impostor, 1, 0, Shapes.class.getName(),
+        ByteBuf request = RequestCodec.encode(ByteBufAllocator.DEFAULT, impostor, 1, 0, System.nanoTime(), Shapes.class.getName(),
                 Shapes.class.getMethod("echo", String.class), new Object[] {"x"}, Map.of());
         byte[] bytes = new byte[request.readableBytes()];
         request.readBytes(bytes);

@@ -19,6 +19,9 @@ final class ShapesImpl implements Shapes {
     private final AtomicInteger slowRunning = new AtomicInteger();
     final AtomicInteger fired = new AtomicInteger();
     final AtomicInteger repeats = new AtomicInteger();
+    /** {@code echo} calls whose argument starts with {@value #MARK}: calls a test tells apart. */
+    final AtomicInteger markedEchoes = new AtomicInteger();
+    static final String MARK = "marked-";
 
     @Override
     public int add(int a, int b) {
@@ -49,6 +52,9 @@ final class ShapesImpl implements Shapes {
     @Override
     public String echo(String value) {
         calls.incrementAndGet();
+        if (value != null && value.startsWith(MARK)) {
+            markedEchoes.incrementAndGet();
+        }
         return value;
     }
 
