@@ -373,7 +373,8 @@ public final class Weft implements AutoCloseable {
 
     /**
      * Releases what this instance created; idempotent. Services first: every one still exported is
-     * unregistered, then all drain their calls in flight together; then the rest, newest first
+     * unregistered, then all drain their calls in flight together (waited for at most the longest
+     * {@code shutdown-timeout} among them plus 2 s); then the rest, newest first
      * (references, the registry, the director if this instance created it). A call made while
      * another thread is closing returns once that close has finished.
      */

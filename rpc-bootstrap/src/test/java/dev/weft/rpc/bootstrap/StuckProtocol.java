@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The protocol {@code stuck}: exports take no calls and every unexport blocks until
- * {@link #release} opens (or 30 s pass), as a drain that never ends would. Thread-safe.
+ * {@link #release} opens (or 30 s pass), as a drain that never ends would. Declared under
+ * {@code stuck-protocol/} in the test resources, so only a director given that root sees it.
+ * Thread-safe.
  */
 public final class StuckProtocol implements Protocol {
 

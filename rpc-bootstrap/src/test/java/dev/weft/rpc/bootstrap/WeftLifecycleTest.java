@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -390,8 +391,11 @@ class WeftLifecycleTest {
      * every unexport started, together, before close() gave up on them.
      */
     @Test
-    void close_withStuckUnexports_returnsAfterTheLongestShutdownTimeoutPlusGrace() throws InterruptedException {
-        ExtensionDirector director = keep(new ExtensionDirector(getClass().getClassLoader()));
+    void close_withStuckUnexports_returnsAfterTheLongestShutdownTimeoutPlusGrace() throws Exception {
+        // the protocol's declaration is seen by this test's director only
+        URLClassLoader withStuck = keep(new URLClassLoader(new java.net.URL[] {getClass().getResource("/stuck-protocol/")},
+                getClass().getClassLoader()));
+        ExtensionDirector director = keep(new ExtensionDirector(withStuck));
         Weft weft = Weft.builder().director(director).build();
         StuckProtocol stuck = (StuckProtocol) director.getExtensionLoader(Protocol.class).getExtension("stuck", false);
         weft.export(Greeter.class, who -> "a:" + who, "stuck://127.0.0.1:1?group=a&shutdown-timeout=200");

@@ -32,6 +32,7 @@ import java.util.regex.Pattern;
  * requests per second of 64 concurrent HTTP clients through the consumer, with failed requests
  * counted apart. A third stack, {@code none}, is the floor: the same endpoint answering by itself
  * with neither RPC stack on the class path, so each stack's own share of start-up and heap shows.
+ * Each consumer's class histogram after that GC is written beside the apps' logs ({@code .histo}).
  *
  * <p>Arguments: the class path file written by {@code dependency:build-classpath}, the example's
  * classes directory, the number of rounds (default 3). Every socket is on 127.0.0.1.
@@ -157,6 +158,8 @@ public final class Bars {
             awaitAnswer(http, greet, consumer);
             long startMillis = (System.nanoTime() - started) / 1_000_000;
             long heapKib = heapAfterGc(consumer.pid());
+            Files.writeString(logs.resolve(stack.name() + "-consumer-" + round + ".histo"),
+                    jcmd(consumer.pid(), "GC.class_histogram"));
             return throughput(http, greet, startMillis, heapKib);
         } finally {
             stop(consumer);
