@@ -1,6 +1,7 @@
 package dev.weft.rpc.bootstrap;
 
 import dev.weft.rpc.common.Invoker;
+import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Exporter;
 
 import java.util.Objects;
@@ -39,6 +40,11 @@ final class OwnedExporter<T> implements Exporter<T> {
             if (exporter instanceof RegisteredExporter<?> registered) {
                 registered.unregister();
             }
+        }
+
+        /** The exported URL (its parameters bound the drain). */
+        URL url() {
+            return exporter.getInvoker().getUrl();
         }
 
         @Override

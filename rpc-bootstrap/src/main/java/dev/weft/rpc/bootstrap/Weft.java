@@ -29,6 +29,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -61,6 +62,12 @@ public final class Weft implements AutoCloseable {
     /** The key of rpc-mock, named here only to say when that module is missing. */
     private static final String MOCK_KEY = "mock";
     private static final String MOCK_ARTIFACT = "dev.weft:rpc-mock";
+    /** The provider key bounding a service's drain (declared by the protocol that reads it, e.g. rpc-protocol-weft). */
+    private static final String SHUTDOWN_TIMEOUT_KEY = "shutdown-timeout";
+    /** The drain bound of a URL without {@value #SHUTDOWN_TIMEOUT_KEY}: the {@code weft} protocol's default. */
+    private static final long DEFAULT_SHUTDOWN_TIMEOUT_MILLIS = 10_000;
+    /** Beyond a drain's own bound: closing its connections and threads. */
+    private static final long DRAIN_GRACE_MILLIS = 2_000;
 
     private final ExtensionDirector director;
     private final boolean ownsDirector;
@@ -366,7 +373,8 @@ public final class Weft implements AutoCloseable {
 
     /**
      * Releases what this instance created; idempotent. Services first: every one still exported is
-     * unregistered, then all drain their calls in flight together; then the rest, newest first
+     * unregistered, then all drain their calls in flight together (waited for at most the longest
+     * {@code shutdown-timeout} among them plus 2 s); then the rest, newest first
      * (references, the registry, the director if this instance created it). A call made while
      * another thread is closing returns once that close has finished.
      */
@@ -396,7 +404,10 @@ public final class Weft implements AutoCloseable {
      * Takes the exporters out of {@code toClose} and closes them: first every service is
      * unregistered, so consumers stop choosing any of them at once, then all drain their calls in
      * flight together, each on its own thread, rather than one after the other while the rest stay
-     * registered and keep receiving calls.
+     * registered and keep receiving calls. Waits for the drains up to the longest
+     * {@value #SHUTDOWN_TIMEOUT_KEY} among them plus {@link #DRAIN_GRACE_MILLIS}; a drain still
+     * running then is logged and left to finish on its (daemon) thread, so a stuck unexport cannot
+     * hold {@code close()} forever.
      */
     private static void closeExporters(Deque<AutoCloseable> toClose) {
         List<OwnedExporter<?>.Handle> exporters = new ArrayList<>();
@@ -406,6 +417,9 @@ public final class Weft implements AutoCloseable {
                 it.remove();
             }
         }
+        if (exporters.isEmpty()) {
+            return;
+        }
         for (OwnedExporter<?>.Handle exporter : exporters) {
             try {
                 exporter.unregister();
@@ -413,27 +427,39 @@ public final class Weft implements AutoCloseable {
                 LOG.warn("Weft close: unregistering {} failed: {}", exporter, e.toString(), e);
             }
         }
-        if (exporters.size() == 1) {
-            closeQuietly(exporters.get(0));
-            return;
-        }
+        long boundMillis = DRAIN_GRACE_MILLIS;
         List<Thread> draining = new ArrayList<>();
         for (OwnedExporter<?>.Handle exporter : exporters) {
+            boundMillis = Math.max(boundMillis, exporter.url().getParameter(SHUTDOWN_TIMEOUT_KEY, DEFAULT_SHUTDOWN_TIMEOUT_MILLIS)
+                    + DRAIN_GRACE_MILLIS);
             Thread thread = new Thread(() -> closeQuietly(exporter), "weft-close-" + draining.size());
             thread.setDaemon(true);
             thread.start();
             draining.add(thread);
         }
+        joinUntil(draining, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis), boundMillis);
+    }
+
+    /** Waits for {@code threads} until {@code deadline} (a {@link System#nanoTime()}); logs those still running then. */
+    private static void joinUntil(List<Thread> threads, long deadline, long boundMillis) {
         boolean interrupted = false;
-        for (Thread thread : draining) {
-            while (true) {
-                try {
-                    thread.join();
+        for (Thread thread : threads) {
+            while (thread.isAlive()) {
+                long leftNanos = deadline - System.nanoTime();
+                if (leftNanos <= 0) {
                     break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedJoin(thread, leftNanos);
                 } catch (InterruptedException e) {
-                    interrupted = true; // each drain is bounded by its protocol: wait for it, keep the status
+                    interrupted = true; // the wait is bounded: finish it, keep the status
                 }
             }
+        }
+        long stuck = threads.stream().filter(Thread::isAlive).count();
+        if (stuck > 0) {
+            LOG.warn("Weft close: {} of {} service(s) still unexporting after {} ms; closing the rest without them",
+                    stuck, threads.size(), boundMillis);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.weft.rpc.bootstrap;
 
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.spi.ExtensionDirector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -381,6 +383,31 @@ class WeftLifecycleTest {
             Thread.sleep(20);
         }
         assertThat(weftThreads()).as("weft threads after close").isSubsetOf(before);
+    }
+
+    /**
+     * An unexport that never ends (a protocol whose drain hangs) holds {@code close()} only for the
+     * longest {@code shutdown-timeout} of the exports plus the grace for closing connections, and
+     * every unexport started, together, before close() gave up on them.
+     */
+    @Test
+    void close_withStuckUnexports_returnsAfterTheLongestShutdownTimeoutPlusGrace() throws Exception {
+        // the protocol's declaration is seen by this test's director only
+        URLClassLoader withStuck = keep(new URLClassLoader(new java.net.URL[] {getClass().getResource("/stuck-protocol/")},
+                getClass().getClassLoader()));
+        ExtensionDirector director = keep(new ExtensionDirector(withStuck));
+        Weft weft = Weft.builder().director(director).build();
+        StuckProtocol stuck = (StuckProtocol) director.getExtensionLoader(Protocol.class).getExtension("stuck", false);
+        weft.export(Greeter.class, who -> "a:" + who, "stuck://127.0.0.1:1?group=a&shutdown-timeout=200");
+        weft.export(Greeter.class, who -> "b:" + who, "stuck://127.0.0.1:1?group=b&shutdown-timeout=300");
+
+        long begun = System.nanoTime();
+        weft.close();
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begun);
+
+        assertThat(stuck.unexporting.await(5, TimeUnit.SECONDS)).as("both unexports started").isTrue();
+        assertThat(stuck.release.getCount()).as("still stuck when close() returned").isOne();
+        assertThat(tookMillis).isGreaterThanOrEqualTo(2_250).isLessThan(20_000);
     }
 
     private <C extends AutoCloseable> C keep(C closeable) {

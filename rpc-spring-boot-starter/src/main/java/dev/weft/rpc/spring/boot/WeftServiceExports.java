@@ -9,18 +9,24 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Exports every {@link WeftService} bean when the context starts (after every singleton is
  * created, and after the web server, {@link #PHASE}) and unexports them when it stops, before the
  * web server's graceful shutdown and before any bean is destroyed: each export is unregistered
  * first, then its server tells its consumers (GOAWAY) and drains the calls in flight for up to
- * {@code weft.shutdown-timeout}. Thread-safe.
+ * {@code weft.shutdown-timeout}, all exports together. Thread-safe.
  */
 public final class WeftServiceExports implements SmartLifecycle {
 
@@ -29,6 +35,16 @@ public final class WeftServiceExports implements SmartLifecycle {
 
     /** The provider URL key of the drain bound (declared by rpc-protocol-weft). */
     static final String SHUTDOWN_TIMEOUT_KEY = "shutdown-timeout";
+
+    /** Beyond the drain bound: closing the server's connections and threads. */
+    static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
+
+    /** Runs each unexport on a daemon thread of its own (a few per shutdown, so no pool is kept). */
+    private static final Executor OWN_THREAD = task -> {
+        Thread thread = new Thread(task, "weft-unexport");
+        thread.setDaemon(true);
+        thread.start();
+    };
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftServiceExports.class);
 
@@ -127,20 +143,48 @@ public final class WeftServiceExports implements SmartLifecycle {
         return candidates.get(0);
     }
 
-    /** Unexports every export, newest first; each waits for its calls in flight up to {@code weft.shutdown-timeout}. */
+    /**
+     * Unexports every export together, each on its own thread, so N exports take one
+     * {@code weft.shutdown-timeout}, not N: each is unregistered, then drains its calls in flight.
+     * Waits up to the longest drain bound among them (a {@code shutdown-timeout} an annotation sets
+     * included) plus {@link #DRAIN_GRACE}; an unexport still running then is logged and left to
+     * finish while the context closes ({@code Weft.close()} waits for it within its own bound).
+     */
     @Override
     public synchronized void stop() {
         snapshot = List.of();
-        for (int i = exporters.size() - 1; i >= 0; i--) {
-            Exporter<?> exporter = exporters.get(i);
-            try {
-                exporter.unexport();
-            } catch (RuntimeException e) {
-                LOG.warn("unexport {} failed: {}", exporter, e.toString(), e);
-            }
-        }
+        List<Exporter<?>> leaving = List.copyOf(exporters);
         exporters.clear();
         running = false;
+        if (leaving.isEmpty()) {
+            return;
+        }
+        long boundMillis = 0;
+        List<CompletableFuture<Void>> unexports = new ArrayList<>();
+        for (Exporter<?> exporter : leaving) {
+            boundMillis = Math.max(boundMillis, exporter.getInvoker().getUrl().getParameter(SHUTDOWN_TIMEOUT_KEY,
+                    properties.getShutdownTimeout().toMillis()));
+            unexports.add(CompletableFuture.runAsync(() -> unexport(exporter), OWN_THREAD));
+        }
+        boundMillis += DRAIN_GRACE.toMillis();
+        try {
+            CompletableFuture.allOf(unexports.toArray(CompletableFuture[]::new)).get(boundMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("{} of {} @WeftService export(s) still unexporting after {} ms; the context closes on",
+                    unexports.stream().filter(f -> !f.isDone()).count(), unexports.size(), boundMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.warn("unexport failed: {}", e.getCause().toString(), e.getCause());
+        }
+    }
+
+    private static void unexport(Exporter<?> exporter) {
+        try {
+            exporter.unexport();
+        } catch (RuntimeException e) {
+            LOG.warn("unexport {} failed: {}", exporter, e.toString(), e);
+        }
     }
 
     @Override

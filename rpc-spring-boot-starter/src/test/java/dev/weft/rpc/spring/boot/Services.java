@@ -43,6 +43,45 @@ final class Services {
         }
     }
 
+    /** Holds every call until its thread is interrupted (the server's close) or 30 s pass, counting the calls that started. */
+    static class HeldGreeter implements Greeter {
+        final CountDownLatch started = new CountDownLatch(1);
+
+        @Override
+        public String greet(String name) {
+            started.countDown();
+            try {
+                Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted";
+            }
+            return "held " + name;
+        }
+    }
+
+    @WeftService(parameters = "group=a")
+    static class HeldGreeterA extends HeldGreeter {
+    }
+
+    @WeftService(parameters = "group=b")
+    static class HeldGreeterB extends HeldGreeter {
+    }
+
+    @WeftService(parameters = "group=c")
+    static class HeldGreeterC extends HeldGreeter {
+    }
+
+    /** One reference per group of the held greeters. */
+    static class GroupCallers {
+        @WeftReference(parameters = "group=a")
+        Greeter a;
+        @WeftReference(parameters = "group=b")
+        Greeter b;
+        @WeftReference(parameters = "group=c")
+        Greeter c;
+    }
+
     static class Caller {
         @WeftReference
         Greeter greeter;

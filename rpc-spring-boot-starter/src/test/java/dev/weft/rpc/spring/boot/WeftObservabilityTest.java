@@ -60,6 +60,25 @@ class WeftObservabilityTest {
                 .withConfiguration(AutoConfigurations.of(WeftMetricsAutoConfiguration.class, WeftTracingAutoConfiguration.class));
     }
 
+    /** Set by the POM's surefire runs: the Micrometer version each run puts on the class path. */
+    private static final String MICROMETER_VERSION_PROPERTY = "test.micrometer.version";
+
+    /**
+     * The Micrometer these tests run on: Maven runs them twice, on the Micrometer Weft is built
+     * with and on the one Spring Boot's BOM manages (the POM sets {@value #MICROMETER_VERSION_PROPERTY}
+     * for each run), so a Boot application's Micrometer is tested as well.
+     */
+    @Test
+    void micrometerJars_areTheVersionThisRunIsFor() {
+        String core = MeterRegistry.class.getPackage().getImplementationVersion();
+        assertThat(io.micrometer.observation.Observation.class.getPackage().getImplementationVersion()).isEqualTo(core);
+        assertThat(io.micrometer.common.KeyValue.class.getPackage().getImplementationVersion()).isEqualTo(core);
+        String expected = System.getProperty(MICROMETER_VERSION_PROPERTY);
+        if (expected != null) {
+            assertThat(core).isEqualTo(expected);
+        }
+    }
+
     @Test
     void autoConfigurations_areRegisteredForSpringBoot() {
         assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()).getCandidates())

@@ -29,7 +29,10 @@ import java.util.regex.Pattern;
  * endpoint calling the provider) on Weft's starter and on dubbo-spring-boot-starter, no registry,
  * direct URL, each app in its own JVM. Per round and stack: consumer process start to first
  * answered HTTP request, heap used after start and one full GC ({@code jcmd GC.run}), and the
- * requests per second of 64 concurrent HTTP clients through the consumer.
+ * requests per second of 64 concurrent HTTP clients through the consumer, with failed requests
+ * counted apart. A third stack, {@code none}, is the floor: the same endpoint answering by itself
+ * with neither RPC stack on the class path, so each stack's own share of start-up and heap shows.
+ * Each consumer's class histogram after that GC is written beside the apps' logs ({@code .histo}).
  *
  * <p>Arguments: the class path file written by {@code dependency:build-classpath}, the example's
  * classes directory, the number of rounds (default 3). Every socket is on 127.0.0.1.
@@ -48,7 +51,10 @@ public final class Bars {
     private Bars() {
     }
 
-    /** {@code leaveOut}: class path entries of the other stack (a jar name part, or a path part starting with '/'). */
+    /**
+     * {@code leaveOut}: class path entries of the other stack ('|'-separated: a jar name part, or a
+     * path part starting with '/'). No {@code providerMain}: the consumer answers by itself.
+     */
     record Stack(String name, List<String> providerJvmArgs, String providerMain, List<String> providerArgs, int providerPort,
                  String consumerMain, List<String> consumerArgs, String leaveOut) {
     }
@@ -59,7 +65,14 @@ public final class Bars {
      */
     private static final String DUBBO_LOOPBACK = "::ffff:127.0.0.1";
 
-    record Figures(long startMillis, long heapKib, double requestsPerSecond, long failures) {
+    /**
+     * One round of one stack. Failures are counted apart from throughput: {@code errorAnswers} are
+     * non-200 answers (the endpoint's RPC call failed, e.g. its timeout), {@code ioFailures} HTTP
+     * requests that got no answer within the client's bound. {@code loadAverage}: the machine's
+     * one-minute load average when the round ended, so a loaded round can be told apart.
+     */
+    record Figures(long startMillis, long heapKib, double requestsPerSecond, long errorAnswers, long ioFailures,
+                   String loadAverage) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -75,36 +88,52 @@ public final class Bars {
                 "dev.weft.rpc.examples.spring.consumer.ConsumerApplication",
                 List.of("--weft.registry=", "--weft.consumer.parameters=url=weft%3A%2F%2F127.0.0.1%3A20880&timeout=1000&retries=2"),
                 "dubbo");
+        // The same Spring set-up as the Weft apps: their profile's properties (application name,
+        // actuator exposure; the weft.* keys there mean nothing without Weft), the same Tomcat
+        // defaults. Dubbo's defaults match Weft's: 200 provider threads, one shared connection;
+        // the consumers both have timeout=1000 and retries=2.
         Stack dubbo = new Stack("dubbo", List.of("-DDUBBO_IP_TO_BIND=" + DUBBO_LOOPBACK), "dev.weft.rpc.examples.spring.bars.dubbo.provider.DubboProviderApplication",
-                List.of("--spring.main.web-application-type=none", "--dubbo.application.name=bars-provider",
+                List.of("--spring.profiles.active=provider", "--example.zookeeper.embedded=false",
+                        "--spring.main.web-application-type=none", "--dubbo.application.name=bars-provider",
                         "--dubbo.application.qos-enable=false", "--dubbo.registry.address=N/A", "--dubbo.protocol.name=dubbo",
                         "--dubbo.protocol.port=20881"), 20881,
                 "dev.weft.rpc.examples.spring.bars.dubbo.consumer.DubboConsumerApplication",
-                List.of("--dubbo.application.name=bars-consumer", "--dubbo.application.qos-enable=false",
+                List.of("--spring.profiles.active=consumer", "--dubbo.application.name=bars-consumer", "--dubbo.application.qos-enable=false",
                         "--dubbo.registry.address=N/A", "--bars.provider=dubbo://[" + DUBBO_LOOPBACK + "]:20881"),
                 "/rpc-");
 
+        // The floor: the same endpoint answering by itself, with neither RPC stack on the class path.
+        Stack none = new Stack("none", null, null, List.of(), 0,
+                "dev.weft.rpc.examples.spring.bars.baseline.BaselineConsumerApplication",
+                List.of("--spring.profiles.active=consumer"), "/rpc-|dubbo");
+
         List<String> lines = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
-            for (Stack stack : List.of(weft, dubbo)) {
+            for (Stack stack : List.of(weft, dubbo, none)) {
                 Figures figures = run(stack, classPath(classes, dependencies, stack.leaveOut()), logs, round);
-                String line = String.format("| %d | %s | %d | %d | %.0f | %d |", round, stack.name(), figures.startMillis(),
-                        figures.heapKib() / 1024, figures.requestsPerSecond(), figures.failures());
+                String line = String.format("| %d | %s | %d | %.1f | %.0f | %d | %d | %s |", round, stack.name(),
+                        figures.startMillis(), figures.heapKib() / 1024.0, figures.requestsPerSecond(), figures.errorAnswers(),
+                        figures.ioFailures(), figures.loadAverage());
                 System.out.println(line);
                 lines.add(line);
             }
         }
-        System.out.println("| round | stack | consumer start to first answer (ms) | heap after start + GC (MiB) | req/s, 64 clients | failed |");
+        System.out.println("| round | stack | consumer start to first answer (ms) | heap after start + GC (MiB)"
+                + " | req/s, 64 clients | non-200 answers | no answer (I/O) | load average |");
         lines.forEach(System.out::println);
     }
 
-    /** The example's classes and its dependencies, less those of the other stack. */
+    /** The example's classes and its dependencies, less those {@code leaveOut} names ('|'-separated parts). */
     private static String classPath(String classes, List<String> dependencies, String leaveOut) {
         List<String> entries = new ArrayList<>();
         entries.add(classes);
         for (String entry : dependencies) {
-            String name = leaveOut.startsWith("/") ? entry : Path.of(entry).getFileName().toString();
-            if (!name.contains(leaveOut)) {
+            boolean left = false;
+            for (String part : leaveOut.split("\\|")) {
+                String name = part.startsWith("/") ? entry : Path.of(entry).getFileName().toString();
+                left |= name.contains(part);
+            }
+            if (!left) {
                 entries.add(entry);
             }
         }
@@ -112,11 +141,13 @@ public final class Bars {
     }
 
     private static Figures run(Stack stack, String classPath, Path logs, int round) throws Exception {
-        Process provider = start(classPath, stack.providerJvmArgs(), stack.providerMain(), stack.providerArgs(),
-                logs.resolve(stack.name() + "-provider-" + round));
+        Process provider = stack.providerMain() == null ? null : start(classPath, stack.providerJvmArgs(),
+                stack.providerMain(), stack.providerArgs(), logs.resolve(stack.name() + "-provider-" + round));
         Process consumer = null;
         try {
-            awaitPort(stack.providerPort(), provider);
+            if (provider != null) {
+                awaitPort(stack.providerPort(), provider);
+            }
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             URI greet = URI.create("http://127.0.0.1:" + HTTP_PORT + "/greet?name=ada");
             List<String> consumerArgs = new ArrayList<>(stack.consumerArgs());
@@ -127,6 +158,8 @@ public final class Bars {
             awaitAnswer(http, greet, consumer);
             long startMillis = (System.nanoTime() - started) / 1_000_000;
             long heapKib = heapAfterGc(consumer.pid());
+            Files.writeString(logs.resolve(stack.name() + "-consumer-" + round + ".histo"),
+                    jcmd(consumer.pid(), "GC.class_histogram"));
             return throughput(http, greet, startMillis, heapKib);
         } finally {
             stop(consumer);
@@ -197,22 +230,23 @@ public final class Bars {
         AtomicBoolean counting = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         LongAdder answered = new LongAdder();
-        LongAdder failed = new LongAdder();
+        LongAdder errorAnswers = new LongAdder();
+        LongAdder ioFailures = new LongAdder();
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         List<Future<?>> running = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
             running.add(clients.submit(() -> {
                 HttpRequest request = HttpRequest.newBuilder(greet).timeout(Duration.ofSeconds(10)).build();
                 while (!stop.get()) {
-                    boolean ok;
+                    LongAdder outcome;
                     try {
                         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                        ok = response.statusCode() == 200;
+                        outcome = response.statusCode() == 200 ? answered : errorAnswers;
                     } catch (IOException e) {
-                        ok = false;
+                        outcome = ioFailures;
                     }
                     if (counting.get()) {
-                        (ok ? answered : failed).increment();
+                        outcome.increment();
                     }
                 }
                 return null;
@@ -229,7 +263,16 @@ public final class Bars {
             client.get();
         }
         clients.shutdown();
-        return new Figures(startMillis, heapKib, answered.sum() / seconds, failed.sum());
+        return new Figures(startMillis, heapKib, answered.sum() / seconds, errorAnswers.sum(), ioFailures.sum(), loadAverage());
+    }
+
+    /** The one-minute load average ({@code /proc/loadavg}), or "?" where there is none. */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     private static void stop(Process process) throws InterruptedException {
