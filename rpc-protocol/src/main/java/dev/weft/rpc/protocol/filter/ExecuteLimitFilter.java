@@ -11,7 +11,6 @@ import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
 import com.google.common.base.Ticker;
 import com.google.common.primitives.Ints;
-import com.netflix.concurrency.limits.Limiter;
 import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
@@ -122,7 +121,7 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
                 limits.adaptiveLimitOf(name, created);
                 return created;
             });
-            Limiter.Listener permit = limit.tryAcquire().orElse(null);
+            AdaptiveLimit.Permit permit = limit.tryAcquire().orElse(null);
             if (permit == null) {
                 limits.busy(name);
                 throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "
@@ -133,15 +132,15 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
             try {
                 result = next.invoke(invocation);
             } catch (RuntimeException | Error e) {
-                permit.onIgnore();
+                permit.ignored();
                 throw e;
             }
             // at the real end of the execution: an answer's latency feeds the limit, a failure's does not
             return result.whenComplete((value, failure) -> {
                 if (failure == null || failure instanceof RpcException e && e.isBiz()) {
-                    permit.onSuccess();
+                    permit.answered();
                 } else {
-                    permit.onIgnore();
+                    permit.ignored();
                 }
             });
         }
