@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so the consumer's cluster may retry it on another provider.
  *
  * <p>{@value #EXECUTES_KEY}{@code =}{@value #AUTO} finds the limit from the calls' latency instead
- * ({@link AdaptiveLimit}: Gradient2, one limit per exported invoker and method). Busy answers and
+ * ({@link AdaptiveLimit}: a Vegas limit anchored on the no-load latency, one limit per exported invoker and method). Busy answers and
  * the adaptive limits are counted in the director's {@link ExecuteLimits}, which also holds the
  * provider's URL with the override rules addressed to it applied: the limits are read from that
  * one, on each call, so a rule changes them live.
