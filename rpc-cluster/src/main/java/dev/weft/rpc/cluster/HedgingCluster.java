@@ -6,10 +6,11 @@ import dev.weft.rpc.loadbalance.LoadBalance;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -21,9 +22,9 @@ import java.util.function.Function;
  * {@link RetryBudget}. For idempotent calls whose tail latency matters; never for writes.
  *
  * <p>Owns one daemon timer thread ({@code weft-hedging-timer}) that hands each due hedge to the
- * call's executor ({@code CallOptions.executor()}), and daemon threads ({@code weft-hedge-starter-N},
- * created on demand, idle ones ending after 60 s) that start the hedges of calls without one; no
- * thread waits for an answer. {@link #close()} (called by {@code ExtensionDirector.close()}) stops
+ * call's executor ({@code CallOptions.executor()}), and daemon threads
+ * ({@code weft-hedge-starter-N}: as many as cores, at least 2, created on demand, idle ones ending
+ * after 60 s) that start the hedges of calls without one; no thread waits for an answer. {@link #close()} (called by {@code ExtensionDirector.close()}) stops
  * them; calls after that are not hedged. Thread-safe singleton.
  */
 public final class HedgingCluster extends AbstractCluster implements AutoCloseable {
@@ -34,7 +35,11 @@ public final class HedgingCluster extends AbstractCluster implements AutoCloseab
     public HedgingCluster() {
         timer = new ScheduledThreadPoolExecutor(1, new ThreadFactoryBuilder().setNameFormat("weft-hedging-timer").setDaemon(true).build());
         timer.setRemoveOnCancelPolicy(true);
-        starters = Executors.newCachedThreadPool(new ThreadFactoryBuilder().setNameFormat("weft-hedge-starter-%d").setDaemon(true).build());
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                new ThreadFactoryBuilder().setNameFormat("weft-hedge-starter-%d").setDaemon(true).build());
+        pool.allowCoreThreadTimeOut(true);
+        starters = pool;
     }
 
     @Override

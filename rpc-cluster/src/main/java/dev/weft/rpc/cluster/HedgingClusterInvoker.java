@@ -217,9 +217,7 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 if (failure == null && latency != null) {
                     latency.record(invoker, ticker().read() - started);
                 }
-                if (end(failure == null ? answer : AsyncResult.failed(failure)) && attempt > 1) {
-                    resilience().hedgeWon();
-                }
+                end(failure == null ? answer : AsyncResult.failed(failure), attempt);
                 return;
             }
             synchronized (this) {
@@ -257,6 +255,14 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
         /** Ends the call with {@code result} (once) and cancels the attempts still running; true when this call ended it. */
         private boolean end(Result result) {
+            return end(result, 0);
+        }
+
+        /**
+         * {@link #end(Result)} with the answer of attempt {@code winner} (0: no attempt's); a hedge's
+         * win is counted before the caller sees the answer.
+         */
+        private boolean end(Result result, int winner) {
             List<Cancellation> losers;
             synchronized (this) {
                 if (ended) {
@@ -270,6 +276,9 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 }
             }
             losers.forEach(Cancellation::cancel); // before the caller sees the answer
+            if (winner > 1) {
+                resilience().hedgeWon();
+            }
             outcome.follow(result); // outside the lock: the caller's callbacks may run here
             return true;
         }
