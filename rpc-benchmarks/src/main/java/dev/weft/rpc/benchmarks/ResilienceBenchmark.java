@@ -34,7 +34,8 @@ import java.util.stream.Collectors;
  *       (counted by the providers' {@link FaultFilter}), answered, failed (and failed by the budget).</li>
  *   <li>{@code slow}: 4 providers answering in 2 ms, one of them in 40 ms: p99 of the 3 healthy alone,
  *       of plain {@code failover} over the 4, of {@code cluster=hedging} ({@code p95} with the
- *       {@code random} and {@code p2c} balancers, and a fixed {@code 5ms}), and with
+ *       {@code random} balancer, with the default budget and {@code retry-budget=0.3}, and the
+ *       {@code p2c} balancer, and a fixed {@code 5ms}), and with
  *       {@code outlier-latency=3} (time to the ejection, p99 after it).</li>
  *   <li>{@code overload}: one provider with a capacity of 4 calls at once, 5 ms each (800/s), offered
  *       twice its capacity (open loop, 1,600/s): goodput and p99 of the answered calls without a limit
@@ -136,6 +137,8 @@ public final class ResilienceBenchmark {
         configs.put("healthy 3 only", "url=" + String.join(",", healthy));
         configs.put("failover (4)", all);
         configs.put("hedging p95", all + "&cluster=hedging");
+        // with random a quarter of the first attempts go to the slow provider: hedging them all needs more than the default 20 % budget
+        configs.put("hedging p95 budget .3", all + "&cluster=hedging&retry-budget=0.3");
         configs.put("hedging p95 + p2c", all + "&cluster=hedging&loadbalance=p2c");
         configs.put("hedging 5ms", all + "&cluster=hedging&hedge-delay=5ms");
         configs.put("outlier-latency=3", all + "&outlier-latency=3");
@@ -150,7 +153,7 @@ public final class ResilienceBenchmark {
                     healthyP99 = outcome.p99Millis();
                 }
                 ServiceResilience resilience = resilience(consumer);
-                System.out.printf(Locale.ROOT, "%-18s calls %7d  p50 %6.2f ms  p99 %6.2f ms (%.2fx healthy)%s%s%n", label,
+                System.out.printf(Locale.ROOT, "%-21s calls %7d  p50 %6.2f ms  p99 %6.2f ms (%.2fx healthy)%s%s%n", label,
                         outcome.calls(), outcome.percentileMillis(50), outcome.p99Millis(), outcome.p99Millis() / healthyP99,
                         resilience.hedgesSent() == 0 ? "" : String.format(Locale.ROOT, "  hedges sent %d (%.1f%% of calls), won %d,"
                                 + " budget refusals %d", resilience.hedgesSent(), 100.0 * resilience.hedgesSent() / outcome.calls(),
