@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 /**
@@ -32,7 +34,8 @@ import java.util.stream.Collectors;
  *       (counted by the providers' {@link FaultFilter}), answered, failed (and failed by the budget).</li>
  *   <li>{@code slow}: 4 providers answering in 2 ms, one of them in 40 ms: p99 of the 3 healthy alone,
  *       of plain {@code failover} over the 4, of {@code cluster=hedging} ({@code p95} with the
- *       {@code random} and {@code p2c} balancers, and a fixed {@code 5ms}), and with
+ *       {@code random} balancer, with the default budget and {@code retry-budget=0.3}, and the
+ *       {@code p2c} balancer, and a fixed {@code 5ms}), and with
  *       {@code outlier-latency=3} (time to the ejection, p99 after it).</li>
  *   <li>{@code overload}: one provider with a capacity of 4 calls at once, 5 ms each (800/s), offered
  *       twice its capacity (open loop, 1,600/s): goodput and p99 of the answered calls without a limit
@@ -40,7 +43,10 @@ import java.util.stream.Collectors;
  *   <li>{@code failing}: 4 providers, one failing every call (a timeout: it answers after 300 ms, the
  *       consumer waits 100 ms): attempts reaching it per
  *       ejection with {@code outlier-failures=5} ({@code outlier-ejection=2s}, so that several periods
- *       fit in a run), against plain {@code failover} with ejection off.</li>
+ *       fit in a run), against plain {@code failover} with ejection off; and, as each attempt
+ *       arrives, what the consumer's detector says: attempts before the first ejection (the
+ *       threshold's failures plus the attempts already in flight when it was reached) and attempts
+ *       reaching it while it is ejected (sent after the threshold was seen: the bar's figure).</li>
  * </ul>
  *
  * <pre>
@@ -131,6 +137,8 @@ public final class ResilienceBenchmark {
         configs.put("healthy 3 only", "url=" + String.join(",", healthy));
         configs.put("failover (4)", all);
         configs.put("hedging p95", all + "&cluster=hedging");
+        // with random a quarter of the first attempts go to the slow provider: hedging them all needs more than the default 20 % budget
+        configs.put("hedging p95 budget .3", all + "&cluster=hedging&retry-budget=0.3");
         configs.put("hedging p95 + p2c", all + "&cluster=hedging&loadbalance=p2c");
         configs.put("hedging 5ms", all + "&cluster=hedging&hedge-delay=5ms");
         configs.put("outlier-latency=3", all + "&outlier-latency=3");
@@ -145,7 +153,7 @@ public final class ResilienceBenchmark {
                     healthyP99 = outcome.p99Millis();
                 }
                 ServiceResilience resilience = resilience(consumer);
-                System.out.printf(Locale.ROOT, "%-18s calls %7d  p50 %6.2f ms  p99 %6.2f ms (%.2fx healthy)%s%s%n", label,
+                System.out.printf(Locale.ROOT, "%-21s calls %7d  p50 %6.2f ms  p99 %6.2f ms (%.2fx healthy)%s%s%n", label,
                         outcome.calls(), outcome.percentileMillis(50), outcome.p99Millis(), outcome.p99Millis() / healthyP99,
                         resilience.hedgesSent() == 0 ? "" : String.format(Locale.ROOT, "  hedges sent %d (%.1f%% of calls), won %d,"
                                 + " budget refusals %d", resilience.hedgesSent(), 100.0 * resilience.hedgesSent() / outcome.calls(),
@@ -200,8 +208,22 @@ public final class ResilienceBenchmark {
         }
         Weft failingProvider = Weft.builder().application("failing").build();
         providers.add(failingProvider);
+        // what the consumer's detector says as each attempt arrives (same JVM): before its first ejection, or while ejected
+        AtomicReference<ServiceResilience> watched = new AtomicReference<>();
+        LongAdder beforeFirstEjection = new LongAdder();
+        LongAdder whileEjected = new LongAdder();
+        Greeter timingOut = name -> {
+            ServiceResilience consumerSide = watched.get();
+            if (consumerSide != null && consumerSide.ejections() == 0) {
+                beforeFirstEjection.increment();
+            } else if (consumerSide != null && consumerSide.ejectedNow() > 0) {
+                whileEjected.increment();
+            }
+            sleepMillis(300);
+            return "hi " + name;
+        };
         // fails every call the way a hung provider does: the consumer's timeout (100 ms) ends it, and failover retries
-        URL failingUrl = failingProvider.export(Greeter.class, sleeping(300), "weft://127.0.0.1:0?fault=busy:0").getInvoker().getUrl();
+        URL failingUrl = failingProvider.export(Greeter.class, timingOut, "weft://127.0.0.1:0?fault=busy:0").getInvoker().getUrl();
         urls.add("weft://127.0.0.1:" + failingUrl.getPort());
         String common = "retries=2&timeout=100&loadbalance=random&outlier-ejection=2s&url=" + String.join(",", urls);
         System.out.println("\n== failing provider: 4 providers, one timing out on every call (timeout=100); outlier-ejection=2s");
@@ -210,6 +232,9 @@ public final class ResilienceBenchmark {
                 Greeter greeter = consumer.refer(Greeter.class, common + "&" + config);
                 FaultFilter.Counts counts = FaultFilter.countsOf(failingProvider.director());
                 long before = counts.attempts();
+                beforeFirstEjection.reset();
+                whileEjected.reset();
+                watched.set(resilience(consumer));
                 List<Long> atEjections = new ArrayList<>(); // attempts reached when each ejection was seen (polled every 10 ms)
                 Outcome outcome = closedLoop(greeter, CALLERS, seconds, () -> {
                     if (resilience(consumer).ejections() > atEjections.size()) {
@@ -225,8 +250,16 @@ public final class ResilienceBenchmark {
                 System.out.printf(Locale.ROOT, "%-18s calls %7d  failed %d  attempts reaching the failing provider %d"
                                 + " (%.1f/s)  ejections %d%s%n", config, outcome.calls(), outcome.failed(), reached,
                         reached / outcome.seconds(), resilience(consumer).ejections(),
-                        perPeriod.isEmpty() ? "" : "  attempts per ejection period: " + perPeriod + ", after the last: "
+                        perPeriod.isEmpty() ? "" : "  attempts per ejection period (raw, polled): " + perPeriod + ", after the last: "
                                 + (reached - atEjections.get(atEjections.size() - 1)));
+                if (!perPeriod.isEmpty()) {
+                    // the bar's figure: attempts sent once the threshold was seen; those sent before it are in flight then
+                    // (with 8 callers up to 8), fail later, and are ignored by the detector
+                    System.out.printf(Locale.ROOT, "%-18s before the first ejection %d (the %s failures that ejected it, the rest"
+                                    + " already in flight); reaching it while ejected %d (checked on arrival: includes attempts sent just before the ejection that"
+                                    + " arrive after it)%n", "",
+                            beforeFirstEjection.sum(), config.substring(config.indexOf('=') + 1), whileEjected.sum());
+                }
             }
         }
     }

@@ -13,6 +13,7 @@ import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.protocol.filter.CallContext;
 import dev.weft.rpc.protocol.filter.ContextFilter;
 import dev.weft.rpc.proxy.ProxyFactory;
+import dev.weft.rpc.registry.ProviderRules;
 import dev.weft.rpc.registry.Registry;
 import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.registry.RegistryFactory;
@@ -30,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -177,11 +180,21 @@ public final class Weft implements AutoCloseable {
         Exporter<T> exported = director.getExtensionLoader(Protocol.class).getAdaptiveExtension().export(invoker);
         URL bound = exported.getInvoker().getUrl();
         boolean registered = registry != null && !IN_JVM.equals(url.getProtocol());
+        AtomicReference<ProviderRules> rules = new AtomicReference<>();
+        Consumer<URL> unregister = registeredUrl -> {
+            ProviderRules subscribed = rules.getAndSet(null);
+            if (subscribed != null) {
+                subscribed.close();
+            }
+            unregister(registeredUrl);
+        };
         OwnedExporter<T> exporter = new OwnedExporter<>(
-                registered ? new RegisteredExporter<>(exported, this::unregister, bound) : exported, this::forget);
+                registered ? new RegisteredExporter<>(exported, unregister, bound) : exported, this::forget);
         remember(exporter.handle());
         if (registered) {
             try {
+                // the override rules addressed to this provider (executes) follow live
+                rules.set(ProviderRules.subscribe(registry, bound, director));
                 registry.register(bound);
             } catch (RuntimeException | Error e) {
                 exporter.unexport();

@@ -579,28 +579,32 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             counters = stats.get(invoker);
         }
         long started = counters.startCall();
+        long sent = current.resilience.outliers().enabled() ? stats.ticker().read() : 0;
         Result result;
         try {
             result = invoker.invoke(invocation);
         } catch (RuntimeException | Error e) {
             rethrowIfFatal(e);
-            ended(counters, started, invoker, e, current);
+            ended(counters, started, sent, invoker, e, current);
             return AsyncResult.failed(e);
         }
         if (result == null) { // a provider answering no result answers an empty one
-            ended(counters, started, invoker, null, current);
+            ended(counters, started, sent, invoker, null, current);
             return RpcResult.of(null);
         }
         if (result.isDone()) { // the common in-process case: no action object to allocate
-            ended(counters, started, invoker, Results.failureOf(result), current);
+            ended(counters, started, sent, invoker, Results.failureOf(result), current);
             return result;
         }
         InvokerStats ending = counters;
-        return result.whenComplete((value, failure) -> ended(ending, started, invoker, failure, current));
+        return result.whenComplete((value, failure) -> ended(ending, started, sent, invoker, failure, current));
     }
 
-    /** An attempt ended with {@code failure} (null: answered): its statistics and the outlier detector learn it. */
-    private void ended(InvokerStats counters, long started, Invoker<T> invoker, Throwable failure, StatePlan<T> current) {
+    /**
+     * An attempt sent at {@code sent} (ticker time, read when ejection is on) ended with
+     * {@code failure} (null: answered): its statistics and the outlier detector learn it.
+     */
+    private void ended(InvokerStats counters, long started, long sent, Invoker<T> invoker, Throwable failure, StatePlan<T> current) {
         boolean answered = failure == null || isBiz(failure);
         counters.endCall(started, answered);
         OutlierSettings settings = current.resilience.outliers();
@@ -613,7 +617,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
         } else if (failure instanceof RpcException e && (e.isNotProcessed() || e.isCancelled())) {
             outliers.onBusy(invoker); // neither an answer nor a failure of the provider
         } else {
-            outliers.onFailure(invoker, settings, current.state);
+            outliers.onFailure(invoker, sent, settings, current.state);
         }
         outliers.checkLatency(settings, current.state, stats);
     }

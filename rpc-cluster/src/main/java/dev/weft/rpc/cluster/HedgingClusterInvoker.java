@@ -24,9 +24,15 @@ import java.util.regex.Pattern;
  * Sends each call to one provider and, while no answer has come, a hedge to another provider not
  * tried yet every {@value #HEDGE_DELAY_KEY} (method level first), at most {@value #HEDGES_KEY}
  * hedges (default 1). The delay is fixed ({@code 50ms}) or a percentile of the method's recent
- * latency ({@code p95}, the default, or {@code p99}, ...), in which case the first
- * {@value RecentLatency#MIN_SAMPLES} calls of a method are not hedged. Every hedge is granted by
- * the service's {@link RetryBudget}; a refused one is not sent.
+ * latency ({@code p95}, the default, or {@code p99}, ...): the lower median over the providers of
+ * each provider's own percentile ({@link RecentLatency}), so one slow provider does not set it;
+ * until some provider has {@value RecentLatency#MIN_SAMPLES} successful attempts of a method, its
+ * calls are not hedged. Every hedge is granted by the service's {@link RetryBudget}; a refused one
+ * is not sent.
+ *
+ * <p>A hedge is started on the call's executor ({@link CallOptions#executor()}: the waiting
+ * caller's thread for a sync call), else on the cluster's own; never on the timer thread, which
+ * only hands it over, so a slow filter chain of one hedge delays no other call's hedge.
  *
  * <p>The first answer (a result, or the service's exception) wins; the attempts still running are
  * cancelled through their own {@link Cancellation}, which the protocol passes on to the provider.
@@ -94,6 +100,12 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
         return race.outcome;
     }
 
+    /** The hedge delay {@code hedge-delay=p<percentile>} gives {@code method} now; -1 while unknown. For tests. */
+    long percentileDelayNanos(String method, double percentile) {
+        RecentLatency known = latencies.get(method);
+        return known == null ? -1 : known.percentileNanos(percentile);
+    }
+
     private RecentLatency latencyOf(String method) {
         RecentLatency known = latencies.get(method);
         if (known != null || latencies.size() >= MAX_METHODS) {
@@ -143,7 +155,7 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             RpcInvocation copy = RpcInvocation.copyOf(invocation);
             long started = ticker().read();
             Result result = invokeProvider(invoker, copy, attemptOptions(callerOptions, attempt).withCancellation(own));
-            result.whenComplete((answer, failure) -> ended(attempt, own, started, answer, failure));
+            result.whenComplete((answer, failure) -> ended(invoker, attempt, own, started, answer, failure));
         }
 
         /** Marks {@code first} tried, then schedules the first hedge. */
@@ -162,7 +174,7 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 if (delay < 0 || hedgesLeft == 0 || ended) {
                     return;
                 }
-                nextHedge = cluster.schedule(this::hedge, delay);
+                nextHedge = cluster.schedule(this::hedge, delay, callerOptions.executor());
             }
         }
 
@@ -195,7 +207,7 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             scheduleHedge();
         }
 
-        private void ended(int attempt, Cancellation own, long started, Result answer, Throwable failure) {
+        private void ended(Invoker<T> invoker, int attempt, Cancellation own, long started, Result answer, Throwable failure) {
             boolean runningNone;
             synchronized (this) {
                 running.remove(own);
@@ -203,11 +215,9 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             }
             if (failure == null || isBiz(failure) || failure instanceof Error) {
                 if (failure == null && latency != null) {
-                    latency.record(ticker().read() - started);
+                    latency.record(invoker, ticker().read() - started);
                 }
-                if (end(failure == null ? answer : AsyncResult.failed(failure)) && attempt > 1) {
-                    resilience().hedgeWon();
-                }
+                end(failure == null ? answer : AsyncResult.failed(failure), attempt);
                 return;
             }
             synchronized (this) {
@@ -245,6 +255,14 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
         /** Ends the call with {@code result} (once) and cancels the attempts still running; true when this call ended it. */
         private boolean end(Result result) {
+            return end(result, 0);
+        }
+
+        /**
+         * {@link #end(Result)} with the answer of attempt {@code winner} (0: no attempt's); a hedge's
+         * win is counted before the caller sees the answer.
+         */
+        private boolean end(Result result, int winner) {
             List<Cancellation> losers;
             synchronized (this) {
                 if (ended) {
@@ -258,6 +276,9 @@ final class HedgingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 }
             }
             losers.forEach(Cancellation::cancel); // before the caller sees the answer
+            if (winner > 1) {
+                resilience().hedgeWon();
+            }
             outcome.follow(result); // outside the lock: the caller's callbacks may run here
             return true;
         }

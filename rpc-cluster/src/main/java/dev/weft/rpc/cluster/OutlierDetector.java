@@ -95,6 +95,8 @@ final class OutlierDetector {
         /** When the provider last came back ({@link #NEVER}: never ejected), and when its probation ends. */
         volatile long returnedNanos = NEVER;
         volatile long probationEndNanos = NEVER;
+        /** When it was last ejected or came back: failures of attempts sent before then do not count. */
+        volatile long countsFromNanos = NEVER;
         /** Back from an ejection, no probe outcome yet; and whether the probe is in flight. */
         volatile boolean awaitingProbe;
         final AtomicBoolean probing = new AtomicBoolean();
@@ -164,9 +166,19 @@ final class OutlierDetector {
         }
     }
 
-    /** {@code provider} failed as a retry would follow; may eject it. */
-    void onFailure(Invoker<?> provider, OutlierSettings settings, DirectoryState<?> state) {
+    /**
+     * {@code provider} failed as a retry would follow, on an attempt sent at {@code sentNanos}
+     * (ticker time); may eject it. The failure of an attempt sent before the provider's last
+     * ejection or return is ignored: it was in flight when that was decided, so it says nothing new
+     * (with N callers, up to N attempts are in flight when the threshold is reached; their failures
+     * must neither count towards the next ejection nor end a probation).
+     */
+    void onFailure(Invoker<?> provider, long sentNanos, OutlierSettings settings, DirectoryState<?> state) {
         Invoker<?> key = InvokerView.unwrap(provider);
+        Health seen = health.get(key);
+        if (seen != null && seen.countsFromNanos != NEVER && sentNanos - seen.countsFromNanos < 0) {
+            return;
+        }
         if (settings.consecutiveFailures() <= 0) {
             Health known = health.get(key);
             if (known != null) {
@@ -263,6 +275,7 @@ final class OutlierDetector {
                     }
                     known.probing.set(false);
                     known.returnedNanos = now;
+                    known.countsFromNanos = now;
                     known.probationEndNanos = now + settings.ejection().toNanos();
                     known.failuresInRow.set(0);
                 }
@@ -298,10 +311,12 @@ final class OutlierDetector {
         long nanos = settings.ejectionAfter(known.ejections).toNanos();
         known.ejections++;
         known.probationEndNanos = NEVER;
-        ejected.put(provider, ticker.read() + nanos);
+        long now = ticker.read();
+        known.countsFromNanos = now;
+        ejected.put(provider, now + nanos);
+        published(); // first: no call is admitted to it from now on
         counters.ejected();
         LOG.warn("Provider {} of service {} ejected for {} ms: {}", AbstractClusterInvoker.describe(provider), service, TimeUnit.NANOSECONDS.toMillis(nanos), why);
-        published();
         return true;
     }
 

@@ -61,6 +61,8 @@ public final class Configurator implements Comparable<Configurator> {
     public static final String SIDE_KEY = "side";
     /** The side this module applies rules on. */
     public static final String CONSUMER_SIDE = "consumer";
+    /** The side of a rule a provider applies to itself ({@link #appliesToExportedProvider}). */
+    public static final String PROVIDER_SIDE = "provider";
 
     /** A host that matches every host. */
     public static final String ANY_HOST = "0.0.0.0";
@@ -189,6 +191,26 @@ public final class Configurator implements Comparable<Configurator> {
                 ? forConsumer(consumer)
                 : port == provider.getPort() && (anyHost || rule.getHost().equals(provider.getHost()));
         return address && serviceMatches(consumer) && sideAndApplicationMatch(consumer) && conditionsHold(provider);
+    }
+
+    /**
+     * Whether the rule applies on the provider that exports {@code provider} (its own URL, as
+     * registered) to itself ({@link ProviderRules}): a rule with a port addresses providers with
+     * that port and host ({@code 0.0.0.0}: any), unless it says {@code side=consumer}; a rule
+     * without a port applies only when it says {@code side=provider}, to every provider
+     * ({@code 0.0.0.0}) or those of its host. {@value #APPLICATION_KEY} (absent or {@code *}: any)
+     * must equal the provider's application; the rule's interface, {@code group} and
+     * {@code version}, when given, must equal the provider's; every {@code ~key=value} condition
+     * must hold on the provider's URL.
+     */
+    public boolean appliesToExportedProvider(URL provider) {
+        if (!enabled) {
+            return false;
+        }
+        String side = anyToNull(rule.getParameter(SIDE_KEY));
+        boolean addressed = port != 0 ? port == provider.getPort() && !CONSUMER_SIDE.equals(side) : PROVIDER_SIDE.equals(side);
+        return addressed && (anyHost || rule.getHost().equals(provider.getHost())) && serviceMatches(provider)
+                && (application == null || application.equals(provider.getParameter(APPLICATION_KEY))) && conditionsHold(provider);
     }
 
     private boolean forConsumer(URL consumer) {

@@ -24,7 +24,7 @@ enum WeftModule {
     CLUSTER("rpc-cluster", "cluster", true, List.of(LOADBALANCE, SPI, COMMON), List.of()),
     PROXY("rpc-proxy", "proxy", true, List.of(SPI, COMMON), List.of("javassist..")),
     MOCK("rpc-mock", "mock", true, List.of(CLUSTER, PROXY, SPI, COMMON), List.of("com.fasterxml.jackson..")),
-    /** Netflix concurrency-limits: the Gradient2 limit of {@code executes=auto} (DESIGN.md §13). */
+    /** Netflix concurrency-limits: the adaptive limit of {@code executes=auto} (DESIGN.md §13). */
     PROTOCOL("rpc-protocol", "protocol", true, List.of(SPI, COMMON), List.of("com.netflix.concurrency.limits..")),
     /** Nested under rpc-protocol's root; {@link #ofPackage} takes the longest matching root. */
     PROTOCOL_WEFT("rpc-protocol-weft", "protocol.weft", true, List.of(PROTOCOL, SPI, COMMON),

@@ -11,7 +11,6 @@ import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
 import com.google.common.base.Ticker;
 import com.google.common.primitives.Ints;
-import com.netflix.concurrency.limits.Limiter;
 import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
@@ -29,8 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so the consumer's cluster may retry it on another provider.
  *
  * <p>{@value #EXECUTES_KEY}{@code =}{@value #AUTO} finds the limit from the calls' latency instead
- * ({@link AdaptiveLimit}: Gradient2, one limit per exported invoker and method). Busy answers and
- * the adaptive limits are counted in the director's {@link ExecuteLimits}.
+ * ({@link AdaptiveLimit}: a Vegas limit anchored on the no-load latency, one limit per exported invoker and method). Busy answers and
+ * the adaptive limits are counted in the director's {@link ExecuteLimits}, which also holds the
+ * provider's URL with the override rules addressed to it applied: the limits are read from that
+ * one, on each call, so a rule changes them live.
  *
  * <p>Active only when the URL carries the key in some form. Counts are this filter's own, one
  * per chain (that is, per exported invoker) and method, held by the chain's own filter
@@ -84,21 +85,19 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
 
         @Override
         public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
-            URL url = next.getUrl();
+            URL url = limits.settingsOf(next.getUrl());
             String method = invocation.getMethodName();
             String setting = url.getMethodParameter(method, EXECUTES_KEY, "0").trim();
             if (AUTO.equals(setting)) {
                 return invokeAdaptive(next, invocation, method);
             }
             int limit = Objects.requireNonNullElse(Ints.tryParse(setting), 0);
-            if (limit <= 0) {
-                return next.invoke(invocation);
-            }
+            // counted without a limit too: a rule setting one later counts the executions already running
             AtomicInteger count = running.computeIfAbsent(method, m -> new AtomicInteger());
             int current;
             do {
                 current = count.get();
-                if (current >= limit) {
+                if (limit > 0 && current >= limit) {
                     limits.busy(next.getInterface().getName() + "#" + method);
                     throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "
                             + next.getInterface().getName() + ": " + current + " (expected: below "
@@ -122,7 +121,7 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
                 limits.adaptiveLimitOf(name, created);
                 return created;
             });
-            Limiter.Listener permit = limit.tryAcquire().orElse(null);
+            AdaptiveLimit.Permit permit = limit.tryAcquire().orElse(null);
             if (permit == null) {
                 limits.busy(name);
                 throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "
@@ -133,15 +132,15 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
             try {
                 result = next.invoke(invocation);
             } catch (RuntimeException | Error e) {
-                permit.onIgnore();
+                permit.ignored();
                 throw e;
             }
             // at the real end of the execution: an answer's latency feeds the limit, a failure's does not
             return result.whenComplete((value, failure) -> {
                 if (failure == null || failure instanceof RpcException e && e.isBiz()) {
-                    permit.onSuccess();
+                    permit.answered();
                 } else {
-                    permit.onIgnore();
+                    permit.ignored();
                 }
             });
         }

@@ -1,5 +1,7 @@
 package dev.weft.rpc.protocol.filter;
 
+import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.spi.ExtensionDirector;
 
 import java.util.Map;
@@ -15,6 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  * and the current adaptive limit of each method under {@code executes=auto}. For operators, tests
  * and metrics binders. Obtained with {@link #of}; two directors never share one.
  *
+ * <p>It also holds the URLs of the exported services with the override rules addressed to them
+ * applied ({@link #applyRules}), which the filter reads the limit from, so that {@code executes}
+ * follows a rule live.
+ *
  * <p>Thread-safe.
  */
 public final class ExecuteLimits {
@@ -23,7 +29,56 @@ public final class ExecuteLimits {
     private final ConcurrentMap<String, LongAdder> busyByMethod = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, AdaptiveLimit> adaptive = new ConcurrentHashMap<>();
 
+    /** The exported services' URLs with their override rules applied, by {@link #exportKey}; empty without rules. */
+    private final ConcurrentMap<String, URL> ruled = new ConcurrentHashMap<>();
+    private final LongAdder rulesRefused = new LongAdder();
+
     private ExecuteLimits() {
+    }
+
+    /**
+     * From now on the {@code executes} filter of the service exported as {@code exported} reads its
+     * limits ({@code executes}, {@code <method>.executes}) from {@code configured}: the exported URL
+     * with the override rules addressed to the provider applied (checked by the caller); the
+     * exported URL itself (no rule applies any more) ends that. Only a service exported with an
+     * {@code executes} key has the filter in its chain.
+     */
+    public void applyRules(URL exported, URL configured) {
+        Objects.requireNonNull(exported, "exported");
+        Objects.requireNonNull(configured, "configured");
+        if (configured.equals(exported)) {
+            ruled.remove(exportKey(exported));
+        } else {
+            ruled.put(exportKey(exported), configured);
+        }
+    }
+
+    /** Counts a set of override rules a provider refused (a bad {@code executes} value): the last good settings kept. */
+    public void ruleRefused() {
+        rulesRefused.increment();
+    }
+
+    /** Sets of override rules this director's providers refused when they arrived (monotonic). */
+    public long rulesRefused() {
+        return rulesRefused.sum();
+    }
+
+    /** The URL the limits of the chain whose invoker's URL is {@code chainUrl} are read from. */
+    URL settingsOf(URL chainUrl) {
+        if (ruled.isEmpty()) {
+            return chainUrl;
+        }
+        URL configured = ruled.get(exportKey(chainUrl));
+        return configured != null ? configured : chainUrl;
+    }
+
+    /**
+     * {@code group/interface:version}: one exported service. Not the port: a chain may be built
+     * before its port is bound ({@code :0}); a service exported twice by one director on two ports
+     * follows the rules of its latest export.
+     */
+    private static String exportKey(URL url) {
+        return ServiceKey.of(url).toString();
     }
 
     /** The execute limits of {@code director}, created on first use. */

@@ -18,7 +18,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@code executes=auto}: the Gradient2 limit, its busy answers and its counters. */
+/** {@code executes=auto}: the adaptive (Vegas) limit, its busy answers and its counters. */
 class AdaptiveExecuteLimitTest {
 
     private static final Duration AWAIT = Duration.ofSeconds(10);
@@ -99,7 +99,7 @@ class AdaptiveExecuteLimitTest {
         int settled = limit();
         assertThat(settled).as("fast calls at 15 of 20 in flight do not lower it").isGreaterThanOrEqualTo(AdaptiveLimit.INITIAL_LIMIT);
 
-        for (int round = 0; round < 3; round++) { // Gradient2 learns only from calls made at half the limit or more
+        for (int round = 0; round < 3; round++) { // the limit learns only from calls made at half the limit or more
             concurrentRound(limit(), Duration.ofMillis(40));
         }
         int lowered = limit();
