@@ -26,6 +26,9 @@ final class ConsumerMeters implements AutoCloseable {
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final String ATTEMPTS = "rpc_client_attempt_duration_seconds_count";
     private static final String CALLS = "rpc_client_call_duration_seconds_count";
+    private static final String HEDGES = "weft_client_hedges_total";
+    private static final String EJECTIONS = "weft_client_ejections_total";
+    private static final String BUDGET_EXHAUSTED = "weft_client_budget_exhausted_total";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -62,16 +65,22 @@ final class ConsumerMeters implements AutoCloseable {
     }
 
     /**
-     * Counts read from a scrape: the attempts each provider address answered (no error), and the
-     * calls by outcome ({@code mocked}, {@code error}) when the call meter is there. Immutable.
+     * Counts read from a scrape: the attempts each provider address answered (no error), the
+     * calls by outcome ({@code mocked}, {@code error}) when the call meter is there, and the
+     * resilience decisions ({@code weft.client.hedges}, {@code weft.client.ejections},
+     * {@code weft.client.budget.exhausted}). Immutable.
      *
      * @param answeredByAddress successful attempts by {@code host:port}
      * @param mocked            calls the mock answered
      * @param failed            calls that ended with an error
+     * @param hedges            hedges sent
+     * @param ejections         providers ejected as outliers
+     * @param budgetExhausted   retries and hedges the retry budget refused
      */
-    record Counts(Map<String, Long> answeredByAddress, long mocked, long failed) {
+    record Counts(Map<String, Long> answeredByAddress, long mocked, long failed, long hedges, long ejections,
+                  long budgetExhausted) {
 
-        static final Counts NONE = new Counts(Map.of(), 0, 0);
+        static final Counts NONE = new Counts(Map.of(), 0, 0, 0, 0, 0);
 
         Counts {
             answeredByAddress = Map.copyOf(answeredByAddress);
@@ -82,14 +91,25 @@ final class ConsumerMeters implements AutoCloseable {
             Map<String, Long> answered = new TreeMap<>();
             long mocked = 0;
             long failed = 0;
+            long hedges = 0;
+            long ejections = 0;
+            long budgetExhausted = 0;
             Matcher sample = SAMPLE.matcher(scrapeText);
             while (sample.find()) {
                 String name = sample.group(1);
+                long value = (long) Double.parseDouble(sample.group(3));
+                switch (name) {
+                    case HEDGES -> hedges += value;
+                    case EJECTIONS -> ejections += value;
+                    case BUDGET_EXHAUSTED -> budgetExhausted += value;
+                    default -> {
+                        // the call and attempt meters below, or a meter the timeline does not show
+                    }
+                }
                 if (!name.equals(ATTEMPTS) && !name.equals(CALLS)) {
                     continue;
                 }
                 Map<String, String> labels = labels(sample.group(2));
-                long value = (long) Double.parseDouble(sample.group(3));
                 if (name.equals(ATTEMPTS) && "none".equals(labels.get("error_type"))) {
                     answered.merge(labels.get("server_address"), value, Long::sum);
                 } else if (name.equals(CALLS)) {
@@ -101,14 +121,15 @@ final class ConsumerMeters implements AutoCloseable {
                     }
                 }
             }
-            return new Counts(answered, mocked, failed);
+            return new Counts(answered, mocked, failed, hedges, ejections, budgetExhausted);
         }
 
         /** What was counted between {@code earlier} and these counts. */
         Counts since(Counts earlier) {
             Map<String, Long> answered = new TreeMap<>(answeredByAddress);
             earlier.answeredByAddress.forEach((address, n) -> answered.merge(address, -n, Long::sum));
-            return new Counts(answered, mocked - earlier.mocked, failed - earlier.failed);
+            return new Counts(answered, mocked - earlier.mocked, failed - earlier.failed, hedges - earlier.hedges,
+                    ejections - earlier.ejections, budgetExhausted - earlier.budgetExhausted);
         }
 
         /** Successful attempts at {@code address}. */

@@ -4,6 +4,7 @@ import com.google.common.base.Preconditions;
 import com.google.common.base.Ticker;
 import com.google.common.collect.ConcurrentHashMultiset;
 import com.google.common.collect.ImmutableMultiset;
+import dev.weft.rpc.protocol.filter.CallContext;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Calls one consumer under a steady load for a fixed time while the main thread applies the
  * scheduled events, recording every call in a {@link TimeSeries}. Each of the {@code threads} callers
  * makes one call per {@code threads / callsPerSecond} seconds (a closed loop: slow calls lower the
- * rate, they never cause a burst later). Each {@link #run} owns its caller pool and shuts it down
- * before returning; the load is bounded by the rate and by the duration.
+ * rate, they never cause a burst later). With a {@link Canary}, every {@code every}-th call carries
+ * the canary tag in its {@link CallContext} (tag routing, docs/operating.md), and the series counts
+ * who answered those calls apart. Each {@link #run} owns its caller pool and shuts it down before
+ * returning; the load is bounded by the rate and by the duration.
  */
 final class LiveRun {
 
@@ -29,14 +32,45 @@ final class LiveRun {
     private final long durationMillis;
     private final int threads;
     private final int callsPerSecond;
+    private final Canary canary;
 
+    /** A run whose calls carry no tag. */
     LiveRun(long durationMillis, int threads, int callsPerSecond) {
+        this(durationMillis, threads, callsPerSecond, null);
+    }
+
+    /** A run whose every {@code canary.every()}-th call carries the canary tag ({@code canary} null: none). */
+    LiveRun(long durationMillis, int threads, int callsPerSecond, Canary canary) {
         Preconditions.checkArgument(durationMillis > 0, "duration: %s ms (expected: > 0)", durationMillis);
         Preconditions.checkArgument(threads > 0, "threads: %s (expected: > 0)", threads);
         Preconditions.checkArgument(callsPerSecond > 0, "rate: %s (expected: > 0)", callsPerSecond);
         this.durationMillis = durationMillis;
         this.threads = threads;
         this.callsPerSecond = callsPerSecond;
+        this.canary = canary;
+    }
+
+    /**
+     * The tagged share of the calls: every {@code every}-th call (by sequence number) carries the
+     * attachment {@value #TAG_ATTACHMENT}={@code tag}, set on the caller's thread in {@code context}
+     * (the consumer director's {@link CallContext}).
+     */
+    record Canary(CallContext context, String tag, int every) {
+
+        /** The call attachment tag routing reads (DESIGN.md §16). */
+        static final String TAG_ATTACHMENT = "tag";
+        /** The default share: one call in four. */
+        static final int EVERY = 4;
+
+        Canary {
+            Objects.requireNonNull(context, "context");
+            Objects.requireNonNull(tag, "tag");
+            Preconditions.checkArgument(every >= 1, "every: %s (expected: >= 1)", every);
+        }
+
+        boolean tags(long sequence) {
+            return sequence % every == 0;
+        }
     }
 
     /** An event as it was applied: when, and the error if applying it failed. */
@@ -167,13 +201,23 @@ final class LiveRun {
                 }
                 continue;
             }
-            call(service, "live-" + sequence.getAndIncrement(), series, errors, ticker);
+            long number = sequence.getAndIncrement();
+            if (canary != null && canary.tags(number)) {
+                CallContext.Scope tagged = canary.context().with(Canary.TAG_ATTACHMENT, canary.tag());
+                try {
+                    call(service, "live-" + number, series, errors, ticker, true);
+                } finally {
+                    tagged.close();
+                }
+            } else {
+                call(service, "live-" + number, series, errors, ticker, false);
+            }
             next = Math.max(next + periodNanos, ticker.read());
         }
     }
 
     private static void call(GreetingService service, String name, TimeSeries series,
-                             ConcurrentHashMultiset<String> errors, Ticker ticker) {
+                             ConcurrentHashMultiset<String> errors, Ticker ticker, boolean tagged) {
         long start = ticker.read();
         try {
             String answer = service.greet(name);
@@ -181,7 +225,7 @@ final class LiveRun {
             if (answer == null) {
                 series.record(CallTally.Outcome.EMPTY, null, latency);
             } else if (GreetingServiceImpl.isProviderAnswer(name, answer)) {
-                series.record(CallTally.Outcome.OK, answer.substring(name.length() + 1), latency);
+                series.record(CallTally.Outcome.OK, answer.substring(name.length() + 1), latency, tagged);
             } else {
                 series.record(CallTally.Outcome.MOCKED, null, latency);
             }

@@ -133,7 +133,7 @@ public final class Main {
                     out.println("consumer meters (Prometheus text, while the live run lasts): " + endpoint.url());
                     out.flush();
                 }
-                return new LiveRun(live.durationMillis(), options.threads(), live.rate())
+                return new LiveRun(live.durationMillis(), options.threads(), live.rate(), cluster.canary())
                         .run(cluster.consumer(), names, events, cluster::apply, progress, Ticker.systemTicker(),
                                 cluster.meterSource());
             }
