@@ -1,6 +1,7 @@
 package dev.weft.rpc.examples;
 
 import com.google.common.base.Preconditions;
+import dev.weft.rpc.common.Deadline;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
@@ -20,9 +21,12 @@ import java.util.concurrent.TimeUnit;
  * see {@link LiveCluster#providerUrl}); it reads the {@link State} of its provider's
  * {@link ExtensionDirector} (each live provider has its own). While the state is
  * {@link Phase#SLOW}, every call waits the state's extra time before it runs, so the provider
- * answers {@link #SLOWDOWN} times slower than its usual mean; while {@link Phase#FAILING}, every
- * call is refused with {@code RpcException(NOT_PROCESSED)}, which a consumer sees as a provider
- * that keeps failing (retried elsewhere within the retry budget, counted by outlier ejection).
+ * answers {@link #SLOWDOWN} times slower than its usual mean; while {@link Phase#FAILING}, no call
+ * is answered in time: each holds its thread until the call's deadline has passed (at most
+ * {@link #MAX_HANG_MILLIS}), so the consumer sees a timeout, a failure it retries elsewhere within
+ * its retry budget and counts towards ejecting the provider ({@code outlier-failures}). A
+ * {@code NOT_PROCESSED} ("busy") answer would not do: consumers retry it but, rightly, never eject
+ * a provider for shedding load.
  *
  * <p>Thread-safe: the state is one volatile value.
  */
@@ -35,6 +39,10 @@ public final class Brownout implements Filter, ExtensionDirectorAware {
     static final int SLOWDOWN = 20;
     /** The mean latency a provider without one is taken to have when slowed down. */
     static final long MIN_BASE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long a failing provider holds a call with no deadline (or a later one). */
+    static final long MAX_HANG_MILLIS = 3_000;
+    /** How long past the call's deadline a failing provider holds it: the consumer has given up by then. */
+    private static final long HANG_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** The phases of a brownout. */
     enum Phase {
@@ -42,7 +50,7 @@ public final class Brownout implements Filter, ExtensionDirectorAware {
         NONE,
         /** Answering {@link #SLOWDOWN} times slower. */
         SLOW,
-        /** Refusing every call. */
+        /** Answering no call before its deadline. */
         FAILING
     }
 
@@ -66,17 +74,24 @@ public final class Brownout implements Filter, ExtensionDirectorAware {
     public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
         State.Setting current = state.setting();
         if (current.phase() == Phase.FAILING) {
-            throw new RpcException(RpcException.NOT_PROCESSED, "brownout: provider failing every call");
+            Deadline deadline = invocation.getCallOptions().deadline();
+            long maxHang = TimeUnit.MILLISECONDS.toNanos(MAX_HANG_MILLIS);
+            hold(deadline == null ? maxHang : Math.min(maxHang, deadline.timeRemaining(TimeUnit.NANOSECONDS) + HANG_MARGIN_NANOS));
+            throw new RpcException(RpcException.NOT_PROCESSED, "brownout: not answered before the deadline");
         }
         if (current.phase() == Phase.SLOW) {
-            try {
-                TimeUnit.NANOSECONDS.sleep(current.extraNanos());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RpcException(RpcException.NOT_PROCESSED, "brownout: interrupted while slowed down", e);
-            }
+            hold(current.extraNanos());
         }
         return next.invoke(invocation);
+    }
+
+    private static void hold(long nanos) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RpcException(RpcException.NOT_PROCESSED, "brownout: interrupted", e);
+        }
     }
 
     @Override

@@ -19,7 +19,7 @@ final class EventSchedule {
      * order given): the fifth provider tagged {@value LiveEvent#CANARY_TAG} at 5% (the tagged share of
      * the calls then goes to it alone) and untagged at 27%; a mock forced on {@code greet} at 12% and
      * removed at 20%; the second provider's weight raised at 33%; the third browning out, 20x slower
-     * at 40% then failing every call at 47%, and disabled at 54%; the fourth killed at 62%; the fifth
+     * at 40% then failing (answering nothing in time) at 47%, and disabled at 54%; the fourth killed at 62%; the fifth
      * shut down gracefully at 70%; ZooKeeper restarted at 80% when {@code restartZooKeeper} (only an
      * embedded server can be restarted). The first provider is never touched, so some provider
      * always answers.

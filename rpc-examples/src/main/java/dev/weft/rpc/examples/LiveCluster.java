@@ -32,6 +32,8 @@ final class LiveCluster implements AutoCloseable {
     /** Consumer key of {@code Weft.refer}: wait for a first provider before returning. */
     static final String CHECK_KEY = "check";
     private static final long WARM_UP_PAUSE_MILLIS = 10;
+    /** The override (a {@code key=value} of the admin's {@code override}) forcing a mock on {@code greet}. */
+    static final String MOCK_RULE = "greet.mock=force:return degraded";
     /** What {@link #rulesWritten} calls the mock rule. */
     private static final String MOCK = "mock";
 
@@ -91,7 +93,9 @@ final class LiveCluster implements AutoCloseable {
             consumerWeft = Weft.builder().registry("zookeeper://" + connectString).application("playground").build();
             ConsumerMeters meters = new ConsumerMeters(consumerWeft.director());
             GreetingService consumer = consumerWeft.refer(GreetingService.class, withoutWaiting(consumerParameters));
-            return new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator, meters);
+            LiveCluster cluster = new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator, meters);
+            cluster.admin.warmUp();
+            return cluster;
         } catch (Exception | Error e) {
             closeAll(consumerWeft, providers, operator, server);
             throw e;
@@ -201,7 +205,7 @@ final class LiveCluster implements AutoCloseable {
      */
     void apply(LiveEvent event) throws Exception {
         switch (event.kind()) {
-            case MOCK_ON -> rulesWritten.put(MOCK, admin.override(null, "greet.mock=force:return degraded"));
+            case MOCK_ON -> rulesWritten.put(MOCK, admin.override(null, MOCK_RULE));
             case MOCK_OFF -> deleteRule(MOCK);
             case CANARY_ON -> rulesWritten.put(canary(event), admin.override(address(event), "tag=" + LiveEvent.CANARY_TAG));
             case CANARY_OFF -> deleteRule(canary(event));

@@ -31,8 +31,8 @@ record LiveEvent(long atMillis, Kind kind, String provider) {
         DISABLE("override: disabled=true"),
         /** A provider browning out: answering {@value Brownout#SLOWDOWN}x slower than usual. */
         BROWNOUT_SLOW("brownout: " + Brownout.SLOWDOWN + "x slower"),
-        /** The browned-out provider failing every call ({@code NOT_PROCESSED}). */
-        BROWNOUT_FAIL("brownout: failing every call"),
+        /** The browned-out provider failing: answering no call before its deadline (consumers see timeouts). */
+        BROWNOUT_FAIL("brownout: failing (no answer in time)"),
         /** A provider killed: its process destroyed, no goodbye. */
         KILL("killed (no graceful shutdown)"),
         /** A provider shut down gracefully: unregistered, drained, closed. */

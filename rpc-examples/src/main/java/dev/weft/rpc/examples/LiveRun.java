@@ -73,7 +73,7 @@ final class LiveRun {
         }
     }
 
-    /** An event as it was applied: when, and the error if applying it failed. */
+    /** An event as it was applied: when applying it ended (milliseconds into the run), and the error if it failed. */
     record Applied(LiveEvent event, long atMillis, String error) {
     }
 
@@ -156,14 +156,14 @@ final class LiveRun {
                     progress.drawAt(series.elapsedMillis(), label);
                     Thread.sleep(Math.max(1, Math.min(REDRAW_MILLIS, event.atMillis() - series.elapsedMillis())));
                 }
-                long at = series.elapsedMillis();
                 String error = null;
                 try {
                     target.apply(event);
                 } catch (Exception e) {
                     error = e.toString();
                 }
-                applied.add(new Applied(event, at, error));
+                // A rule is in force once written: its window starts when applying it ended.
+                applied.add(new Applied(event, series.elapsedMillis(), error));
                 if (meters != null) {
                     marks.add(meters.counts());
                 }

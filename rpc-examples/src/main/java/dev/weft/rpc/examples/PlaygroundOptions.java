@@ -49,8 +49,7 @@ record PlaygroundOptions(List<String> urls, List<ProviderSpec> providers, int ca
 
         static final long DEFAULT_DURATION_MILLIS = 15_000;
         static final int DEFAULT_RATE = 400;
-        /** Hedging (a hedge after the p95 latency) over round robin; the retry budget and outlier ejection by failures are on by default. */
-        static final String DEFAULT_PARAMETERS = "cluster=hedging&hedge-delay=p95&loadbalance=roundrobin&timeout=1000";
+        static final String DEFAULT_PARAMETERS = "loadbalance=roundrobin&timeout=1000";
 
         static Live defaults() {
             return new Live(DEFAULT_DURATION_MILLIS, DEFAULT_RATE, null, false, DEFAULT_PARAMETERS, true);

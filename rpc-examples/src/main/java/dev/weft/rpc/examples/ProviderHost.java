@@ -24,7 +24,7 @@ interface ProviderHost extends AutoCloseable {
 
     /**
      * Browns the provider out ({@link Brownout}): {@code SLOW} answers 20x slower than its mean latency,
-     * {@code FAILING} refuses every call with {@code NOT_PROCESSED}, {@code NONE} serves as usual.
+     * {@code FAILING} answers no call before its deadline, {@code NONE} serves as usual.
      */
     void brownout(Brownout.Phase phase);
 

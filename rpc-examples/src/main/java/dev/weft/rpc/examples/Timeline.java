@@ -40,7 +40,8 @@ final class Timeline {
             from = event.atMillis();
             current = event;
         }
-        rows.add(new Row(current, result.series().window(from, result.durationMillis())));
+        // an event applied late (a slow machine) may end after the load did: its window is then empty
+        rows.add(new Row(current, result.series().window(from, Math.max(from, result.durationMillis()))));
         return rows;
     }
 

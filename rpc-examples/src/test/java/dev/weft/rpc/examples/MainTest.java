@@ -136,7 +136,9 @@ class MainTest {
                 "live cluster timeline (embedded ZooKeeper, the killed provider in its own JVM, 80 calls/s)",
                 "override: greet.mock=force:return degraded", "provider b: override: weight=600",
                 "provider c: override: disabled=true", "provider d: killed (no graceful shutdown)",
-                "provider e: shut down gracefully", "ZooKeeper restarted");
+                "provider e: shut down gracefully", "ZooKeeper restarted", "provider e: override: tag=canary",
+                "provider e: tag rule deleted", "provider c: brownout: 20x slower",
+                "provider c: brownout: failing (no answer in time)", "| tagged: ", "hedges", "ejections");
         assertThat(out).doesNotContain("FAILED:");
         String liveRow = out.lines().filter(l -> l.startsWith("live cluster (ZooKeeper) ")).findFirst().orElseThrow();
         String[] cells = liveRow.substring("live cluster (ZooKeeper)".length()).trim().split("\\s+");
@@ -145,7 +147,7 @@ class MainTest {
                 .isPositive();
         String html = Files.readString(report);
         assertThat(html).contains("id=\"chart-calls\"", "id=\"chart-p99\"", "<table id=\"timeline\">")
-                .containsPattern("(?s)(class=\"event-marker\".*){14}");
+                .containsPattern("(?s)(class=\"event-marker\".*){22}");
     }
 
     @Test

@@ -23,7 +23,7 @@ class PlaygroundCliTest {
         assertThat(options.logLevel()).isNull();
         assertThat(options.help()).isFalse();
         assertThat(options.live()).isEqualTo(new PlaygroundOptions.Live(15_000, 400, null, false,
-                "cluster=hedging&hedge-delay=p95&loadbalance=roundrobin&timeout=1000", true));
+                "loadbalance=roundrobin&timeout=1000", true));
     }
 
     @Test

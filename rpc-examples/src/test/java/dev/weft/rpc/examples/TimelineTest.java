@@ -55,7 +55,7 @@ class TimelineTest {
         assertThat(text).containsPattern("1\\.2 s\\s+override: greet\\.mock=force:return degraded\\s+a\\s+0\\s+b\\s+0.*mocked  100")
                 .containsPattern("6\\.2 s\\s+provider d: killed \\(no graceful shutdown\\).*failed   1")
                 .containsPattern("0\\.5 s\\s+provider e: override: tag=canary .*\\| tagged: e 24/s")
-                .contains("provider c: brownout: 20x slower", "provider c: brownout: failing every call")
+                .contains("provider c: brownout: 20x slower", "provider c: brownout: failing (no answer in time)")
                 .contains("ZooKeeper restarted", "provider e: shut down gracefully", "provider c: override: disabled=true")
                 .contains("failed calls by kind: [RpcException(NETWORK)]");
     }
