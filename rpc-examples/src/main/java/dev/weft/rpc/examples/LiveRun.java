@@ -80,22 +80,26 @@ final class LiveRun {
     /**
      * What the run saw: the caller's own record of every call ({@code series}) and, when the
      * consumer's meters were read, their counts at the start, after each event and at the end
-     * ({@code meterMarks}, empty otherwise) with each provider's address ({@code addresses}).
+     * ({@code meterMarks}, empty otherwise), their counts at each whole second of the load
+     * ({@code meterSeconds}: the start, then one per second, as a scraper would read them) and each
+     * provider's address ({@code addresses}).
      */
     record Result(List<String> providers, long durationMillis, TimeSeries series, List<Applied> events,
-                  ImmutableMultiset<String> errors, List<ConsumerMeters.Counts> meterMarks, Map<String, String> addresses) {
+                  ImmutableMultiset<String> errors, List<ConsumerMeters.Counts> meterMarks, Map<String, String> addresses,
+                  List<ConsumerMeters.Counts> meterSeconds) {
 
         Result {
             providers = List.copyOf(providers);
             events = List.copyOf(events);
             meterMarks = List.copyOf(meterMarks);
             addresses = Map.copyOf(addresses);
+            meterSeconds = List.copyOf(meterSeconds);
         }
 
         /** A result without meters. */
         Result(List<String> providers, long durationMillis, TimeSeries series, List<Applied> events,
                ImmutableMultiset<String> errors) {
-            this(providers, durationMillis, series, events, errors, List.of(), Map.of());
+            this(providers, durationMillis, series, events, errors, List.of(), Map.of(), List.of());
         }
     }
 
@@ -141,9 +145,11 @@ final class LiveRun {
         });
         List<Applied> applied = new ArrayList<>();
         List<ConsumerMeters.Counts> marks = new ArrayList<>();
+        List<ConsumerMeters.Counts> seconds = new ArrayList<>();
         try {
             if (meters != null) {
                 marks.add(meters.counts());
+                seconds.add(marks.get(0));
             }
             for (int t = 0; t < threads; t++) {
                 long offset = periodNanos * t / threads;
@@ -154,6 +160,7 @@ final class LiveRun {
             for (LiveEvent event : events) {
                 while (series.elapsedMillis() < event.atMillis()) {
                     progress.drawAt(series.elapsedMillis(), label);
+                    sampleSecond(meters, seconds, series.elapsedMillis());
                     Thread.sleep(Math.max(1, Math.min(REDRAW_MILLIS, event.atMillis() - series.elapsedMillis())));
                 }
                 String error = null;
@@ -171,7 +178,9 @@ final class LiveRun {
             }
             while (!pool.awaitTermination(REDRAW_MILLIS, TimeUnit.MILLISECONDS)) {
                 progress.drawAt(series.elapsedMillis(), label);
+                sampleSecond(meters, seconds, series.elapsedMillis());
             }
+            sampleSecond(meters, seconds, series.elapsedMillis());
             if (meters != null) {
                 marks.add(meters.counts());
             }
@@ -179,7 +188,17 @@ final class LiveRun {
             pool.shutdownNow();
         }
         return new Result(providers, durationMillis, series, applied, ImmutableMultiset.copyOf(errors), marks,
-                meters == null ? Map.of() : meters.addresses());
+                meters == null ? Map.of() : meters.addresses(), seconds);
+    }
+
+    /**
+     * Reads the meters once each whole second of the load has passed (second {@code n} read at
+     * {@code n} s or just after, within one redraw), up to the run's duration.
+     */
+    private void sampleSecond(MeterSource meters, List<ConsumerMeters.Counts> seconds, long elapsedMillis) {
+        if (meters != null && seconds.size() <= durationMillis / 1000 && elapsedMillis >= seconds.size() * 1000L) {
+            seconds.add(meters.counts());
+        }
     }
 
     /**

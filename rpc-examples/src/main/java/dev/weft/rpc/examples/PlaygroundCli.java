@@ -24,7 +24,7 @@ final class PlaygroundCli {
     private static final Pattern SECONDS = Pattern.compile("(\\d{1,6}(?:\\.\\d{1,3})?)\\s*s?");
     private static final Pattern ENSEMBLE_MEMBER = Pattern.compile("[A-Za-z0-9.\\-]+:(\\d{1,5})");
     private static final String OPTIONS = "--url, --providers, --calls, --threads, --seed, --live, --rate, "
-            + "--live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --log, --help";
+            + "--live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --dashboard, --log, --help";
 
     static final String HELP = String.join("\n",
             "Weft playground. Two parts:",
@@ -80,6 +80,9 @@ final class PlaygroundCli {
             "  --report <file.html>     Also write a self-contained HTML report: the table, the live cluster's",
             "                           calls per provider per second, failures and p99 over time with the",
             "                           events marked, and the tour's charts (inline SVG, no scripts).",
+            "  --dashboard <file.svg>   Also write a dashboard picture of the live run drawn from the consumer's",
+            "                           meters (calls/s per provider, p99, failed calls/s; the mock, canary",
+            "                           and brownout windows shaded), as docs/images/playground-dashboard.svg.",
             "  --log <level>            Weft's log level on stderr: off, error, warn, info, debug (default off).",
             "  --help                   This text.",
             "",
@@ -127,6 +130,7 @@ final class PlaygroundCli {
         String liveParameters = defaults.parameters();
         boolean tour = true;
         int metricsPort = PlaygroundOptions.Live.NO_METRICS_PORT;
+        Path dashboard = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -148,6 +152,8 @@ final class PlaygroundCli {
                 case "--seed" -> seed = parseLong(name, value != null ? value : next(args, ++i, name, "a number"));
                 case "--report" -> report = parsePath(name,
                         value != null ? value : next(args, ++i, name, "a file name such as report.html"));
+                case "--dashboard" -> dashboard = parsePath(name,
+                        value != null ? value : next(args, ++i, name, "a file name such as dashboard.svg"));
                 case "--live" -> liveMillis = parseSeconds(name,
                         value != null ? value : next(args, ++i, name, "a duration in seconds such as 20s"));
                 case "--rate" -> rate = parseInt(name,
@@ -169,7 +175,8 @@ final class PlaygroundCli {
             throw new UsageException("--no-tour with --live 0: nothing to run (expected: a live run or the tour)");
         }
         return new PlaygroundOptions(urls, providers, calls, threads, seed, report, logLevel, help,
-                new PlaygroundOptions.Live(liveMillis, rate, zookeeper, processes, liveParameters, tour, metricsPort));
+                new PlaygroundOptions.Live(liveMillis, rate, zookeeper, processes, liveParameters, tour, metricsPort,
+                        dashboard));
     }
 
     private static boolean flag(String option, String value) throws UsageException {
