@@ -204,7 +204,8 @@ final class DashboardSvg {
     }
 
     private static String format(double value) {
-        return value == Math.rint(value) ? Long.toString((long) value) : String.format(Locale.ROOT, "%.1f", value);
+        return java.math.BigDecimal.valueOf(value).setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros()
+                .toPlainString();
     }
 
     private static void text(StringBuilder svg, double x, double y, String anchor, String text) {

@@ -1,6 +1,7 @@
 package dev.weft.rpc.examples;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -56,7 +57,7 @@ final class Timeline {
                     long budgetExhausted) {
 
         MeterRow {
-            answered = Map.copyOf(answered);
+            answered = Collections.unmodifiableMap(new LinkedHashMap<>(answered)); // in the providers' order, as the columns
         }
     }
 
