@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  */
 final class AsyncTour implements AutoCloseable {
 
-    /** Calls kept in flight from one thread: twice the default providers' weights (550), so round robin splits them exactly. */
+    /** Calls kept in flight from one thread: twice the default providers' weights (550), so round robin picks them in proportion. */
     static final int CALLS = 1100;
     /** What each in-flight call waits at its provider, on top of the provider's latency: long enough to overlap. */
     static final long WORK_MILLIS = 100;

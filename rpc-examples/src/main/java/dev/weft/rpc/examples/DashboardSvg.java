@@ -25,8 +25,6 @@ final class DashboardSvg {
     private static final int TITLE = 26;
     private static final int GAP = 24;
     private static final int BOTTOM = 30;
-    private static final List<String> PALETTE = List.of("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
-            "#e377c2", "#17becf", "#bcbd22");
 
     /** A shaded stretch of the run: from an event to the one that ends it (or the end of the run). */
     record Window(String kind, String label, long fromMillis, long toMillis) {
@@ -61,7 +59,8 @@ final class DashboardSvg {
         for (int p = 0; p < result.providers().size(); p++) {
             String provider = result.providers().get(p);
             String address = result.addresses().getOrDefault(provider, "");
-            calls.add(new Series(provider, PALETTE.get(p % PALETTE.size()), values(perSecond, c -> c.answered(address))));
+            String color = LiveChart.PALETTE.get(p % LiveChart.PALETTE.size());
+            calls.add(new Series(provider, color, values(perSecond, c -> c.answered(address))));
         }
         List<Panel> panels = List.of(
                 new Panel("panel-calls", "answered calls/s per provider", "calls/s", calls),

@@ -20,7 +20,8 @@ final class LiveChart {
     private static final int RIGHT = 110;
     private static final int TOP = 16;
     private static final int BOTTOM = 34;
-    private static final List<String> PALETTE = List.of("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
+    /** The providers' colours, in order (the dashboard picture uses them too). */
+    static final List<String> PALETTE = List.of("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
             "#e377c2", "#17becf", "#bcbd22");
     private static final String FAILED_COLOR = "#cd3333";
     private static final String MOCKED_COLOR = "#555555";

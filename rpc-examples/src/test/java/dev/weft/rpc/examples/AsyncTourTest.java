@@ -16,8 +16,13 @@ class AsyncTourTest {
             report = tour.run();
         }
 
-        // smooth round robin from one thread over weights 100:200:100:100:50 splits 1100 calls exactly
-        assertThat(report.answeredBy()).isEqualTo(Map.of("a", 200L, "b", 400L, "c", 200L, "d", 200L, "e", 100L));
+        // smooth round robin from one thread over weights 100:200:100:100:50 picks 200, 400, 200, 200, 100
+        // first attempts; on a loaded machine an attempt may fail and be retried elsewhere (retries=2)
+        Map<String, Long> share = Map.of("a", 200L, "b", 400L, "c", 200L, "d", 200L, "e", 100L);
+        assertThat(report.answeredBy().keySet()).containsExactlyInAnyOrderElementsOf(share.keySet());
+        share.forEach((provider, n) -> assertThat(report.answeredBy().get(provider)).as("answers of %s", provider)
+                .isBetween(n - 3, n + 3));
+        assertThat(report.answeredBy().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(AsyncTour.CALLS);
         assertThat(report.failed()).isZero();
         assertThat(report.mostHeld()).as("calls one provider held at once with %d threads", AsyncTour.PROVIDER_THREADS)
                 .isGreaterThan(AsyncTour.PROVIDER_THREADS);
@@ -28,7 +33,7 @@ class AsyncTourTest {
         assertThat(report.timeoutAttempts()).as("attempts of 300 ms within a 500 ms call budget").isEqualTo(2);
         assertThat(report.timeoutMillis()).as("one budget over all attempts").isGreaterThanOrEqualTo(450).isLessThan(2_000);
         assertThat(report.render(java.util.List.of("a", "b", "c", "d", "e")))
-                .contains("answered 1100 (a 200, b 400, c 200, d 200, e 100), failed 0")
+                .containsPattern("answered 1100 \\(a \\d+, b \\d+, c \\d+, d \\d+, e \\d+\\), failed 0")
                 .contains("RpcException(TIMEOUT) after " + report.timeoutMillis() + " ms, 2 attempt(s)");
     }
 }
