@@ -117,7 +117,8 @@ final class LiveRun {
 
     /**
      * Runs the load against {@code service} and applies {@code events} (sorted by time) on this
-     * thread at their offsets.
+     * thread at their offsets; an event is applied no sooner than half its planned gap after the
+     * previous one was applied, so a slow application never leaves the previous event no window.
      *
      * @throws InterruptedException when interrupted (callers are then stopped)
      */
@@ -157,11 +158,16 @@ final class LiveRun {
             }
             pool.shutdown();
             String label = "live cluster";
+            long previousAt = 0;
+            long previousDone = 0;
             for (LiveEvent event : events) {
-                while (series.elapsedMillis() < event.atMillis()) {
+                // An event that took long to apply (an admin command on a busy machine) delays the next
+                // one so that its window keeps at least half its planned length.
+                long startAt = Math.max(event.atMillis(), previousDone + (event.atMillis() - previousAt) / 2);
+                while (series.elapsedMillis() < startAt) {
                     progress.drawAt(series.elapsedMillis(), label);
                     sampleSecond(meters, seconds, series.elapsedMillis());
-                    Thread.sleep(Math.max(1, Math.min(REDRAW_MILLIS, event.atMillis() - series.elapsedMillis())));
+                    Thread.sleep(Math.max(1, Math.min(REDRAW_MILLIS, startAt - series.elapsedMillis())));
                 }
                 String error = null;
                 try {
@@ -170,7 +176,9 @@ final class LiveRun {
                     error = e.toString();
                 }
                 // A rule is in force once written: its window starts when applying it ended.
-                applied.add(new Applied(event, series.elapsedMillis(), error));
+                previousAt = event.atMillis();
+                previousDone = series.elapsedMillis();
+                applied.add(new Applied(event, previousDone, error));
                 if (meters != null) {
                     marks.add(meters.counts());
                 }
