@@ -112,6 +112,17 @@ final class ChildProcessProvider implements ProviderHost {
         }
     }
 
+    /** Tells the child its brownout phase: one command byte on its stdin ({@link ProviderProcess#command}). */
+    @Override
+    public void brownout(Brownout.Phase phase) {
+        try {
+            process.getOutputStream().write(ProviderProcess.command(phase));
+            process.getOutputStream().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("provider " + name + ": cannot reach the child JVM (" + e + ")", e);
+        }
+    }
+
     @Override
     public void kill() {
         process.destroyForcibly();

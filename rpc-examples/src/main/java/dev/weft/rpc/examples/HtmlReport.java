@@ -79,19 +79,23 @@ final class HtmlReport {
         }
         html.append("<h3>The same windows in the consumer's meters</h3>\n<p>From <code>rpc-metrics-micrometer</code>: ")
                 .append("successful attempts per provider (<code>rpc.client.attempt.duration</code>), mocked and failed calls ")
-                .append("(<code>rpc.client.call.duration</code> by <code>outcome</code>).</p>\n")
+                .append("(<code>rpc.client.call.duration</code> by <code>outcome</code>), hedges sent ")
+                .append("(<code>weft.client.hedges</code>), outlier ejections (<code>weft.client.ejections</code>) and ")
+                .append("retries or hedges the retry budget refused (<code>weft.client.budget.exhausted</code>).</p>\n")
                 .append("<table id=\"meter-timeline\">\n<thead><tr><th>window from</th>");
         for (String provider : live.providers()) {
             html.append("<th>").append(escape(provider)).append("</th>");
         }
-        html.append("<th>mocked</th><th>failed</th></tr></thead>\n<tbody>\n");
+        html.append("<th>mocked</th><th>failed</th><th>hedges</th><th>ejections</th><th>budget refusals</th></tr></thead>\n<tbody>\n");
         for (Timeline.MeterRow row : rows) {
             html.append("<tr><td>").append(escape(row.label())).append("</td>");
             for (long n : row.answered().values()) {
                 html.append("<td class=\"n\">").append(n).append("</td>");
             }
-            html.append("<td class=\"n\">").append(row.mocked()).append("</td><td class=\"n\">").append(row.failed())
-                    .append("</td></tr>\n");
+            for (long n : List.of(row.mocked(), row.failed(), row.hedges(), row.ejections(), row.budgetExhausted())) {
+                html.append("<td class=\"n\">").append(n).append("</td>");
+            }
+            html.append("</tr>\n");
         }
         html.append("</tbody>\n</table>\n");
     }

@@ -14,11 +14,13 @@ final class InJvmProvider implements ProviderHost {
     private final String name;
     private final Weft weft;
     private final int port;
+    private final long latencyNanos;
 
-    private InJvmProvider(String name, Weft weft, int port) {
+    private InJvmProvider(String name, Weft weft, int port, long latencyNanos) {
         this.name = name;
         this.weft = weft;
         this.port = port;
+        this.latencyNanos = latencyNanos;
     }
 
     /** Exports {@code spec} on a free port of 127.0.0.1, registered in {@code registryUrl}. */
@@ -28,7 +30,7 @@ final class InJvmProvider implements ProviderHost {
         try {
             Exporter<GreetingService> exporter = weft.export(GreetingService.class,
                     new LatentGreetingService(spec.name(), spec.latencyNanos(), seed), LiveCluster.providerUrl(spec));
-            return new InJvmProvider(spec.name(), weft, exporter.getInvoker().getUrl().getPort());
+            return new InJvmProvider(spec.name(), weft, exporter.getInvoker().getUrl().getPort(), spec.latencyNanos());
         } catch (RuntimeException e) {
             weft.close();
             throw e;
@@ -48,6 +50,11 @@ final class InJvmProvider implements ProviderHost {
     @Override
     public void shutdown() {
         weft.close();
+    }
+
+    @Override
+    public void brownout(Brownout.Phase phase) {
+        Brownout.stateOf(weft.director()).enter(phase, latencyNanos);
     }
 
     @Override

@@ -7,7 +7,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The live run's section of the HTML report: two inline SVG time-series charts (answers per
  * provider per second with failed and mocked calls; p99 latency per second), each with the events
- * drawn as numbered vertical markers ({@code class="event-marker"}), and the timeline table.
+ * drawn as numbered vertical markers ({@code class="event-marker"}), and the timeline table (with
+ * the providers that answered the canary-tagged calls of each window).
  * Stateless.
  */
 final class LiveChart {
@@ -19,7 +20,8 @@ final class LiveChart {
     private static final int RIGHT = 110;
     private static final int TOP = 16;
     private static final int BOTTOM = 34;
-    private static final List<String> PALETTE = List.of("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
+    /** The providers' colours, in order (the dashboard picture uses them too). */
+    static final List<String> PALETTE = List.of("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
             "#e377c2", "#17becf", "#bcbd22");
     private static final String FAILED_COLOR = "#cd3333";
     private static final String MOCKED_COLOR = "#555555";
@@ -136,7 +138,7 @@ final class LiveChart {
         for (String provider : result.providers()) {
             html.append("<th>").append(HtmlReport.escape(provider)).append(" /s</th>");
         }
-        html.append("<th>mocked /s</th><th>failed</th><th>p99</th></tr></thead>\n<tbody>\n");
+        html.append("<th>mocked /s</th><th>failed</th><th>p99</th><th>canary-tagged calls answered by</th></tr></thead>\n<tbody>\n");
         List<Timeline.Row> rows = Timeline.rows(result);
         for (int i = 0; i < rows.size(); i++) {
             Timeline.Row row = rows.get(i);
@@ -147,8 +149,9 @@ final class LiveChart {
             for (String provider : result.providers()) {
                 html.append(String.format(Locale.ROOT, "<td class=\"n\">%.0f</td>", w.perSecond(w.answered(provider))));
             }
-            html.append(String.format(Locale.ROOT, "<td class=\"n\">%.0f</td><td class=\"n\">%d</td><td class=\"n\">%s</td></tr>\n",
-                    w.perSecond(w.mocked()), w.failed(), HtmlReport.escape(Durations.format(w.p99Nanos()))));
+            html.append(String.format(Locale.ROOT, "<td class=\"n\">%.0f</td><td class=\"n\">%d</td><td class=\"n\">%s</td>",
+                    w.perSecond(w.mocked()), w.failed(), HtmlReport.escape(Durations.format(w.p99Nanos()))))
+                    .append("<td class=\"tagged\">").append(HtmlReport.escape(Timeline.taggedAnswers(w, result.providers()))).append("</td></tr>\n");
         }
         html.append("</tbody>\n</table>\n");
     }

@@ -2,10 +2,10 @@ package dev.weft.rpc.examples;
 
 import dev.weft.rpc.bootstrap.Weft;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.protocol.filter.CallContext;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +15,10 @@ import java.util.Set;
 /**
  * The live cluster: ZooKeeper (an embedded {@link TestingServer} listening on 127.0.0.1 only, or an external
  * ensemble), the providers (each with its own {@link Weft}, in this JVM or in child JVMs), one
- * consumer {@link Weft} referring {@link GreetingService} through the registry, and an
- * {@link Operator} writing override rules. {@link #close()} deletes the rules it wrote, then
- * closes the consumer, the providers, the operator and the embedded server. Not thread-safe:
+ * consumer {@link Weft} referring {@link GreetingService} through the registry, the operator's
+ * {@link AdminCommands} writing override rules, and an {@link Operator} that removes at the end what
+ * the run added to ZooKeeper. {@link #close()} deletes the rules it wrote, then closes the consumer,
+ * the providers, the operator and the embedded server. Not thread-safe:
  * one thread starts it, applies events and closes it; the consumer proxy is thread-safe.
  */
 final class LiveCluster implements AutoCloseable {
@@ -31,6 +32,10 @@ final class LiveCluster implements AutoCloseable {
     /** Consumer key of {@code Weft.refer}: wait for a first provider before returning. */
     static final String CHECK_KEY = "check";
     private static final long WARM_UP_PAUSE_MILLIS = 10;
+    /** The override (a {@code key=value} of the admin's {@code override}) forcing a mock on {@code greet}. */
+    static final String MOCK_RULE = "greet.mock=force:return degraded";
+    /** What {@link #rulesWritten} calls the mock rule. */
+    private static final String MOCK = "mock";
 
     private final TestingServer server;
     private final String connectString;
@@ -39,7 +44,9 @@ final class LiveCluster implements AutoCloseable {
     private final GreetingService consumer;
     private final ConsumerMeters meters;
     private final Operator operator;
-    private final List<String> rulesWritten = new ArrayList<>();
+    private final AdminCommands admin;
+    /** The ids of the rules the admin wrote and the run has not deleted, by what they are for. */
+    private final Map<String, String> rulesWritten = new LinkedHashMap<>();
 
     private LiveCluster(TestingServer server, String connectString, Map<String, ProviderHost> providers,
                         Weft consumerWeft, GreetingService consumer, Operator operator, ConsumerMeters meters) {
@@ -50,6 +57,7 @@ final class LiveCluster implements AutoCloseable {
         this.consumerWeft = consumerWeft;
         this.consumer = consumer;
         this.operator = operator;
+        this.admin = new AdminCommands(connectString);
     }
 
     /**
@@ -85,7 +93,9 @@ final class LiveCluster implements AutoCloseable {
             consumerWeft = Weft.builder().registry("zookeeper://" + connectString).application("playground").build();
             ConsumerMeters meters = new ConsumerMeters(consumerWeft.director());
             GreetingService consumer = consumerWeft.refer(GreetingService.class, withoutWaiting(consumerParameters));
-            return new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator, meters);
+            LiveCluster cluster = new LiveCluster(server, connectString, providers, consumerWeft, consumer, operator, meters);
+            cluster.admin.warmUp();
+            return cluster;
         } catch (Exception | Error e) {
             closeAll(consumerWeft, providers, operator, server);
             throw e;
@@ -105,9 +115,10 @@ final class LiveCluster implements AutoCloseable {
         return parameters;
     }
 
-    /** The provider URL a spec is exported at: 127.0.0.1, a free port, its weight and zone. */
+    /** The provider URL a spec is exported at: 127.0.0.1, a free port, its weight and zone, the {@link Brownout} filter on. */
     static String providerUrl(ProviderSpec spec) {
         return "weft://127.0.0.1:0?weight=" + spec.weight() + "&shutdown-timeout=" + SHUTDOWN_TIMEOUT_MILLIS
+                + "&" + Brownout.KEY + "=on"
                 + (spec.zone() == null ? "" : "&zone=" + spec.zone());
     }
 
@@ -148,6 +159,14 @@ final class LiveCluster implements AutoCloseable {
         return consumer;
     }
 
+    /**
+     * The live run's canary share: one call in {@value LiveRun.Canary#EVERY} tagged
+     * {@value LiveEvent#CANARY_TAG} through the consumer's {@code CallContext}.
+     */
+    LiveRun.Canary canary() {
+        return new LiveRun.Canary(CallContext.of(consumerWeft.director()), LiveEvent.CANARY_TAG, LiveRun.Canary.EVERY);
+    }
+
     /** The consumer's meters (Micrometer, Prometheus registry), bound before it referred the service. */
     ConsumerMeters meters() {
         return meters;
@@ -179,17 +198,22 @@ final class LiveCluster implements AutoCloseable {
         return server != null;
     }
 
-    /** Applies {@code event}: writes or deletes a rule, kills or shuts down a provider, restarts ZooKeeper. */
+    /**
+     * Applies {@code event}: writes or deletes a rule through the admin's commands ({@link AdminCommands},
+     * the code of {@code weft-admin.jar}), browns out, kills or shuts down a provider, or restarts
+     * ZooKeeper.
+     */
     void apply(LiveEvent event) throws Exception {
         switch (event.kind()) {
-            case MOCK_ON -> writeRule(Operator.mockRule());
-            case MOCK_OFF -> {
-                operator.delete(Operator.mockRule());
-                rulesWritten.remove(Operator.mockRule());
-            }
-            case WEIGHT -> writeRule(Operator.providerRule(provider(event).port(), "weight",
-                    Integer.toString(LiveEvent.RAISED_WEIGHT)));
-            case DISABLE -> writeRule(Operator.providerRule(provider(event).port(), "disabled", "true"));
+            case MOCK_ON -> rulesWritten.put(MOCK, admin.override(null, MOCK_RULE));
+            case MOCK_OFF -> deleteRule(MOCK);
+            case CANARY_ON -> rulesWritten.put(canary(event), admin.override(address(event), "tag=" + LiveEvent.CANARY_TAG));
+            case CANARY_OFF -> deleteRule(canary(event));
+            case WEIGHT -> rulesWritten.put(event.label(), admin.override(address(event),
+                    "weight=" + LiveEvent.RAISED_WEIGHT));
+            case DISABLE -> rulesWritten.put(event.label(), admin.override(address(event), "disabled=true"));
+            case BROWNOUT_SLOW -> provider(event).brownout(Brownout.Phase.SLOW);
+            case BROWNOUT_FAIL -> provider(event).brownout(Brownout.Phase.FAILING);
             case KILL -> provider(event).kill();
             case SHUTDOWN -> provider(event).shutdown();
             case ZOOKEEPER_RESTART -> {
@@ -201,9 +225,20 @@ final class LiveCluster implements AutoCloseable {
         }
     }
 
-    private void writeRule(String rule) throws Exception {
-        operator.write(rule);
-        rulesWritten.add(rule);
+    private static String canary(LiveEvent event) {
+        return "canary " + event.provider();
+    }
+
+    private void deleteRule(String purpose) {
+        String id = rulesWritten.remove(purpose);
+        if (id == null) {
+            throw new IllegalStateException("no " + purpose + " rule written (expected: its event first)");
+        }
+        admin.deleteRule(id);
+    }
+
+    private String address(LiveEvent event) {
+        return "127.0.0.1:" + provider(event).port();
     }
 
     private ProviderHost provider(LiveEvent event) {
@@ -217,10 +252,10 @@ final class LiveCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        for (String rule : rulesWritten) {
+        for (String id : rulesWritten.values()) {
             try {
-                operator.delete(rule);
-            } catch (Exception e) {
+                admin.deleteRule(id);
+            } catch (RuntimeException e) {
                 // best effort: an embedded server goes away anyway; an external one keeps a rule we name in the docs
             }
         }

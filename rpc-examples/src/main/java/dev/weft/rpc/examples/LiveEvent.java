@@ -17,6 +17,10 @@ record LiveEvent(long atMillis, Kind kind, String provider) {
 
     /** The actions and faults the playground knows. */
     enum Kind {
+        /** An override rule tagging one provider {@value LiveEvent#CANARY_TAG}: the tagged calls go to it alone. */
+        CANARY_ON("override: tag=" + LiveEvent.CANARY_TAG + " (canary: the tagged calls go here only)"),
+        /** That tag rule deleted: the provider serves every untagged call again. */
+        CANARY_OFF("tag rule deleted (back in the pool)"),
         /** An override rule forcing a mock on {@code greet} for every consumer. */
         MOCK_ON("override: greet.mock=force:return degraded"),
         /** That override rule deleted. */
@@ -25,6 +29,10 @@ record LiveEvent(long atMillis, Kind kind, String provider) {
         WEIGHT("override: weight=" + LiveEvent.RAISED_WEIGHT),
         /** An override rule taking one provider out. */
         DISABLE("override: disabled=true"),
+        /** A provider browning out: answering {@value Brownout#SLOWDOWN}x slower than usual. */
+        BROWNOUT_SLOW("brownout: " + Brownout.SLOWDOWN + "x slower"),
+        /** The browned-out provider failing: answering no call before its deadline (consumers see timeouts). */
+        BROWNOUT_FAIL("brownout: failing (no answer in time)"),
         /** A provider killed: its process destroyed, no goodbye. */
         KILL("killed (no graceful shutdown)"),
         /** A provider shut down gracefully: unregistered, drained, closed. */
@@ -44,9 +52,12 @@ record LiveEvent(long atMillis, Kind kind, String provider) {
 
         /** Whether this kind needs a provider. */
         boolean targetsProvider() {
-            return this == WEIGHT || this == DISABLE || this == KILL || this == SHUTDOWN;
+            return this != MOCK_ON && this != MOCK_OFF && this != ZOOKEEPER_RESTART;
         }
     }
+
+    /** The tag a {@link Kind#CANARY_ON} override gives its provider, and the tag a share of the live calls carry. */
+    static final String CANARY_TAG = "canary";
 
     /** The weight a {@link Kind#WEIGHT} override gives its provider. */
     static final int RAISED_WEIGHT = 600;

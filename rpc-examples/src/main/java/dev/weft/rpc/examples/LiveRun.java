@@ -4,6 +4,7 @@ import com.google.common.base.Preconditions;
 import com.google.common.base.Ticker;
 import com.google.common.collect.ConcurrentHashMultiset;
 import com.google.common.collect.ImmutableMultiset;
+import dev.weft.rpc.protocol.filter.CallContext;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Calls one consumer under a steady load for a fixed time while the main thread applies the
  * scheduled events, recording every call in a {@link TimeSeries}. Each of the {@code threads} callers
  * makes one call per {@code threads / callsPerSecond} seconds (a closed loop: slow calls lower the
- * rate, they never cause a burst later). Each {@link #run} owns its caller pool and shuts it down
- * before returning; the load is bounded by the rate and by the duration.
+ * rate, they never cause a burst later). With a {@link Canary}, every {@code every}-th call carries
+ * the canary tag in its {@link CallContext} (tag routing, docs/operating.md), and the series counts
+ * who answered those calls apart. Each {@link #run} owns its caller pool and shuts it down before
+ * returning; the load is bounded by the rate and by the duration.
  */
 final class LiveRun {
 
@@ -29,39 +32,74 @@ final class LiveRun {
     private final long durationMillis;
     private final int threads;
     private final int callsPerSecond;
+    private final Canary canary;
 
+    /** A run whose calls carry no tag. */
     LiveRun(long durationMillis, int threads, int callsPerSecond) {
+        this(durationMillis, threads, callsPerSecond, null);
+    }
+
+    /** A run whose every {@code canary.every()}-th call carries the canary tag ({@code canary} null: none). */
+    LiveRun(long durationMillis, int threads, int callsPerSecond, Canary canary) {
         Preconditions.checkArgument(durationMillis > 0, "duration: %s ms (expected: > 0)", durationMillis);
         Preconditions.checkArgument(threads > 0, "threads: %s (expected: > 0)", threads);
         Preconditions.checkArgument(callsPerSecond > 0, "rate: %s (expected: > 0)", callsPerSecond);
         this.durationMillis = durationMillis;
         this.threads = threads;
         this.callsPerSecond = callsPerSecond;
+        this.canary = canary;
     }
 
-    /** An event as it was applied: when, and the error if applying it failed. */
+    /**
+     * The tagged share of the calls: every {@code every}-th call (by sequence number) carries the
+     * attachment {@value #TAG_ATTACHMENT}={@code tag}, set on the caller's thread in {@code context}
+     * (the consumer director's {@link CallContext}).
+     */
+    record Canary(CallContext context, String tag, int every) {
+
+        /** The call attachment tag routing reads (DESIGN.md §16). */
+        static final String TAG_ATTACHMENT = "tag";
+        /** The default share: one call in four. */
+        static final int EVERY = 4;
+
+        Canary {
+            Objects.requireNonNull(context, "context");
+            Objects.requireNonNull(tag, "tag");
+            Preconditions.checkArgument(every >= 1, "every: %s (expected: >= 1)", every);
+        }
+
+        boolean tags(long sequence) {
+            return sequence % every == 0;
+        }
+    }
+
+    /** An event as it was applied: when applying it ended (milliseconds into the run), and the error if it failed. */
     record Applied(LiveEvent event, long atMillis, String error) {
     }
 
     /**
      * What the run saw: the caller's own record of every call ({@code series}) and, when the
      * consumer's meters were read, their counts at the start, after each event and at the end
-     * ({@code meterMarks}, empty otherwise) with each provider's address ({@code addresses}).
+     * ({@code meterMarks}, empty otherwise), their counts at each whole second of the load
+     * ({@code meterSeconds}: the start, then one per second, as a scraper would read them) and each
+     * provider's address ({@code addresses}).
      */
     record Result(List<String> providers, long durationMillis, TimeSeries series, List<Applied> events,
-                  ImmutableMultiset<String> errors, List<ConsumerMeters.Counts> meterMarks, Map<String, String> addresses) {
+                  ImmutableMultiset<String> errors, List<ConsumerMeters.Counts> meterMarks, Map<String, String> addresses,
+                  List<ConsumerMeters.Counts> meterSeconds) {
 
         Result {
             providers = List.copyOf(providers);
             events = List.copyOf(events);
             meterMarks = List.copyOf(meterMarks);
             addresses = Map.copyOf(addresses);
+            meterSeconds = List.copyOf(meterSeconds);
         }
 
         /** A result without meters. */
         Result(List<String> providers, long durationMillis, TimeSeries series, List<Applied> events,
                ImmutableMultiset<String> errors) {
-            this(providers, durationMillis, series, events, errors, List.of(), Map.of());
+            this(providers, durationMillis, series, events, errors, List.of(), Map.of(), List.of());
         }
     }
 
@@ -79,7 +117,8 @@ final class LiveRun {
 
     /**
      * Runs the load against {@code service} and applies {@code events} (sorted by time) on this
-     * thread at their offsets.
+     * thread at their offsets; an event is applied no sooner than half its planned gap after the
+     * previous one was applied, so a slow application never leaves the previous event no window.
      *
      * @throws InterruptedException when interrupted (callers are then stopped)
      */
@@ -107,9 +146,11 @@ final class LiveRun {
         });
         List<Applied> applied = new ArrayList<>();
         List<ConsumerMeters.Counts> marks = new ArrayList<>();
+        List<ConsumerMeters.Counts> seconds = new ArrayList<>();
         try {
             if (meters != null) {
                 marks.add(meters.counts());
+                seconds.add(marks.get(0));
             }
             for (int t = 0; t < threads; t++) {
                 long offset = periodNanos * t / threads;
@@ -117,19 +158,27 @@ final class LiveRun {
             }
             pool.shutdown();
             String label = "live cluster";
+            long previousAt = 0;
+            long previousDone = 0;
             for (LiveEvent event : events) {
-                while (series.elapsedMillis() < event.atMillis()) {
+                // An event that took long to apply (an admin command on a busy machine) delays the next
+                // one so that its window keeps at least half its planned length.
+                long startAt = Math.max(event.atMillis(), previousDone + (event.atMillis() - previousAt) / 2);
+                while (series.elapsedMillis() < startAt) {
                     progress.drawAt(series.elapsedMillis(), label);
-                    Thread.sleep(Math.max(1, Math.min(REDRAW_MILLIS, event.atMillis() - series.elapsedMillis())));
+                    sampleSecond(meters, seconds, series.elapsedMillis());
+                    Thread.sleep(Math.max(1, Math.min(REDRAW_MILLIS, startAt - series.elapsedMillis())));
                 }
-                long at = series.elapsedMillis();
                 String error = null;
                 try {
                     target.apply(event);
                 } catch (Exception e) {
                     error = e.toString();
                 }
-                applied.add(new Applied(event, at, error));
+                // A rule is in force once written: its window starts when applying it ended.
+                previousAt = event.atMillis();
+                previousDone = series.elapsedMillis();
+                applied.add(new Applied(event, previousDone, error));
                 if (meters != null) {
                     marks.add(meters.counts());
                 }
@@ -137,7 +186,9 @@ final class LiveRun {
             }
             while (!pool.awaitTermination(REDRAW_MILLIS, TimeUnit.MILLISECONDS)) {
                 progress.drawAt(series.elapsedMillis(), label);
+                sampleSecond(meters, seconds, series.elapsedMillis());
             }
+            sampleSecond(meters, seconds, series.elapsedMillis());
             if (meters != null) {
                 marks.add(meters.counts());
             }
@@ -145,7 +196,17 @@ final class LiveRun {
             pool.shutdownNow();
         }
         return new Result(providers, durationMillis, series, applied, ImmutableMultiset.copyOf(errors), marks,
-                meters == null ? Map.of() : meters.addresses());
+                meters == null ? Map.of() : meters.addresses(), seconds);
+    }
+
+    /**
+     * Reads the meters once each whole second of the load has passed (second {@code n} read at
+     * {@code n} s or just after, within one redraw), up to the run's duration.
+     */
+    private void sampleSecond(MeterSource meters, List<ConsumerMeters.Counts> seconds, long elapsedMillis) {
+        if (meters != null && seconds.size() <= durationMillis / 1000 && elapsedMillis >= seconds.size() * 1000L) {
+            seconds.add(meters.counts());
+        }
     }
 
     /**
@@ -167,13 +228,23 @@ final class LiveRun {
                 }
                 continue;
             }
-            call(service, "live-" + sequence.getAndIncrement(), series, errors, ticker);
+            long number = sequence.getAndIncrement();
+            if (canary != null && canary.tags(number)) {
+                CallContext.Scope tagged = canary.context().with(Canary.TAG_ATTACHMENT, canary.tag());
+                try {
+                    call(service, "live-" + number, series, errors, ticker, true);
+                } finally {
+                    tagged.close();
+                }
+            } else {
+                call(service, "live-" + number, series, errors, ticker, false);
+            }
             next = Math.max(next + periodNanos, ticker.read());
         }
     }
 
     private static void call(GreetingService service, String name, TimeSeries series,
-                             ConcurrentHashMultiset<String> errors, Ticker ticker) {
+                             ConcurrentHashMultiset<String> errors, Ticker ticker, boolean tagged) {
         long start = ticker.read();
         try {
             String answer = service.greet(name);
@@ -181,7 +252,7 @@ final class LiveRun {
             if (answer == null) {
                 series.record(CallTally.Outcome.EMPTY, null, latency);
             } else if (GreetingServiceImpl.isProviderAnswer(name, answer)) {
-                series.record(CallTally.Outcome.OK, answer.substring(name.length() + 1), latency);
+                series.record(CallTally.Outcome.OK, answer.substring(name.length() + 1), latency, tagged);
             } else {
                 series.record(CallTally.Outcome.MOCKED, null, latency);
             }

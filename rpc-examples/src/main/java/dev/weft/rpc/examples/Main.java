@@ -56,7 +56,11 @@ public final class Main {
             if (options.logLevel() != null) {
                 System.setProperty(LOG_LEVEL_PROPERTY, options.logLevel());
             }
-            checkReportTarget(options.report());
+            checkReportTarget("--report", options.report());
+            checkReportTarget("--dashboard", options.live().dashboard());
+            if (options.live().dashboard() != null && options.live().durationMillis() == 0) {
+                throw new UsageException("--dashboard with --live 0: the picture is of the live run (expected: a live run)");
+            }
             PlaygroundOptions.Live live = options.live();
             List<ProviderSpec> providers = options.providers() != null ? options.providers()
                     : DefaultScenarios.defaultProviders();
@@ -67,8 +71,16 @@ public final class Main {
             List<Scenario> scenarios = live.tour() ? scenarios(options) : List.of();
             long start = System.nanoTime();
             List<ScenarioResult> results = new ArrayList<>();
+            AsyncTour.Report async = null;
+            List<String> asyncProviders = List.of();
             if (!scenarios.isEmpty()) {
                 results.addAll(runAll(options, scenarios, err, progress));
+                if (options.defaultScenarios()) {
+                    try (AsyncTour tour = AsyncTour.start(providers)) {
+                        async = tour.run();
+                        asyncProviders = tour.providerNames();
+                    }
+                }
             }
             LiveRun.Result liveResult = null;
             if (live.durationMillis() > 0) {
@@ -83,6 +95,10 @@ public final class Main {
             out.println();
             out.println("where the calls went (attempts per provider; '#' answered, 'x' failed):");
             out.print(ProviderChart.render(results));
+            if (async != null) {
+                out.println();
+                out.print(async.render(asyncProviders));
+            }
             if (liveResult != null) {
                 out.println();
                 out.println("live cluster timeline (" + describeZooKeeper(live) + "):");
@@ -92,9 +108,13 @@ public final class Main {
             long calls = results.stream().mapToLong(ScenarioResult::calls).sum();
             out.printf(Locale.ROOT, "%d calls in %.1f s%n", calls, elapsed / 1e9);
             if (options.report() != null) {
-                writeReport(options.report(), HtmlReport.render(summary, results, liveResult));
+                writeReport("--report", options.report(), HtmlReport.render(summary, results, liveResult));
                 out.println();
                 out.println("report written to " + options.report().toAbsolutePath());
+            }
+            if (liveResult != null && live.dashboard() != null) {
+                writeReport("--dashboard", live.dashboard(), DashboardSvg.render(liveResult));
+                out.println("dashboard picture written to " + live.dashboard().toAbsolutePath());
             }
             out.flush();
             return EXIT_OK;
@@ -133,7 +153,7 @@ public final class Main {
                     out.println("consumer meters (Prometheus text, while the live run lasts): " + endpoint.url());
                     out.flush();
                 }
-                return new LiveRun(live.durationMillis(), options.threads(), live.rate())
+                return new LiveRun(live.durationMillis(), options.threads(), live.rate(), cluster.canary())
                         .run(cluster.consumer(), names, events, cluster::apply, progress, Ticker.systemTicker(),
                                 cluster.meterSource());
             }
@@ -234,25 +254,25 @@ public final class Main {
                 + (p.zone() != null ? " zone=" + p.zone() : "");
     }
 
-    private static void checkReportTarget(Path report) throws UsageException {
+    private static void checkReportTarget(String option, Path report) throws UsageException {
         if (report == null) {
             return;
         }
         Path parent = report.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
-            throw new UsageException("--report: " + report + " (expected: a file in an existing directory; no directory "
+            throw new UsageException(option + ": " + report + " (expected: a file in an existing directory; no directory "
                     + parent + ")");
         }
         if (Files.isDirectory(report)) {
-            throw new UsageException("--report: " + report + " (expected: a file name, found a directory)");
+            throw new UsageException(option + ": " + report + " (expected: a file name, found a directory)");
         }
     }
 
-    private static void writeReport(Path report, String html) throws IOException {
+    private static void writeReport(String option, Path report, String text) throws IOException {
         try {
-            Files.writeString(report, html, StandardCharsets.UTF_8);
+            Files.writeString(report, text, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IOException("--report: cannot write " + report.toAbsolutePath() + " (" + e + ")", e);
+            throw new IOException(option + ": cannot write " + report.toAbsolutePath() + " (" + e + ")", e);
         }
     }
 }

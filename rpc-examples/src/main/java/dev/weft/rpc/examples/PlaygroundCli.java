@@ -24,17 +24,19 @@ final class PlaygroundCli {
     private static final Pattern SECONDS = Pattern.compile("(\\d{1,6}(?:\\.\\d{1,3})?)\\s*s?");
     private static final Pattern ENSEMBLE_MEMBER = Pattern.compile("[A-Za-z0-9.\\-]+:(\\d{1,5})");
     private static final String OPTIONS = "--url, --providers, --calls, --threads, --seed, --live, --rate, "
-            + "--live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --log, --help";
+            + "--live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --dashboard, --log, --help";
 
     static final String HELP = String.join("\n",
             "Weft playground. Two parts:",
             "  the tour: one scenario per consumer URL (every cluster strategy, the balancers, a mock during",
             "    an outage) against five providers on weft servers on 127.0.0.1, referred with url= (no",
             "    registry) through Weft: proxy -> mock -> cluster -> balancer -> filters -> Netty and back;",
+            "    then async calls (CompletableFuture): many in flight from one thread, a cancel, call-timeout;",
             "  the live cluster: ZooKeeper (embedded on 127.0.0.1) and five providers on real loopback ports,",
-            "    all through Weft, one consumer under load while an operator forces a mock with an override,",
-            "    raises a weight, disables a provider, one provider is killed, one shut down gracefully and",
-            "    ZooKeeper restarts; the timeline shows what the consumer saw after each event.",
+            "    all through Weft, one consumer under load while an operator (weft-admin's commands) tags a",
+            "    canary, forces a mock, raises a weight and disables a provider, one provider browns out",
+            "    (20x slower, then failing), one is killed, one shut down gracefully and ZooKeeper restarts;",
+            "    the timeline shows what the consumer saw after each event.",
             "",
             "Usage: java -jar weft-playground.jar [options]",
             "",
@@ -80,6 +82,9 @@ final class PlaygroundCli {
             "  --report <file.html>     Also write a self-contained HTML report: the table, the live cluster's",
             "                           calls per provider per second, failures and p99 over time with the",
             "                           events marked, and the tour's charts (inline SVG, no scripts).",
+            "  --dashboard <file.svg>   Also write a dashboard picture of the live run drawn from the consumer's",
+            "                           meters (calls/s per provider, p99, failed calls/s; the mock, canary",
+            "                           and brownout windows shaded), as docs/images/playground-dashboard.svg.",
             "  --log <level>            Weft's log level on stderr: off, error, warn, info, debug (default off).",
             "  --help                   This text.",
             "",
@@ -127,6 +132,7 @@ final class PlaygroundCli {
         String liveParameters = defaults.parameters();
         boolean tour = true;
         int metricsPort = PlaygroundOptions.Live.NO_METRICS_PORT;
+        Path dashboard = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -148,6 +154,8 @@ final class PlaygroundCli {
                 case "--seed" -> seed = parseLong(name, value != null ? value : next(args, ++i, name, "a number"));
                 case "--report" -> report = parsePath(name,
                         value != null ? value : next(args, ++i, name, "a file name such as report.html"));
+                case "--dashboard" -> dashboard = parsePath(name,
+                        value != null ? value : next(args, ++i, name, "a file name such as dashboard.svg"));
                 case "--live" -> liveMillis = parseSeconds(name,
                         value != null ? value : next(args, ++i, name, "a duration in seconds such as 20s"));
                 case "--rate" -> rate = parseInt(name,
@@ -169,7 +177,8 @@ final class PlaygroundCli {
             throw new UsageException("--no-tour with --live 0: nothing to run (expected: a live run or the tour)");
         }
         return new PlaygroundOptions(urls, providers, calls, threads, seed, report, logLevel, help,
-                new PlaygroundOptions.Live(liveMillis, rate, zookeeper, processes, liveParameters, tour, metricsPort));
+                new PlaygroundOptions.Live(liveMillis, rate, zookeeper, processes, liveParameters, tour, metricsPort,
+                        dashboard));
     }
 
     private static boolean flag(String option, String value) throws UsageException {

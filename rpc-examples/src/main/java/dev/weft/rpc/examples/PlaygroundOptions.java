@@ -35,16 +35,18 @@ record PlaygroundOptions(List<String> urls, List<ProviderSpec> providers, int ca
      * @param tour           whether the tour of strategies runs too
      * @param metricsPort    the loopback port serving the consumer's meters as Prometheus text
      *                       ({@code --metrics-port}; 0 = a free port), or -1 for none
+     * @param dashboard      where to write the dashboard picture of the live run ({@code --dashboard},
+     *                       an SVG drawn from the consumer's meters), or {@code null} for none
      */
     record Live(long durationMillis, int rate, String zookeeper, boolean processes, String parameters, boolean tour,
-                int metricsPort) {
+                int metricsPort, Path dashboard) {
 
         /** No metrics endpoint. */
         static final int NO_METRICS_PORT = -1;
 
-        /** Settings without a metrics endpoint. */
+        /** Settings without a metrics endpoint or a dashboard picture. */
         Live(long durationMillis, int rate, String zookeeper, boolean processes, String parameters, boolean tour) {
-            this(durationMillis, rate, zookeeper, processes, parameters, tour, NO_METRICS_PORT);
+            this(durationMillis, rate, zookeeper, processes, parameters, tour, NO_METRICS_PORT, null);
         }
 
         static final long DEFAULT_DURATION_MILLIS = 15_000;

@@ -22,6 +22,12 @@ interface ProviderHost extends AutoCloseable {
      */
     void kill();
 
+    /**
+     * Browns the provider out ({@link Brownout}): {@code SLOW} answers 20x slower than its mean latency,
+     * {@code FAILING} answers no call before its deadline, {@code NONE} serves as usual.
+     */
+    void brownout(Brownout.Phase phase);
+
     /** Whether {@link #kill()} is possible. */
     boolean killable();
 

@@ -48,17 +48,40 @@ final class TimeSeries {
      * (provider {@code null} for both), after {@code latencyNanos}.
      */
     void record(CallTally.Outcome outcome, String provider, long latencyNanos) {
-        Objects.requireNonNull(outcome, "outcome");
-        long slice = Math.max(0, ticker.read() - startNanos) / SLICE_NANOS;
-        slices.computeIfAbsent(slice, s -> new Slice()).add(outcome, provider, latencyNanos);
+        record(outcome, provider, latencyNanos, false);
     }
 
-    /** One second (or one window) of calls. Immutable. */
+    /**
+     * As {@link #record(CallTally.Outcome, String, long)}; a {@code tagged} call (one that carried the
+     * canary tag) also counts in {@link Point#tagged} when a provider answered it.
+     */
+    void record(CallTally.Outcome outcome, String provider, long latencyNanos, boolean tagged) {
+        Objects.requireNonNull(outcome, "outcome");
+        long slice = Math.max(0, ticker.read() - startNanos) / SLICE_NANOS;
+        slices.computeIfAbsent(slice, s -> new Slice()).add(outcome, provider, latencyNanos, tagged);
+    }
+
+    /**
+     * One second (or one window) of calls: answers per provider ({@code answered}, every call;
+     * {@code tagged}, the calls that carried the canary tag), mocked, empty and failed calls, latency
+     * percentiles. Immutable.
+     */
     record Point(long fromMillis, long toMillis, Map<String, Long> answered, long mocked, long empty, long failed,
-                 long p50Nanos, long p99Nanos) {
+                 long p50Nanos, long p99Nanos, Map<String, Long> tagged) {
 
         Point {
             answered = Collections.unmodifiableMap(new LinkedHashMap<>(answered));
+            tagged = Collections.unmodifiableMap(new LinkedHashMap<>(tagged));
+        }
+
+        /** Tagged calls answered by {@code provider}. */
+        long tagged(String provider) {
+            return tagged.getOrDefault(provider, 0L);
+        }
+
+        /** Tagged calls answered, by any provider. */
+        long taggedCalls() {
+            return tagged.values().stream().mapToLong(Long::longValue).sum();
         }
 
         long calls() {
@@ -93,8 +116,10 @@ final class TimeSeries {
         Preconditions.checkArgument(fromMillis <= toMillis, "window: [%s, %s) (expected: from <= to)",
                 fromMillis, toMillis);
         Map<String, Long> answered = new LinkedHashMap<>();
+        Map<String, Long> tagged = new LinkedHashMap<>();
         for (String provider : providers) {
             answered.put(provider, 0L);
+            tagged.put(provider, 0L);
         }
         long mocked = 0;
         long empty = 0;
@@ -108,6 +133,9 @@ final class TimeSeries {
             for (ConcurrentHashMultiset.Entry<String> entry : slice.answered.entrySet()) {
                 answered.merge(entry.getElement(), (long) entry.getCount(), Long::sum);
             }
+            for (ConcurrentHashMultiset.Entry<String> entry : slice.tagged.entrySet()) {
+                tagged.merge(entry.getElement(), (long) entry.getCount(), Long::sum);
+            }
             mocked += slice.mocked.sum();
             empty += slice.empty.sum();
             failed += slice.failed.sum();
@@ -117,19 +145,25 @@ final class TimeSeries {
         }
         Percentiles percentiles = Percentiles.of(Longs.toArray(latencies));
         return new Point(fromMillis, toMillis, answered, mocked, empty, failed, percentiles.percentile(50),
-                percentiles.percentile(99));
+                percentiles.percentile(99), tagged);
     }
 
     private static final class Slice {
         final ConcurrentHashMultiset<String> answered = ConcurrentHashMultiset.create();
+        final ConcurrentHashMultiset<String> tagged = ConcurrentHashMultiset.create();
         final LongAdder mocked = new LongAdder();
         final LongAdder empty = new LongAdder();
         final LongAdder failed = new LongAdder();
         final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
 
-        void add(CallTally.Outcome outcome, String provider, long latencyNanos) {
+        void add(CallTally.Outcome outcome, String provider, long latencyNanos, boolean isTagged) {
             switch (outcome) {
-                case OK -> answered.add(Objects.requireNonNull(provider, "provider"));
+                case OK -> {
+                    answered.add(Objects.requireNonNull(provider, "provider"));
+                    if (isTagged) {
+                        tagged.add(provider);
+                    }
+                }
                 case MOCKED -> mocked.increment();
                 case EMPTY -> empty.increment();
                 case FAILED -> failed.increment();

@@ -1,6 +1,7 @@
 package dev.weft.rpc.examples;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +10,9 @@ import java.util.Map;
 /**
  * The live run as text: one line per event (and one for the start) with what the consumer saw
  * from then until the next event: answers per second per provider, mocked and failed calls per
- * second, and the p99 latency. Stateless.
+ * second, the p99 latency, and which providers answered the calls tagged for the canary; then the
+ * same windows in the consumer's meters, with the hedges sent, providers ejected and retries the
+ * budget refused. Stateless.
  */
 final class Timeline {
 
@@ -38,19 +41,23 @@ final class Timeline {
             from = event.atMillis();
             current = event;
         }
-        rows.add(new Row(current, result.series().window(from, result.durationMillis())));
+        // an event applied late (a slow machine) may end after the load did: its window is then empty
+        rows.add(new Row(current, result.series().window(from, Math.max(from, result.durationMillis()))));
         return rows;
     }
 
     /**
      * One window as the consumer's meters counted it ({@code rpc-metrics-micrometer}): successful
      * attempts per provider ({@code rpc.client.attempt.duration}, {@code error.type=none}), mocked and
-     * failed calls ({@code rpc.client.call.duration} by {@code outcome}).
+     * failed calls ({@code rpc.client.call.duration} by {@code outcome}), hedges sent
+     * ({@code weft.client.hedges}), outlier ejections ({@code weft.client.ejections}) and retries or
+     * hedges the budget refused ({@code weft.client.budget.exhausted}).
      */
-    record MeterRow(String label, Map<String, Long> answered, long mocked, long failed) {
+    record MeterRow(String label, Map<String, Long> answered, long mocked, long failed, long hedges, long ejections,
+                    long budgetExhausted) {
 
         MeterRow {
-            answered = Map.copyOf(answered);
+            answered = Collections.unmodifiableMap(new LinkedHashMap<>(answered)); // in the providers' order, as the columns
         }
     }
 
@@ -68,7 +75,8 @@ final class Timeline {
             for (String provider : result.providers()) {
                 answered.put(provider, window.answered(result.addresses().getOrDefault(provider, "")));
             }
-            meterRows.add(new MeterRow(rows.get(i).label(), answered, window.mocked(), window.failed()));
+            meterRows.add(new MeterRow(rows.get(i).label(), answered, window.mocked(), window.failed(), window.hedges(),
+                    window.ejections(), window.budgetExhausted()));
         }
         return meterRows;
     }
@@ -79,7 +87,7 @@ final class Timeline {
         int width = rows.stream().mapToInt(r -> r.label().length()).max().orElse(10);
         StringBuilder text = new StringBuilder();
         text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", "at", "event",
-                "then the consumer saw (calls/s answered per provider | mocked | failed | p99)"));
+                "then the consumer saw (calls/s answered per provider | mocked | failed | p99 | tagged calls answered by)"));
         for (Row row : rows) {
             TimeSeries.Point w = row.window();
             StringBuilder seen = new StringBuilder();
@@ -88,6 +96,8 @@ final class Timeline {
             }
             seen.append(String.format(Locale.ROOT, "| mocked %4.0f | failed %3d | p99 %s", w.perSecond(w.mocked()),
                     w.failed(), Durations.format(w.p99Nanos())));
+            String tagged = taggedAnswers(w, result.providers());
+            seen.append(tagged.isEmpty() ? "" : " | tagged: " + tagged);
             String at = row.event() == null ? "0.0 s" : String.format(Locale.ROOT, "%.1f s",
                     row.event().atMillis() / 1000.0);
             text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", at, row.label(), seen));
@@ -95,11 +105,12 @@ final class Timeline {
         List<MeterRow> meterRows = meterRows(result);
         if (!meterRows.isEmpty()) {
             text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", "", "the same windows in the consumer's meters",
-                    "(answered attempts per provider | mocked | failed calls)"));
+                    "(answered attempts per provider | mocked | failed calls | hedges | ejections | budget refusals)"));
             for (MeterRow row : meterRows) {
                 StringBuilder seen = new StringBuilder();
                 row.answered().forEach((provider, n) -> seen.append(String.format(Locale.ROOT, "%s %5d  ", provider, n)));
-                seen.append(String.format(Locale.ROOT, "| mocked %5d | failed %3d", row.mocked(), row.failed()));
+                seen.append(String.format(Locale.ROOT, "| mocked %5d | failed %3d | hedges %4d | ejections %2d | budget %4d",
+                        row.mocked(), row.failed(), row.hedges(), row.ejections(), row.budgetExhausted()));
                 text.append(String.format(Locale.ROOT, "  %6s  %-" + width + "s  %s%n", "", row.label(), seen));
             }
         }
@@ -107,6 +118,21 @@ final class Timeline {
             text.append("  failed calls by kind: ").append(result.errors()).append(System.lineSeparator());
         }
         return text.toString();
+    }
+
+    /**
+     * E.g. {@code e 100/s}: the providers that answered the canary-tagged calls of the window, each
+     * with its rate; empty when no tagged call was answered.
+     */
+    static String taggedAnswers(TimeSeries.Point window, List<String> providers) {
+        List<String> answers = new ArrayList<>();
+        for (String provider : providers) {
+            long n = window.tagged(provider);
+            if (n > 0) {
+                answers.add(String.format(Locale.ROOT, "%s %.0f/s", provider, window.perSecond(n)));
+            }
+        }
+        return String.join(" ", answers);
     }
 
     /** The whole run as one row of the results table, answers per provider as its bar chart. */

@@ -14,12 +14,16 @@ class EventScheduleTest {
     @Test
     void standard_isTheWholeStory_atFixedShares() {
         assertThat(EventSchedule.standard(20_000, FIVE, true)).containsExactly(
-                new LiveEvent(2000, LiveEvent.Kind.MOCK_ON, null),
-                new LiveEvent(4400, LiveEvent.Kind.MOCK_OFF, null),
-                new LiveEvent(6400, LiveEvent.Kind.WEIGHT, "b"),
-                new LiveEvent(8800, LiveEvent.Kind.DISABLE, "c"),
-                new LiveEvent(11_200, LiveEvent.Kind.KILL, "d"),
-                new LiveEvent(13_600, LiveEvent.Kind.SHUTDOWN, "e"),
+                new LiveEvent(1000, LiveEvent.Kind.CANARY_ON, "e"),
+                new LiveEvent(2400, LiveEvent.Kind.MOCK_ON, null),
+                new LiveEvent(4000, LiveEvent.Kind.MOCK_OFF, null),
+                new LiveEvent(5400, LiveEvent.Kind.CANARY_OFF, "e"),
+                new LiveEvent(6600, LiveEvent.Kind.WEIGHT, "b"),
+                new LiveEvent(8000, LiveEvent.Kind.BROWNOUT_SLOW, "c"),
+                new LiveEvent(9400, LiveEvent.Kind.BROWNOUT_FAIL, "c"),
+                new LiveEvent(10_800, LiveEvent.Kind.DISABLE, "c"),
+                new LiveEvent(12_400, LiveEvent.Kind.KILL, "d"),
+                new LiveEvent(14_000, LiveEvent.Kind.SHUTDOWN, "e"),
                 new LiveEvent(16_000, LiveEvent.Kind.ZOOKEEPER_RESTART, null));
     }
 
@@ -27,7 +31,7 @@ class EventScheduleTest {
     void externalZooKeeper_isNotRestarted_andTheFirstProviderIsNeverTouched() {
         List<LiveEvent> events = EventSchedule.standard(3000, List.of("p", "q", "r", "s", "t", "u"), false);
 
-        assertThat(events).extracting(LiveEvent::kind).doesNotContain(LiveEvent.Kind.ZOOKEEPER_RESTART).hasSize(6);
+        assertThat(events).extracting(LiveEvent::kind).doesNotContain(LiveEvent.Kind.ZOOKEEPER_RESTART).hasSize(10);
         assertThat(events).extracting(LiveEvent::provider).doesNotContain("p", "u");
         assertThat(events).extracting(LiveEvent::atMillis).isSorted();
     }
@@ -47,5 +51,8 @@ class EventScheduleTest {
                 .hasMessage("provider: a (expected: none for MOCK_ON)");
         assertThat(new LiveEvent(6400, LiveEvent.Kind.WEIGHT, "b").label()).isEqualTo("provider b: override: weight=600");
         assertThat(new LiveEvent(6400, LiveEvent.Kind.WEIGHT, "b").at()).isEqualTo("6.4 s");
+        assertThat(new LiveEvent(0, LiveEvent.Kind.CANARY_ON, "e").label())
+                .isEqualTo("provider e: override: tag=canary (canary: the tagged calls go here only)");
+        assertThat(new LiveEvent(0, LiveEvent.Kind.BROWNOUT_SLOW, "c").label()).isEqualTo("provider c: brownout: 20x slower");
     }
 }

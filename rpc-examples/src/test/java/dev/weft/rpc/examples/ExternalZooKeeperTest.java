@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -85,15 +86,21 @@ class ExternalZooKeeperTest {
         assertThat(output).contains("live cluster timeline (ZooKeeper " + address + ",",
                 "override: greet.mock=force:return degraded", "provider b: override: weight=600",
                 "provider c: override: disabled=true", "provider d: killed (no graceful shutdown)",
-                "provider e: shut down gracefully")
+                "provider e: shut down gracefully", "provider e: override: tag=canary", "provider e: tag rule deleted",
+                "provider c: brownout: 20x slower", "provider c: brownout: failing (no answer in time)")
                 .doesNotContain("ZooKeeper restarted", "embedded ZooKeeper", "FAILED:");
 
         // the registrations and the operator's rules went to this server
         String service = "/weft/" + GreetingService.class.getName();
         assertThat(created.stream().filter(p -> p.startsWith(service + "/providers/"))).hasSize(5);
         assertThat(created.stream().filter(p -> p.startsWith(service + "/consumers/"))).hasSize(1);
-        assertThat(created).contains(Operator.nodeOf(Operator.mockRule()));
-        assertThat(created.stream().filter(p -> p.startsWith(service + "/configurators/override"))).hasSize(3);
+        // the admin's commands wrote the rules: the mock, the canary's tag, the weight, the disable
+        List<String> overrides = created.stream().filter(p -> p.startsWith(service + "/configurators/override"))
+                .map(p -> URLDecoder.decode(p, StandardCharsets.UTF_8)).toList();
+        assertThat(overrides).hasSize(4);
+        assertThat(overrides).anyMatch(p -> p.contains("greet.mock=force"))
+                .anyMatch(p -> p.contains("tag=canary")).anyMatch(p -> p.contains("weight=600"))
+                .anyMatch(p -> p.contains("disabled=true"));
         // no ZooKeeper server of its own: while it ran, the only server in this JVM was the test's
         assertThat(serversBefore).isEqualTo(1);
         assertThat(mostServers.get()).isEqualTo(1);

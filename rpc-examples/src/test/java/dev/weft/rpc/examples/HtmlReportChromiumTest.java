@@ -65,8 +65,8 @@ class HtmlReportChromiumTest {
             assertThat(Integer.parseInt(m.group(2))).as(row).isPositive();
             assertThat(Integer.parseInt(m.group(3))).as(row).isPositive();
         }
-        assertThat(rows).anySatisfy(r -> assertThat(r).startsWith("svg chart-calls ").contains("markers=7 lines=7"));
-        assertThat(rows).anySatisfy(r -> assertThat(r).startsWith("svg chart-p99 ").contains("markers=7 lines=1"));
+        assertThat(rows).anySatisfy(r -> assertThat(r).startsWith("svg chart-calls ").contains("markers=11 lines=7"));
+        assertThat(rows).anySatisfy(r -> assertThat(r).startsWith("svg chart-p99 ").contains("markers=11 lines=1"));
     }
 
     private record Browser(int exitCode, String dom, String log) {

@@ -43,8 +43,9 @@ class LiveChartTest {
         }
         assertThat(calls).isNotNull();
         assertThat(p99).isNotNull();
-        assertThat(markers(calls)).containsExactly("1000", "2200", "3200", "4400", "5600", "6800", "8000");
-        assertThat(markers(p99)).hasSize(7);
+        assertThat(markers(calls)).containsExactly("500", "1200", "2000", "2700", "3300", "4000", "4700", "5400",
+                "6200", "7000", "8000");
+        assertThat(markers(p99)).hasSize(11);
         // one line per provider plus mocked and failed; p99 has one
         assertThat(calls.getElementsByTagNameNS("http://www.w3.org/2000/svg", "polyline").getLength()).isEqualTo(7);
         assertThat(p99.getElementsByTagNameNS("http://www.w3.org/2000/svg", "polyline").getLength()).isEqualTo(1);
@@ -58,10 +59,10 @@ class LiveChartTest {
         assertThat(providerD.getTextContent()).isEqualTo("d");
         String[] points = providerD.getAttribute("points").split(" ");
         assertThat(points).hasSize(10);
-        // d answers before its kill at 5.6 s and never after: the last four seconds sit on the axis
+        // d answers before its kill at 6.2 s and never after: the last three seconds sit on the axis
         double axis = Double.parseDouble(points[9].split(",")[1]);
         assertThat(Double.parseDouble(points[0].split(",")[1])).isLessThan(axis);
-        for (int s = 6; s < 10; s++) {
+        for (int s = 7; s < 10; s++) {
             assertThat(Double.parseDouble(points[s].split(",")[1])).isEqualTo(axis);
         }
     }
@@ -70,7 +71,8 @@ class LiveChartTest {
     void timelineTable_listsEveryEvent() {
         String html = report();
         assertThat(html).contains("<table id=\"timeline\">", "provider b: override: weight=600",
-                "provider d: killed (no graceful shutdown)", "ZooKeeper restarted");
+                "provider d: killed (no graceful shutdown)", "ZooKeeper restarted",
+                "<th>canary-tagged calls answered by</th>", "<td class=\"tagged\">e 24/s</td>");
     }
 
     private static Element page(String id) throws Exception {

@@ -107,6 +107,12 @@ class MainTest {
         String failfastRow = out.lines().filter(l -> l.startsWith("failfast ")).findFirst().orElseThrow();
         assertThat(failfastRow.trim().split("\\s+")[7]).isEqualTo("0"); // failfast never retries
         assertThat(out).contains("where the calls went");
+        // the async scenario: one caller thread, round robin over weights 100:200:100:100:50
+        assertThat(out).contains("async calls (CompletableFuture<String> greet, one caller thread):")
+                .containsPattern("answered 1100 \\(a \\d+, b \\d+, c \\d+, d \\d+, e \\d+\\), failed 0")
+                .contains(
+                        "cancel(true) cancelled the caller's future; the provider's future cancelled too; runs of the call: 1")
+                .containsPattern("retries=2&timeout=300&call-timeout=500: RpcException\\(TIMEOUT\\) after \\d+ ms, 2 attempt\\(s\\)");
         String html = Files.readString(report);
         assertThat(html).contains("<table id=\"results\">", "failover + mock (outage)", "<svg");
 
@@ -136,7 +142,9 @@ class MainTest {
                 "live cluster timeline (embedded ZooKeeper, the killed provider in its own JVM, 80 calls/s)",
                 "override: greet.mock=force:return degraded", "provider b: override: weight=600",
                 "provider c: override: disabled=true", "provider d: killed (no graceful shutdown)",
-                "provider e: shut down gracefully", "ZooKeeper restarted");
+                "provider e: shut down gracefully", "ZooKeeper restarted", "provider e: override: tag=canary",
+                "provider e: tag rule deleted", "provider c: brownout: 20x slower",
+                "provider c: brownout: failing (no answer in time)", "| tagged: ", "hedges", "ejections");
         assertThat(out).doesNotContain("FAILED:");
         String liveRow = out.lines().filter(l -> l.startsWith("live cluster (ZooKeeper) ")).findFirst().orElseThrow();
         String[] cells = liveRow.substring("live cluster (ZooKeeper)".length()).trim().split("\\s+");
@@ -144,8 +152,9 @@ class MainTest {
         assertThat(Long.parseLong(cells[2])).as("mocked calls while the override forced the mock, in %s", liveRow)
                 .isPositive();
         String html = Files.readString(report);
-        assertThat(html).contains("id=\"chart-calls\"", "id=\"chart-p99\"", "<table id=\"timeline\">")
-                .containsPattern("(?s)(class=\"event-marker\".*){14}");
+        assertThat(html).contains("id=\"chart-calls\"", "id=\"chart-p99\"", "<table id=\"timeline\">");
+        assertThat(html.split("class=\"event-marker\"", -1)).as("11 events marked on each of the two charts")
+                .hasSize(22 + 1);
     }
 
     @Test

@@ -63,6 +63,17 @@ class MetricsReportTest {
             String html = HtmlReport.render("live", List.of(Timeline.summary("live", "", result)), result);
             assertThat(html).contains("<table id=\"meter-timeline\">", "<td class=\"n\">" + rows.get(0).answered().get("a") + "</td>");
             assertThat(Timeline.render(result)).contains("the same windows in the consumer's meters");
+            // one meter reading per second of the load, drawn as the dashboard picture
+            assertThat(result.meterSeconds()).hasSize((int) (DURATION_MILLIS / 1000) + 1);
+            String svg = DashboardSvg.render(result);
+            assertThat(svg).startsWith("<?xml").contains("id=\"panel-calls\"", "id=\"panel-p99\"", "id=\"panel-errors\"",
+                    "class=\"window window-mock\"");
+            for (String provider : names) {
+                assertThat(svg).contains("data-series=\"" + provider + "\"");
+            }
+            ConsumerMeters.Counts wholeRun = result.meterSeconds().get(result.meterSeconds().size() - 1)
+                    .since(result.meterSeconds().get(0));
+            assertThat(wholeRun.callQuantile(0.99)).as("p99 from the call histogram, s").isPositive().isLessThan(10);
         }
     }
 }

@@ -38,6 +38,12 @@ class PlaygroundCliTest {
     }
 
     @Test
+    void dashboard_isOffByDefault_andReadAsAPath() throws UsageException {
+        assertThat(PlaygroundCli.parse().live().dashboard()).isNull();
+        assertThat(PlaygroundCli.parse("--dashboard", "d.svg").live().dashboard()).isEqualTo(java.nio.file.Path.of("d.svg"));
+    }
+
+    @Test
     void metricsPort_isOffByDefault_andReadAsALoopbackPort() throws UsageException {
         assertThat(PlaygroundCli.parse().live().metricsPort()).isEqualTo(PlaygroundOptions.Live.NO_METRICS_PORT);
         assertThat(PlaygroundCli.parse("--metrics-port", "9464").live().metricsPort()).isEqualTo(9464);
@@ -94,7 +100,7 @@ class PlaygroundCliTest {
         assertThatThrownBy(() -> PlaygroundCli.parse("--cals", "5"))
                 .isInstanceOf(UsageException.class)
                 .hasMessage("unknown option: --cals (expected: --url, --providers, --calls, --threads, --seed, "
-                        + "--live, --rate, --live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --log, --help;"
+                        + "--live, --rate, --live-url, --zookeeper, --processes, --metrics-port, --no-tour, --report, --dashboard, --log, --help;"
                         + " see --help)");
     }
 

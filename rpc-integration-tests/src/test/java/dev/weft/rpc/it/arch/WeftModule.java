@@ -48,7 +48,7 @@ enum WeftModule {
     ADMIN("rpc-admin", "admin", true, List.of(REGISTRY_ZOOKEEPER, REGISTRY, BOOTSTRAP, COMMON), List.of()),
     TESTING("rpc-testing", "testing", true, List.of(SPI, COMMON), List.of("org.junit..")),
     /** rpc-examples and, below it, the third-party extension {@code dev.weft.rpc.examples.extension}. */
-    EXAMPLES("rpc-examples", "examples", false, List.of(BOOTSTRAP, METRICS_MICROMETER, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT,
+    EXAMPLES("rpc-examples", "examples", false, List.of(ADMIN, BOOTSTRAP, METRICS_MICROMETER, REGISTRY_ZOOKEEPER, REGISTRY, PROTOCOL_WEFT,
             MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, TESTING, SPI, COMMON), List.of()),
     BENCHMARKS("rpc-benchmarks", "benchmarks", false, List.of(BOOTSTRAP, METRICS_MICROMETER, TRACING_OPENTELEMETRY, PROTOCOL_WEFT,
             MOCK, CLUSTER, PROXY, LOADBALANCE, PROTOCOL, SPI, COMMON), List.of()),
