@@ -159,6 +159,25 @@ class WeftAsyncTest {
     }
 
     @Test
+    void forking_theFirstAnswerWins_andTheLosingForksImplementationIsCancelledAtItsProvider() throws Exception {
+        HeldQuotes first = new HeldQuotes();
+        HeldQuotes second = new HeldQuotes();
+        try (Weft weft = Weft.builder().build()) {
+            String urls = export(weft, first, "threads=4") + "," + export(weft, second, "threads=4");
+            Quotes quotes = weft.refer(Quotes.class, Map.of("url", urls, "cluster", "forking", "forks", "2", "timeout", "20000"));
+
+            CompletableFuture<String> future = quotes.quote("RACE");
+            waitUntil(() -> first.pending.containsKey("RACE") && second.pending.containsKey("RACE"));
+            first.pending.get("RACE").complete("first");
+
+            assertThat(future.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("first");
+            CompletableFuture<String> loser = second.pending.get("RACE");
+            waitUntil(loser::isCancelled);
+            assertThat(first.pending.get("RACE")).isCompletedWithValue("first");
+        }
+    }
+
+    @Test
     void serviceThrowingRpcExceptionWithTimeoutCode_reachesTheCallerOnce_asItsOwnException() {
         HeldQuotes first = new HeldQuotes();
         HeldQuotes second = new HeldQuotes();
