@@ -165,6 +165,11 @@ class WeftAsyncTest {
         try (Weft weft = Weft.builder().build()) {
             String urls = export(weft, first, "threads=4") + "," + export(weft, second, "threads=4");
             Quotes quotes = weft.refer(Quotes.class, Map.of("url", urls, "cluster", "forking", "forks", "2", "timeout", "20000"));
+            // forks go to providers available now: wait until both connections are up (each answered a call)
+            waitUntil(() -> {
+                quotes.count(1).toCompletableFuture().join();
+                return first.runs.get() > 0 && second.runs.get() > 0;
+            });
 
             CompletableFuture<String> future = quotes.quote("RACE");
             waitUntil(() -> first.pending.containsKey("RACE") && second.pending.containsKey("RACE"));
