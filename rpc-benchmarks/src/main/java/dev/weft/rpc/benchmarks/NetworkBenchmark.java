@@ -15,13 +15,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The network benchmark, run by hand: for the raw Netty echo, Weft and Dubbo in turn, a server JVM
- * ({@link NetServer}) and a load generator JVM ({@link NetClient}) on 127.0.0.1; prints a table with
- * throughput, p50 and p99 for 1 and 64 callers, the client process's start to its first answer, and
- * Weft/Dubbo ratios against the bars. Each run prints the load average before and after it, since
+ * The network benchmark, run by hand: for the raw Netty echo, Weft (sync, and {@code weft-async}: one
+ * caller thread keeping the calls in flight through a {@code CompletableFuture} method) and Dubbo in
+ * turn, a server JVM ({@link NetServer}) and a load generator JVM ({@link NetClient}) on 127.0.0.1;
+ * prints a table with throughput, p50 and p99 for 1 and 64 callers (for {@code weft-async}: 1 and
+ * 64 calls in flight from one thread), the client process's start to its first answer, and the
+ * ratios against the bars: Weft against the echo, against Dubbo, and async against sync. Each run prints the load average before and after it, since
  * on a shared machine the figures mean little without it.
  *
- * <pre>java [-Dnet.jvmArgs="-Xshare:off ..."] [-Dnet.targets=echo,weft,dubbo] [-Dnet.classPaths=dir]
+ * <pre>java [-Dnet.jvmArgs="-Xshare:off ..."] [-Dnet.targets=echo,weft,weft-async,dubbo] [-Dnet.classPaths=dir]
  *     -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.NetworkBenchmark [seconds [runs]]</pre>
  *
  * <p>Every child JVM gets the same options ({@code -Xmx} and {@code net.jvmArgs}, space-separated)
@@ -43,7 +45,7 @@ public final class NetworkBenchmark {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         List<NetTarget> targets = new ArrayList<>();
-        for (String name : System.getProperty("net.targets", "echo,weft,dubbo").split(",")) {
+        for (String name : System.getProperty("net.targets", "echo,weft,weft-async,dubbo").split(",")) {
             targets.add(NetTarget.of(name));
         }
         Path classPaths = classPathDirectory();
@@ -75,7 +77,7 @@ public final class NetworkBenchmark {
 
     /** The network classes' jar, then the jars Maven listed for {@code target}. */
     private static String classPath(Path directory, NetTarget target) throws IOException {
-        Path listed = directory.resolve(target.key() + ".classpath");
+        Path listed = directory.resolve(target.classPathKey() + ".classpath");
         if (!Files.isRegularFile(listed)) {
             throw new IllegalArgumentException("net.classPaths: " + directory + " (expected: a directory with "
                     + listed.getFileName() + ", written by `mvn package` in rpc-benchmarks)");
@@ -107,17 +109,26 @@ public final class NetworkBenchmark {
                 target.key(), r.get("1.tput"), r.get("1.p50"), r.get("1.p99"),
                 r.get("64.tput"), r.get("64.p50"), r.get("64.p99"), r.get("first"), r.get("afterInit"), r.get("firstCpu")));
         Map<String, Long> w = results.get(NetTarget.WEFT);
+        Map<String, Long> a = results.get(NetTarget.WEFT_ASYNC);
         Map<String, Long> d = results.get(NetTarget.DUBBO);
-        if (w == null || d == null) {
-            return;
-        }
-        System.out.printf(Locale.ROOT, "64 callers throughput weft/dubbo: %.2f (bar >= 1.5)%n", ratio(w, d, "64.tput"));
-        System.out.printf(Locale.ROOT, "1 caller p50 weft/dubbo: %.2f (bar <= 0.75)%n", ratio(w, d, "1.p50"));
-        System.out.printf(Locale.ROOT, "1 caller p99 weft/dubbo: %.2f (bar <= 1)%n", ratio(w, d, "1.p99"));
-        System.out.printf(Locale.ROOT, "start to first call weft/dubbo: %.2f (bar <= 0.2)%n", ratio(w, d, "first"));
-        System.out.printf(Locale.ROOT, "first call after JVM init weft/dubbo: %.2f%n", ratio(w, d, "afterInit"));
         Map<String, Long> e = results.get(NetTarget.ECHO);
-        if (e != null) {
+        if (w != null && e != null) {
+            System.out.printf(Locale.ROOT, "64 callers throughput weft/echo: %.2f (bar >= 0.85)%n", ratio(w, e, "64.tput"));
+            System.out.printf(Locale.ROOT, "1 caller p50 weft/echo: %.2f (bar <= 1.2)%n", ratio(w, e, "1.p50"));
+            System.out.printf(Locale.ROOT, "start to first call weft/echo: %.2f (bar <= 1.25)%n", ratio(w, e, "first"));
+        }
+        if (w != null && a != null) {
+            System.out.printf(Locale.ROOT, "64 in flight from 1 thread weft-async / 64 callers weft: %.2f (bar >= 0.9)%n",
+                    ratio(a, w, "64.tput"));
+        }
+        if (w != null && d != null) {
+            System.out.printf(Locale.ROOT, "64 callers throughput weft/dubbo: %.2f (bar >= 2)%n", ratio(w, d, "64.tput"));
+            System.out.printf(Locale.ROOT, "1 caller p50 weft/dubbo: %.2f (bar <= 0.75)%n", ratio(w, d, "1.p50"));
+            System.out.printf(Locale.ROOT, "1 caller p99 weft/dubbo: %.2f (bar <= 1)%n", ratio(w, d, "1.p99"));
+            System.out.printf(Locale.ROOT, "start to first call weft/dubbo: %.2f (bar <= 0.4)%n", ratio(w, d, "first"));
+            System.out.printf(Locale.ROOT, "first call after JVM init weft/dubbo: %.2f%n", ratio(w, d, "afterInit"));
+        }
+        if (e != null && d != null) {
             System.out.printf(Locale.ROOT, "start to first call echo/dubbo: %.2f%n", ratio(e, d, "first"));
         }
     }

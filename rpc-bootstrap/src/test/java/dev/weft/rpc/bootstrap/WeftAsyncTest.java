@@ -159,6 +159,59 @@ class WeftAsyncTest {
     }
 
     @Test
+    void forking_theFirstAnswerWins_andTheLosingForksImplementationIsCancelledAtItsProvider() throws Exception {
+        HeldQuotes first = new HeldQuotes();
+        HeldQuotes second = new HeldQuotes();
+        try (Weft weft = Weft.builder().build()) {
+            String urls = export(weft, first, "threads=4") + "," + export(weft, second, "threads=4");
+            Quotes quotes = weft.refer(Quotes.class, Map.of("url", urls, "cluster", "forking", "forks", "2", "timeout", "20000"));
+            // forks go to providers available now: wait until both connections are up (each answered a call)
+            waitUntil(() -> {
+                quotes.count(1).toCompletableFuture().join();
+                return first.runs.get() > 0 && second.runs.get() > 0;
+            });
+
+            CompletableFuture<String> future = quotes.quote("RACE");
+            waitUntil(() -> first.pending.containsKey("RACE") && second.pending.containsKey("RACE"));
+            first.pending.get("RACE").complete("first");
+
+            assertThat(future.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("first");
+            CompletableFuture<String> loser = second.pending.get("RACE");
+            waitUntil(loser::isCancelled);
+            assertThat(first.pending.get("RACE")).isCompletedWithValue("first");
+        }
+    }
+
+    @Test
+    void actives_asyncCallsOverTheLimit_waitHoldingNoThread_andEachStartsWhenAPermitComesBack() throws Exception {
+        HeldQuotes impl = new HeldQuotes();
+        int calls = 1000;
+        try (Weft weft = Weft.builder().build()) {
+            Quotes quotes = weft.refer(Quotes.class, "url=" + export(weft, impl, "threads=4") + "&actives=2&timeout=30000");
+            quotes.count(1).toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS); // connected and warm
+            int threadsBefore = Thread.activeCount();
+
+            List<CompletableFuture<String>> futures = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                futures.add(quotes.quote("S" + i));
+            }
+            waitUntil(() -> impl.pending.size() == 2);
+            Thread.sleep(100); // a third call, if one were let through, would reach the provider by now
+            assertThat(impl.pending).as("calls at the provider under actives=2").hasSize(2);
+            assertThat(futures).noneMatch(CompletableFuture::isDone);
+            assertThat(Thread.activeCount() - threadsBefore).as("threads added while %d calls wait", calls).isLessThan(10);
+
+            for (int i = 0; i < calls; i++) {
+                String symbol = "S" + i;
+                waitUntil(() -> impl.pending.containsKey(symbol)); // first come, first served
+                impl.pending.get(symbol).complete("q-" + symbol);
+                assertThat(futures.get(i).get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("q-" + symbol);
+            }
+            assertThat(impl.runs.get()).isEqualTo(calls + 1);
+        }
+    }
+
+    @Test
     void serviceThrowingRpcExceptionWithTimeoutCode_reachesTheCallerOnce_asItsOwnException() {
         HeldQuotes first = new HeldQuotes();
         HeldQuotes second = new HeldQuotes();

@@ -30,9 +30,11 @@ import java.util.function.Function;
  * (method level, default 1000) after it started, with a {@link RpcException#TIMEOUT_EXCEPTION}
  * error; never with {@code null}. When the forking cluster closes, pending calls fail at once; a
  * call its caller cancels ends at once with {@link RpcException#CANCELLED}.
- * Forks still queued when the answer arrives are not started; running ones finish and their
- * results are ignored. Each fork calls its provider with its own copy of the invocation (attempt
- * 1, 2, ... in its call options) and shares the caller's cancellation. Thread-safe.
+ * Each fork calls its provider with its own copy of the invocation and its own {@link Cancellation}.
+ * When the call ends (first answer, failure of all, timeout, cancel, close), forks still queued are
+ * not started and the ones running are cancelled: the protocol tells their providers, which skip
+ * the call if it is still queued and cancel the future an async implementation returned; a losing
+ * fork's result is ignored. Thread-safe.
  */
 final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
 
@@ -78,7 +80,10 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 + plan.url() + ")");
     }
 
-    /** One forking call: its forks race; the first answer, the last failure, the timeout or the close ends it. */
+    /**
+     * One forking call: its forks race; the first answer, the last failure, the timeout, the
+     * caller's cancel or the close ends it, and cancels the forks still queued or running.
+     */
     private final class Race {
         private final Invocation invocation;
         private final MethodPlan<T> plan;
@@ -86,14 +91,20 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
         private final int timeoutMillis;
         private final AsyncResult outcome = AsyncResult.pending();
         private final AtomicInteger failures = new AtomicInteger();
-        private final List<Future<?>> queued;
+        /** Guarded by this: the forks not ended yet (queued or running), by their own cancellation. */
+        private final List<Cancellation> unfinished;
+        /** Guarded by this: the forks' tasks on the forking executor. */
+        private final List<Future<?>> tasks;
+        /** Guarded by this. */
+        private boolean ended;
 
         Race(Invocation invocation, MethodPlan<T> plan, List<Invoker<T>> selected, int timeoutMillis) {
             this.invocation = invocation;
             this.plan = plan;
             this.selected = selected;
             this.timeoutMillis = timeoutMillis;
-            this.queued = new ArrayList<>(selected.size());
+            this.unfinished = new ArrayList<>(selected.size());
+            this.tasks = new ArrayList<>(selected.size());
         }
 
         void start() {
@@ -107,34 +118,38 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             outcome.completion().whenComplete((answer, failure) -> {
                 timer.cancel(false);
                 cancelled.remove();
-                synchronized (queued) {
-                    queued.forEach(fork -> fork.cancel(false)); // forks still queued are not needed any more
-                }
             });
             for (int i = 0; i < selected.size(); i++) {
                 Invoker<T> invoker = selected.get(i);
-                RpcInvocation forkCall = RpcInvocation.copyOf(invocation);
-                forkCall.setCallOptions(attemptOptions(callerOptions, i + 1));
-                try {
-                    Future<?> fork = cluster.submit(() -> fork(invoker, forkCall));
-                    synchronized (queued) {
-                        queued.add(fork);
+                Cancellation own = Cancellation.create();
+                synchronized (this) {
+                    if (ended) {
+                        return;
                     }
+                    unfinished.add(own);
+                }
+                RpcInvocation forkCall = RpcInvocation.copyOf(invocation);
+                forkCall.setCallOptions(attemptOptions(callerOptions, i + 1).withCancellation(own));
+                try {
+                    Future<?> task = cluster.submit(() -> fork(invoker, forkCall, own));
+                    synchronized (this) {
+                        if (!ended) {
+                            tasks.add(task);
+                            continue;
+                        }
+                    }
+                    task.cancel(false); // the call ended while this fork was submitted
                 } catch (RejectedExecutionException rejected) {
+                    forkEnded(own);
                     failed(new RpcException("fork on provider " + describe(invoker) + " refused: the forking executor is "
                             + (cluster.isClosed() ? "closed" : "saturated"), rejected));
                 }
             }
-            if (outcome.isDone()) {
-                synchronized (queued) {
-                    queued.forEach(fork -> fork.cancel(false));
-                }
-            }
         }
 
-        private void fork(Invoker<T> invoker, RpcInvocation forkCall) {
-            if (outcome.isDone()) {
-                return;
+        private void fork(Invoker<T> invoker, RpcInvocation forkCall, Cancellation own) {
+            if (own.isCancelled()) {
+                return; // the call ended while this fork was queued
             }
             Result result;
             try {
@@ -144,6 +159,7 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
                 throw fatal;
             }
             result.whenComplete((answer, failure) -> {
+                forkEnded(own);
                 if (failure == null) {
                     end(answer);
                 } else if (failure instanceof Error || isBiz(failure)) {
@@ -154,6 +170,10 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             });
         }
 
+        private synchronized void forkEnded(Cancellation own) {
+            unfinished.remove(own);
+        }
+
         private void failed(Throwable failure) {
             if (failures.incrementAndGet() == selected.size()) {
                 end(AsyncResult.failed(giveUp("Forking invoke of " + callSite(invocation) + " failed on all " + selected.size()
@@ -161,10 +181,27 @@ final class ForkingClusterInvoker<T> extends AbstractClusterInvoker<T> {
             }
         }
 
+        /**
+         * Ends the call with {@code result} (once): forks still queued are not started, and the
+         * ones running are cancelled through their own {@link Cancellation}, which the protocol
+         * passes on to the provider (it skips a queued call, cancels an async implementation's future).
+         */
         void end(Result result) {
-            if (!outcome.isDone()) {
-                outcome.follow(result);
+            List<Cancellation> losers;
+            List<Future<?>> queued;
+            synchronized (this) {
+                if (ended) {
+                    return;
+                }
+                ended = true;
+                losers = List.copyOf(unfinished);
+                queued = List.copyOf(tasks);
+                unfinished.clear();
+                tasks.clear();
             }
+            queued.forEach(task -> task.cancel(false));
+            losers.forEach(Cancellation::cancel); // before the caller sees the answer
+            outcome.follow(result); // outside the lock: the caller's callbacks may run here
         }
     }
 

@@ -5,10 +5,13 @@ import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.Reply;
 import dev.weft.rpc.common.URL;
 
+import dev.weft.rpc.common.AsyncResult;
+import dev.weft.rpc.common.Cancellation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.common.RpcResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +35,30 @@ class ForkingClusterInvokerTest {
     private final FakeProvider<Greeting> d = FakeProvider.of(Greeting.class, "10.0.0.4");
     private final CountDownLatch release = new CountDownLatch(1);
     private final ForkingCluster cluster = first(new ForkingCluster(4));
+
+    /** Per provider name: the pending answer of its last call, and that call's cancellation. */
+    private final Map<String, AsyncResult> heldAnswers = new ConcurrentHashMap<>();
+    private final Map<String, Cancellation> heldCancellations = new ConcurrentHashMap<>();
+
+    /** Answers later: a pending result the test completes, failed with CANCELLED when its fork is cancelled (as a protocol does). */
+    private Reply later() {
+        return (invocation, provider) -> {
+            AsyncResult answer = AsyncResult.pending();
+            Cancellation cancellation = invocation.getCallOptions().cancellation();
+            cancellation.onCancel(() -> answer.fail(new RpcException(RpcException.CANCELLED, "cancelled at " + provider.name())));
+            heldCancellations.put(provider.name(), cancellation);
+            heldAnswers.put(provider.name(), answer);
+            return answer;
+        };
+    }
+
+    private void awaitHeld(int forks) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (heldAnswers.size() < forks && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertThat(heldAnswers).as("forks running").hasSize(forks);
+    }
 
     @AfterEach
     void tearDown() {
@@ -80,6 +107,79 @@ class ForkingClusterInvokerTest {
         }
         assertThat(seen).containsOnly(Map.entry(a.name(), a.name()), Map.entry(b.name(), b.name()), Map.entry(c.name(), c.name()));
         assertThat(call.getAttachments()).as("the caller's invocation").doesNotContainKey("span");
+    }
+
+    @Test
+    void forking_theFirstAnswerWins_andTheForksStillRunningAreCancelled_theWinnerIsNot() throws Exception {
+        for (FakeProvider<Greeting> provider : List.of(a, b, c)) {
+            provider.answering(later());
+        }
+        Result result = cluster.join(directory("forks=3&timeout=10000", a, b, c)).invoke(hello());
+        awaitHeld(3);
+        assertThat(heldCancellations.values()).noneMatch(Cancellation::isCancelled);
+
+        heldAnswers.get(b.name()).complete(RpcResult.of("from b"));
+
+        assertThat(Calls.await(result).getValue()).isEqualTo("from b");
+        assertThat(heldCancellations.get(a.name()).isCancelled()).as("losing fork at a").isTrue();
+        assertThat(heldCancellations.get(c.name()).isCancelled()).as("losing fork at c").isTrue();
+        assertThat(heldCancellations.get(b.name()).isCancelled()).as("the winner").isFalse();
+        assertThat(heldAnswers.get(a.name()).isDone()).as("a's attempt ended by its cancel").isTrue();
+    }
+
+    @Test
+    void forking_forksDoNotShareTheCallersCancellation_eachHasItsOwn() throws Exception {
+        a.answering(later());
+        b.answering(later());
+        RpcInvocation call = hello();
+        Cancellation callers = Cancellation.create();
+        call.setCallOptions(call.getCallOptions().withCancellation(callers));
+
+        Result result = cluster.join(directory("forks=2&timeout=10000", a, b)).invoke(call);
+        awaitHeld(2);
+
+        assertThat(heldCancellations.values()).doesNotContain(callers).doesNotHaveDuplicates();
+        callers.cancel();
+        assertThatThrownBy(() -> Calls.await(result))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isCancelled()).isTrue());
+        assertThat(heldCancellations.values()).as("the caller's cancel reaches every fork").allMatch(Cancellation::isCancelled);
+    }
+
+    @Test
+    void forking_timeout_cancelsTheForksStillRunning() throws Exception {
+        a.answering(later());
+        b.answering(later());
+
+        Result result = cluster.join(directory("forks=2&timeout=100", a, b)).invoke(hello());
+
+        assertThatThrownBy(() -> Calls.await(result)).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isTimeout()).isTrue());
+        awaitHeld(2);
+        assertThat(heldCancellations.values()).hasSize(2).allMatch(Cancellation::isCancelled);
+    }
+
+    @Test
+    void forking_aForkQueuedWhenTheCallEnds_neverReachesItsProvider() throws Exception {
+        ForkingCluster oneThread = first(new ForkingCluster(1));
+        try {
+            CountDownLatch entered = new CountDownLatch(1);
+            a.answering(TestClusters.blockUntil(entered, release));
+            b.answering(Reply.providerName());
+            // the one fork thread is held by a; b's fork waits in the queue until the caller cancels
+            RpcInvocation call = hello();
+            Cancellation callers = Cancellation.create();
+            call.setCallOptions(call.getCallOptions().withCancellation(callers));
+            Result result = oneThread.join(directory("forks=2&timeout=10000", a, b)).invoke(call);
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+            callers.cancel();
+            release.countDown();
+
+            assertThatThrownBy(() -> Calls.await(result)).isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isCancelled()).isTrue());
+            oneThread.executor().submit(() -> { }).get(10, TimeUnit.SECONDS); // the fork thread is free again
+            assertThat(b.calls()).as("calls at the queued fork's provider").isZero();
+        } finally {
+            oneThread.close();
+        }
     }
 
     @Test

@@ -110,7 +110,8 @@ class ProtocolFilterWrapperTest {
         try {
             Future<Object> held = executor.submit(() -> limited.invoke(Calls.greet("held")).getValue());
             assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThatThrownBy(() -> limited.invoke(Calls.greet("ada"))).hasMessageContaining("expected: below actives=1;");
+            assertThatThrownBy(() -> dev.weft.rpc.testing.Calls.invoke(limited, Calls.greet("ada")))
+                    .hasMessageContaining("expected: below actives=1;");
             assertThatThrownBy(() -> unlimited.invoke(Calls.greet("ada"))).hasMessageStartingWith("Server busy:");
             release.countDown();
             assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("hello held");

@@ -5,6 +5,7 @@ import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
+import dev.weft.rpc.testing.Calls;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.HeldCalls;
 import org.junit.jupiter.api.AfterEach;
@@ -57,11 +58,11 @@ class ViewActivesTest {
     /** Calls the provider (as the directory lists it now) on a caller thread. */
     private void callInBackground(RegistryDirectory<DemoService> directory, RpcInvocation invocation) {
         Invoker<DemoService> invoker = only(directory);
-        calls.add(callers.submit(() -> invoker.invoke(invocation).getValue()));
+        calls.add(callers.submit(() -> Calls.invoke(invoker, invocation).getValue()));
     }
 
     private static void assertNotProcessedBeyond(Invoker<DemoService> invoker, Invocation invocation, int limit) {
-        assertThatThrownBy(() -> invoker.invoke(invocation))
+        assertThatThrownBy(() -> Calls.invoke(invoker, invocation)) // the refusal ends the waiting call
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
                 .hasMessageContaining(": " + limit + " still after waiting 100 ms (expected: below actives=" + limit + ";");
     }

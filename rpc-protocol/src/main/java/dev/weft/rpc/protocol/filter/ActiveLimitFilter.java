@@ -1,11 +1,16 @@
 package dev.weft.rpc.protocol.filter;
 
 import com.google.common.base.Ticker;
+import com.google.common.util.concurrent.MoreExecutors;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.weft.rpc.common.AsyncResult;
 import dev.weft.rpc.common.CallOptions;
+import dev.weft.rpc.common.Cancellation;
 import dev.weft.rpc.common.Deadline;
 import dev.weft.rpc.common.Invocation;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.Result;
+import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
@@ -17,26 +22,47 @@ import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * Consumer filter {@value #NAME}: at most {@value #ACTIVES_KEY}{@code =N} calls in flight per
  * provider invoker and method ({@code method.actives} overrides {@code actives}; 0, the default,
- * means no limit). A call beyond the limit waits for a permit up to the call's deadline: the
- * invocation's {@code timeout} attachment when present, else the method's {@code timeout} key
- * (default {@value #DEFAULT_TIMEOUT_MILLIS} ms), and never past the call's own deadline
- * ({@link CallOptions#deadline()}), then fails with an {@link RpcException}
- * {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the cluster may try
- * another provider. The wait comes off the deadline, not on top of it: a call that waited is
- * handed on with its call options' deadline narrowed to the end of that wait (measured on the
- * director's ticker), so the protocol's deadline ends when the attempt's does; the cluster gives
- * each attempt its own options, so a retry elsewhere gets a whole deadline. An attachment that is not a number of milliseconds above 0 fails the call as
- * bad input (not {@code NOT_PROCESSED}, which would send it round every provider), as the
- * protocol would.
+ * means no limit). A call beyond the limit waits for a permit, in a queue and without holding a
+ * thread: {@code invoke} returns a pending result at once, and the call starts when a permit
+ * comes back. It waits up to the call's deadline: the invocation's {@code timeout} attachment when
+ * present, else the method's {@code timeout} key (default {@value #DEFAULT_TIMEOUT_MILLIS} ms),
+ * and never past the call's own deadline ({@link CallOptions#deadline()}); then it fails with an
+ * {@link RpcException} {@link RpcException#NOT_PROCESSED NOT_PROCESSED}: nothing was sent, so the
+ * cluster may try another provider. A waiting call its caller cancels ({@link CallOptions#cancellation()})
+ * leaves the queue and fails at once with {@link RpcException#CANCELLED}. The wait comes off the
+ * deadline, not on top of it: a call that waited is handed on with its call options' deadline
+ * narrowed to the end of that wait (measured on the director's ticker), so the protocol's deadline
+ * ends when the attempt's does; the cluster gives each attempt its own options, so a retry
+ * elsewhere gets a whole deadline. An attachment that is not a number of milliseconds above 0
+ * fails the call as bad input (not {@code NOT_PROCESSED}, which would send it round every
+ * provider), as the protocol would.
+ *
+ * <p><b>Where a waiting call goes on.</b> Waiting calls are admitted first come, first served.
+ * An admitted call starts on the call's executor ({@link CallOptions#executor()}: for a sync call,
+ * the caller's own thread, which waits for its answer anyway), else on the thread that returned the
+ * permit (the end of another call), through a {@link MoreExecutors#newSequentialExecutor sequential
+ * executor} per method, so a chain of calls that end at once (a provider that is down) runs one
+ * after another instead of nesting on the stack. The deadline of a waiting call is kept by one
+ * daemon timer thread per director ({@code weft-actives-timer}, started by the first call that
+ * waits, stopped after idling); a call that times out ends on its executor, else on that thread.
+ * {@link #close()} (called by {@code ExtensionDirector.close()}) fails the waiting calls at once
+ * and stops the timer; calls that would wait after it fail at once.
  *
  * <p><b>Live limits.</b> The limit is read per call from the URL the call's provider is seen with
  * ({@link CallOptions#urlOf}): a registry directory's view carrying override rules, else the
@@ -54,15 +80,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Permits.</b> The permits are this filter's own: one counter per chain (that is, per
  * referred invoker) and method, held by the chain's own filter ({@link ChainScopedFilter}) and
- * shared by every view of that invoker, released at the real end of the call (an async call holds
- * its permit until its result completes), on every path (result, business exception, failure);
- * counters go with their chain. A
- * call holding a permit when the limit changes keeps it and releases it normally; the new limit
- * is compared with the permits held, so lowering it admits nobody until enough calls return.
- * Calls started while no limit applied hold no permit and are not counted. Thread-safe.
+ * shared by every view of that invoker, released exactly once at the real end of the call (an
+ * async call holds its permit until its result completes), on every path (result, business
+ * exception, failure); a permit returned while calls wait goes to the first of them. Counters go
+ * with their chain. A call holding a permit when the limit changes keeps it and releases it
+ * normally; the newest limit a call of the method read is compared with the permits held, so
+ * lowering it admits nobody (waiting calls included) until enough calls return, and raising it
+ * admits waiting calls at once. Calls started while no limit applied hold no permit and are not
+ * counted. Thread-safe.
  */
 @Activate(group = FilterChain.CONSUMER, order = 100)
-public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFilter, ExtensionDirectorAware {
+public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFilter, ExtensionDirectorAware, AutoCloseable {
 
     /** The extension name. */
     public static final String NAME = "actives";
@@ -75,6 +103,18 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
 
     /** The director's clock, which measures the wait for a permit. */
     private volatile Ticker ticker = Ticker.systemTicker();
+    /** Ends waiting calls at their deadline; its one thread starts with the first wait. */
+    private final ScheduledThreadPoolExecutor timer;
+    /** The calls waiting for a permit, failed at once by {@link #close()}. */
+    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
+
+    /** The filter; its timer thread starts with the first call that waits for a permit. */
+    public ActiveLimitFilter() {
+        timer = new ScheduledThreadPoolExecutor(1, new ThreadFactoryBuilder().setNameFormat("weft-actives-timer").setDaemon(true).build());
+        timer.setRemoveOnCancelPolicy(true);
+        timer.setKeepAliveTime(10, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true);
+    }
 
     @Override
     public void checkUrl(URL url) {
@@ -89,18 +129,23 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
     /** The filter of one chain, holding that chain's permits. */
     @Override
     public Filter forChain(Invoker<?> invoker) {
-        return new ChainPermits(ticker);
+        return new ChainPermits();
+    }
+
+    /** Fails the calls waiting for a permit at once and stops the timer thread; idempotent. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        for (Waiter waiter : waiting) {
+            waiter.refuse(new RpcException(RpcException.NOT_PROCESSED, "Call of method " + waiter.invocation.getMethodName()
+                    + " waiting for a permit (" + ACTIVES_KEY + ") refused: its extension director closed (not sent)"));
+        }
     }
 
     /** The permits of one chain (one referred invoker), by method. */
-    private static final class ChainPermits implements Filter {
+    private final class ChainPermits implements Filter {
 
         private final ConcurrentMap<String, Permits> byMethod = new ConcurrentHashMap<>();
-        private final Ticker ticker;
-
-        ChainPermits(Ticker ticker) {
-            this.ticker = ticker;
-        }
 
         @Override
         public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
@@ -111,29 +156,212 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
                 return next.invoke(invocation);
             }
             Permits permits = byMethod.computeIfAbsent(method, m -> new Permits());
-            Invocation passedOn = invocation;
-            if (!permits.tryAcquire(limit)) {
-                long timeoutMillis = timeoutMillis(url, invocation);
-                Deadline waitEnd = Deadline.after(timeoutMillis, TimeUnit.MILLISECONDS, ticker)
-                        .minimum(invocation.getCallOptions().deadline());
-                long waitNanos = waitEnd.timeRemaining(TimeUnit.NANOSECONDS);
-                if (!permits.acquire(limit, waitNanos)) {
-                    throw refused(method, url, limit, timeoutMillis);
-                }
-                if (waitEnd.isExpired()) {
-                    permits.release();
-                    throw refused(method, url, limit, timeoutMillis);
-                }
-                passedOn = withDeadline(invocation, waitEnd);
+            if (permits.enter(limit, null)) {
+                return permits.invokeHolding(next, invocation);
+            }
+            long timeoutMillis = timeoutMillis(url, invocation);
+            Deadline waitEnd = Deadline.after(timeoutMillis, TimeUnit.MILLISECONDS, ticker)
+                    .minimum(invocation.getCallOptions().deadline());
+            Waiter waiter = new Waiter(permits, next, invocation, waitEnd, () -> refused(method, url, limit, timeoutMillis));
+            waiting.add(waiter); // before it is queued: a close from now on finds it
+            if (permits.enter(limit, waiter)) { // a permit came back meanwhile
+                waiting.remove(waiter);
+                return permits.invokeHolding(next, invocation);
+            }
+            waiter.watchCancellation();
+            return waiter.outcome;
+        }
+    }
+
+    /**
+     * One call waiting for a permit. It leaves the queue once: admitted ({@link Permits#release})
+     * or refused (deadline, caller's cancel, close), whichever takes it out of the queue first.
+     */
+    private final class Waiter {
+        final Permits permits;
+        final Invoker<?> next;
+        final Invocation invocation;
+        final Deadline waitEnd;
+        final Supplier<RpcException> refusal;
+        final Executor executor;
+        final AsyncResult outcome = AsyncResult.pending();
+        /** Guarded by the permits' lock: whether in their queue, and the deadline's timer task while it is. */
+        boolean queued;
+        Future<?> expiry;
+        private volatile Cancellation.Registration cancelled = Cancellation.Registration.NONE;
+
+        Waiter(Permits permits, Invoker<?> next, Invocation invocation, Deadline waitEnd, Supplier<RpcException> refusal) {
+            this.permits = permits;
+            this.next = next;
+            this.invocation = invocation;
+            this.waitEnd = waitEnd;
+            this.refusal = refusal;
+            Executor own = invocation.getCallOptions().executor();
+            this.executor = own != null ? own : permits.admitted;
+        }
+
+        /** Queued: watches the caller's cancellation (the deadline's timer was set when it was queued). */
+        void watchCancellation() {
+            cancelled = invocation.getCallOptions().cancellation().onCancel(() -> refuse(new RpcException(RpcException.CANCELLED,
+                    "Call of method " + invocation.getMethodName() + " cancelled by its caller while waiting for a permit ("
+                            + ACTIVES_KEY + "; not sent)")));
+            if (!permits.isQueued(this)) {
+                ended(); // admitted or refused before it watched: nothing is left to watch
+            }
+        }
+
+        /** The deadline passed while queued. */
+        void expire() {
+            if (permits.leave(this)) {
+                ended();
+                executor.execute(() -> outcome.fail(refusal.get()));
+            }
+        }
+
+        /** Ends the call with {@code failure} when it is still queued. */
+        void refuse(RpcException failure) {
+            if (permits.leave(this)) {
+                ended();
+                outcome.fail(failure);
+            }
+        }
+
+        /** Admitted with a permit: starts the call, unless its wait ended meanwhile. */
+        void start() {
+            ended();
+            if (waitEnd.isExpired()) {
+                permits.release();
+                outcome.fail(refusal.get());
+                return;
             }
             Result result;
             try {
-                result = next.invoke(passedOn);
+                result = permits.invokeHolding(next, withDeadline(invocation, waitEnd));
             } catch (RuntimeException | Error e) {
-                permits.release();
+                outcome.fail(e); // the permit is back: invokeHolding released it
+                Results.rethrowIfFatal(e);
+                return;
+            }
+            outcome.follow(result);
+        }
+
+        private void ended() {
+            waiting.remove(this);
+            cancelled.remove();
+        }
+    }
+
+    /**
+     * The in-flight count of one method of one invoker and the calls waiting for a permit, first
+     * come first served. The limit compared is the newest one a call read.
+     */
+    private final class Permits {
+
+        /** Where admitted calls without an executor of their own start, one after another. */
+        final Executor admitted = MoreExecutors.newSequentialExecutor(MoreExecutors.directExecutor());
+        private final ArrayDeque<Waiter> queue = new ArrayDeque<>(); // guarded by this
+        private int inFlight; // guarded by this
+        private int limit; // guarded by this
+
+        /**
+         * Takes a permit under {@code newLimit} when no call waits before it; else queues
+         * {@code waiter} (when not null) with a timer for its deadline. Waiting calls the new
+         * limit admits start first.
+         */
+        boolean enter(int newLimit, Waiter waiter) {
+            List<Waiter> admittedNow;
+            boolean entered;
+            synchronized (this) {
+                limit = newLimit;
+                admittedNow = admitWaiting();
+                entered = queue.isEmpty() && inFlight < limit;
+                if (entered) {
+                    inFlight++;
+                } else if (waiter != null) {
+                    queue(waiter);
+                }
+            }
+            startAll(admittedNow);
+            return entered;
+        }
+
+        /** Holding this lock. */
+        private void queue(Waiter waiter) {
+            long waitNanos = waiter.waitEnd.timeRemaining(TimeUnit.NANOSECONDS);
+            try {
+                waiter.expiry = timer.schedule(waiter::expire, Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException closed) {
+                waiter.outcome.fail(new RpcException(RpcException.NOT_PROCESSED, "Call of method "
+                        + waiter.invocation.getMethodName() + " would wait for a permit (" + ACTIVES_KEY
+                        + ") but its extension director is closed (not sent)"));
+                return;
+            }
+            queue.add(waiter);
+            waiter.queued = true;
+        }
+
+        /** Calls {@code next} holding a permit, returned once at the real end of the call. */
+        Result invokeHolding(Invoker<?> next, Invocation invocation) {
+            Result result;
+            try {
+                result = next.invoke(invocation);
+            } catch (RuntimeException | Error e) {
+                release();
                 throw e;
             }
-            return result.whenComplete((value, failure) -> permits.release());
+            return result.whenComplete((value, failure) -> release());
+        }
+
+        /** Returns a permit; the first waiting calls it admits start. */
+        void release() {
+            List<Waiter> admittedNow;
+            synchronized (this) {
+                inFlight--;
+                admittedNow = admitWaiting();
+            }
+            startAll(admittedNow);
+        }
+
+        /** Takes {@code waiter} out of the queue; true when it was queued (and now is not). */
+        boolean leave(Waiter waiter) {
+            synchronized (this) {
+                if (!waiter.queued) {
+                    return false;
+                }
+                waiter.queued = false;
+                queue.remove(waiter); // deadlines end roughly in queue order: found near the head
+            }
+            waiter.expiry.cancel(false);
+            return true;
+        }
+
+        synchronized boolean isQueued(Waiter waiter) {
+            return waiter.queued;
+        }
+
+        /** Holding this lock: admits the first waiting calls while permits are free. */
+        private List<Waiter> admitWaiting() {
+            if (queue.isEmpty() || inFlight >= limit) {
+                return List.of();
+            }
+            List<Waiter> admittedNow = new ArrayList<>(Math.min(limit - inFlight, queue.size()));
+            while (inFlight < limit && !queue.isEmpty()) {
+                Waiter waiter = queue.poll();
+                waiter.queued = false;
+                waiter.expiry.cancel(false);
+                inFlight++;
+                admittedNow.add(waiter);
+            }
+            return admittedNow;
+        }
+
+        private void startAll(List<Waiter> admittedNow) {
+            if (admittedNow.isEmpty()) {
+                return;
+            }
+            for (Waiter waiter : admittedNow) {
+                waiter.executor.execute(waiter::start);
+            }
         }
     }
 
@@ -166,62 +394,5 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
                     + RpcInvocation.signature(invocation) + " to " + url);
         }
         return timeout;
-    }
-
-    /**
-     * The in-flight count of one method of one invoker; waiters queue on a condition. Each waiter
-     * compares with the limit its call read, and the limit may change between calls, so a release
-     * wakes every waiter: waking one whose limit is still reached would strand one whose limit is not.
-     */
-    private static final class Permits {
-
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition released = lock.newCondition();
-        private int inFlight;
-
-        /** Takes a permit if fewer than {@code limit} are taken, without waiting. */
-        boolean tryAcquire(int limit) {
-            lock.lock();
-            try {
-                if (inFlight >= limit) {
-                    return false;
-                }
-                inFlight++;
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Takes a permit, waiting up to {@code timeoutNanos} while {@code limit} are taken. */
-        boolean acquire(int limit, long timeoutNanos) {
-            lock.lock();
-            try {
-                long remaining = timeoutNanos;
-                while (inFlight >= limit) {
-                    if (remaining <= 0) {
-                        return false;
-                    }
-                    remaining = released.awaitNanos(remaining);
-                }
-                inFlight++;
-                return true;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RpcException(RpcException.NOT_PROCESSED, "Interrupted while waiting for a permit (not sent, safe to retry)", e);
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        void release() {
-            lock.lock();
-            try {
-                inFlight--;
-                released.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
     }
 }

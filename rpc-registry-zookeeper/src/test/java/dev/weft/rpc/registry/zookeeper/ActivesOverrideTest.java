@@ -10,6 +10,7 @@ import dev.weft.rpc.protocol.Exporter;
 import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.registry.RegistryDirectory;
 import dev.weft.rpc.spi.ExtensionDirector;
+import dev.weft.rpc.testing.Calls;
 import dev.weft.rpc.testing.FakeProvider;
 import dev.weft.rpc.testing.HeldCalls;
 import dev.weft.rpc.testing.Reply;
@@ -187,7 +188,7 @@ class ActivesOverrideTest {
     }
 
     private void callInBackground(String method) {
-        calls.add(callers.submit(() -> cluster.invoke(call(method)).getValue()));
+        calls.add(callers.submit(() -> Calls.invoke(cluster, call(method)).getValue()));
     }
 
     private void awaitCallsAnswered() throws Exception {
@@ -198,7 +199,7 @@ class ActivesOverrideTest {
 
     private void assertWaitsThenFailsNotProcessed(String method, int limit) {
         long started = System.nanoTime();
-        assertThatThrownBy(() -> cluster.invoke(call(method)).recreate())
+        assertThatThrownBy(() -> Calls.invoke(cluster, call(method)).recreate())
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue())
                 .hasMessageContaining(": " + limit + " still after waiting " + TIMEOUT_MILLIS + " ms (expected: below actives="
                         + limit + ";");
