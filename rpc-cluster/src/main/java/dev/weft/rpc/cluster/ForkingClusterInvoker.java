@@ -30,7 +30,8 @@ import java.util.function.Function;
  * (method level, default 1000) after it started, with a {@link RpcException#TIMEOUT_EXCEPTION}
  * error; never with {@code null}. When the forking cluster closes, pending calls fail at once; a
  * call its caller cancels ends at once with {@link RpcException#CANCELLED}.
- * Each fork calls its provider with its own copy of the invocation and its own {@link Cancellation}.
+ * Each fork calls its provider with its own copy of the invocation (attempt 1, 2, ... of the call, as
+ * meters and spans number it) and its own {@link Cancellation}.
  * When the call ends (first answer, failure of all, timeout, cancel, close), forks still queued are
  * not started and the ones running are cancelled: the protocol tells their providers, which skip
  * the call if it is still queued and cancel the future an async implementation returned; a losing
