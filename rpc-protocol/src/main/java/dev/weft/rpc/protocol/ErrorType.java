@@ -30,6 +30,11 @@ public enum ErrorType {
     FORBIDDEN("forbidden"),
     /** The call or its answer could not be (de)serialised ({@link RpcException#SERIALIZATION_EXCEPTION}). */
     SERIALIZATION("serialization"),
+    /**
+     * The caller, or the strategy, cancelled it ({@link RpcException#CANCELLED}): a call whose future
+     * was cancelled, or an attempt that lost to another (a forking or hedging loser).
+     */
+    CANCELLED("cancelled"),
     /** Anything else ({@link RpcException#UNKNOWN_EXCEPTION}, a code not listed, an exception thrown by a filter). */
     UNKNOWN("unknown");
 
@@ -68,6 +73,7 @@ public enum ErrorType {
             case RpcException.NO_INVOKER_AVAILABLE -> NO_PROVIDER;
             case RpcException.FORBIDDEN_EXCEPTION -> FORBIDDEN;
             case RpcException.SERIALIZATION_EXCEPTION -> SERIALIZATION;
+            case RpcException.CANCELLED -> CANCELLED;
             default -> UNKNOWN;
         };
     }

@@ -134,8 +134,10 @@ class StrategyMetricsTest {
         assertThat(attempts).allSatisfy(attempt -> {
             assertThat(attempt.count()).isEqualTo(1);
             assertThat(attempt.getId().getTag(Meters.METHOD)).isEqualTo(method);
-            assertThat(attempt.getId().getTag(Meters.ERROR_TYPE)).isEqualTo("none");
         });
+        assertThat(attempts).as("the winner's attempt, and the loser's, cancelled when the winner answered")
+                .extracting(attempt -> attempt.getId().getTag(Meters.SERVER_ADDRESS) + " " + attempt.getId().getTag(Meters.ERROR_TYPE))
+                .containsExactlyInAnyOrder(held.get(0) + " none", held.get(1) + " cancelled");
         assertThat(meters.get(Meters.CLIENT_CALL_DURATION).tags(Meters.METHOD, method, Meters.OUTCOME, "ok",
                 Meters.ERROR_TYPE, "none").timer().count()).isEqualTo(1);
         assertThat(meters.get(Meters.CLIENT_RETRIES).tag(Meters.METHOD, method).counter().count())

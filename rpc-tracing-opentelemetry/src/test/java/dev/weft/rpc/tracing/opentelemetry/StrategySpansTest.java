@@ -106,7 +106,7 @@ class StrategySpansTest {
 
         assertThat(thrown == null ? null : thrown.getClass()).isEqualTo(failing ? IllegalArgumentException.class : null);
         int targets = TARGETS.get(cluster);
-        assertTrace(parent, method, failing, targets);
+        assertTrace(parent, method, failing, targets, 0);
     }
 
     @ParameterizedTest(name = "async={0}")
@@ -129,14 +129,16 @@ class StrategySpansTest {
         d.answer.complete("d:ada");
         parent.end();
 
-        assertTrace(parent, method, false, 2);
+        assertTrace(parent, method, false, 2, 1);
     }
 
     /**
      * The call span under {@code parent}, its {@code targets} attempt spans at distinct providers
-     * numbered 1 to {@code targets}, and a server span under each, with the attributes of §14.
+     * numbered 1 to {@code targets}, and a server span under each, with the attributes of §14;
+     * {@code cancelled} of the attempts lost to another and were cancelled (ERROR, {@code cancelled}),
+     * and what their providers made of the cancel is not checked.
      */
-    private static void assertTrace(Span parent, String method, boolean failing, int targets) {
+    private static void assertTrace(Span parent, String method, boolean failing, int targets, int cancelled) {
         String parentId = parent.getSpanContext().getSpanId();
         SpanData call = await(() -> spans(s -> parentId.equals(s.getParentSpanId())), 1).get(0);
         assertThat(call.getKind()).isEqualTo(SpanKind.CLIENT);
@@ -153,9 +155,14 @@ class StrategySpansTest {
         }
         assertThat(servers).hasSize(targets).allMatch(s -> s.getKind() == SpanKind.SERVER);
 
+        List<SpanData> losers = attempts.stream().filter(s -> "cancelled".equals(s.getAttributes().get(ERROR_TYPE))).toList();
+        assertThat(losers).as("attempts cancelled when another answered").hasSize(cancelled)
+                .allMatch(s -> s.getStatus().getStatusCode() == StatusCode.ERROR);
         List<SpanData> all = new ArrayList<>(List.of(call));
         all.addAll(attempts);
         all.addAll(servers);
+        all.removeAll(losers);
+        all.removeIf(s -> losers.stream().anyMatch(loser -> loser.getSpanId().equals(s.getParentSpanId())));
         for (SpanData span : all) {
             assertThat(span.getTraceId()).isEqualTo(parent.getSpanContext().getTraceId());
             assertThat(span.getName()).isEqualTo(Shop.class.getName() + "/" + method);
