@@ -176,8 +176,10 @@ public final class ResilienceBenchmark {
                 cores.release();
             }
         };
-        String plain = export(limited, "");
-        String auto = export(limited, "executes=auto");
+        // connection-calls raised: at its default (64) the provider stops reading the consumer's one
+        // connection, so the excess waits in the socket where no provider-side limit can see it
+        String plain = export(limited, "connection-calls=4096");
+        String auto = export(limited, "executes=auto&connection-calls=4096");
         System.out.println("\n== overload: one provider, 4 calls at once, 5 ms each; offered twice its capacity");
         try (Weft consumer = Weft.builder().application("overload").build()) {
             Greeter greeter = consumer.refer(Greeter.class, "cluster=failfast&timeout=1000&url=" + plain);

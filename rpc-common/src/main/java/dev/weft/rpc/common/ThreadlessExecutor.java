@@ -33,17 +33,22 @@ public final class ThreadlessExecutor implements Executor {
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
+        boolean queued;
         synchronized (this) {
-            if (!finished) {
+            queued = !finished;
+            if (queued) {
                 if (tasks == null) {
                     tasks = new ArrayDeque<>(4);
                 }
                 tasks.add(task);
-                LockSupport.unpark(waiter);
-                return;
             }
         }
-        fallback.execute(task);
+        if (queued) {
+            // Outside the lock: a waiter woken while it is held would block on it at once.
+            LockSupport.unpark(waiter);
+        } else {
+            fallback.execute(task);
+        }
     }
 
     /**
