@@ -36,7 +36,7 @@ public final class NetClient {
         int seconds = Integer.parseInt(args[2]);
         NetSide side = target.side();
         AsyncGreeter async = side instanceof WeftAsyncSide asyncSide ? asyncSide.connectAsync(port) : null;
-        Greeter greeter = async != null ? name -> async.greet(name).join() : side.connect(port);
+        Greeter greeter = async != null ? WeftAsyncSide.waitingFor(async) : side.connect(port);
         greeter.greet(ARGUMENT);
         long answeredMillis = System.currentTimeMillis();
         System.out.println("first-call-answered");

@@ -14,10 +14,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -152,7 +152,7 @@ public final class NetHostileAttacker {
         List<Socket> sockets = new ArrayList<>();
         ExecutorService senders = Executors.newFixedThreadPool(uploads);
         AtomicLong closedByProvider = new AtomicLong();
-        AtomicBoolean over = new AtomicBoolean();
+        CountDownLatch over = new CountDownLatch(1);
         try {
             for (int u = 0; u < uploads; u++) {
                 Socket socket = connect(port);
@@ -164,12 +164,11 @@ public final class NetHostileAttacker {
                         for (int sent = 0; sent < 6 * 1024 * 1024; sent += chunk.length) {
                             o.write(chunk);
                         }
-                        while (!over.get()) {
-                            Thread.sleep(10_000);
+                        while (!over.await(10, TimeUnit.SECONDS)) {
                             o.write('x');
                         }
                     } catch (IOException e) {
-                        if (!over.get()) {
+                        if (over.getCount() > 0) {
                             closedByProvider.incrementAndGet();
                         }
                     } catch (InterruptedException e) {
@@ -179,7 +178,7 @@ public final class NetHostileAttacker {
             }
             Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
         } finally {
-            over.set(true);
+            over.countDown();
             for (Socket s : sockets) {
                 s.close();
             }

@@ -67,7 +67,10 @@ public final class ObservedNetworkRun {
             caller.setDaemon(true);
             caller.start();
         }
-        done.await();
+        // each caller's last call ends within its timeout after the phase
+        if (!done.await(seconds + 60L, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("callers still running 60 s after the phase ended");
+        }
         return calls.sum() * 1e9 / (System.nanoTime() - start);
     }
 

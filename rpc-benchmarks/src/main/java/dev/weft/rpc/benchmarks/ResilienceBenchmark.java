@@ -168,7 +168,14 @@ public final class ResilienceBenchmark {
     private void overload() throws Exception {
         Semaphore cores = new Semaphore(4);
         Greeter limited = name -> {
-            cores.acquireUninterruptibly();
+            try {
+                if (!cores.tryAcquire(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("no core free within 10 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
             try {
                 sleepMillis(5);
                 return "hi " + name;

@@ -3,6 +3,9 @@ package dev.weft.rpc.benchmarks;
 import dev.weft.rpc.bootstrap.Weft;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Weft's {@code weft} protocol with a {@link CompletableFuture} service method on both sides, the
@@ -13,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
  */
 final class WeftAsyncSide implements NetSide {
 
+    private static final long WAIT_SECONDS = 30;
+
     @Override
     public int serve() {
         Weft weft = Weft.builder().build();
@@ -22,8 +27,26 @@ final class WeftAsyncSide implements NetSide {
 
     @Override
     public Greeter connect(int port) {
-        AsyncGreeter greeter = connectAsync(port);
-        return name -> greeter.greet(name).join();
+        return waitingFor(connectAsync(port));
+    }
+
+    /**
+     * {@code greeter} with each call waited for, at most {@link #WAIT_SECONDS}: beyond the refer's own
+     * {@code timeout}, so a call that outlives it means a call that never ended.
+     */
+    static Greeter waitingFor(AsyncGreeter greeter) {
+        return name -> {
+            try {
+                return greeter.greet(name).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for an answer", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("call failed: " + e.getCause(), e.getCause());
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("no end of the call within " + WAIT_SECONDS + " s", e);
+            }
+        };
     }
 
     /** The client side: one shared connection to {@code port}, calls returning at once. */

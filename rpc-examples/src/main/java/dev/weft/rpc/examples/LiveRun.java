@@ -161,8 +161,8 @@ final class LiveRun {
             long previousAt = 0;
             long previousDone = 0;
             for (LiveEvent event : events) {
-                // An event that took long to apply (an admin command on a busy machine) delays the next
-                // one so that its window keeps at least half its planned length.
+                // Each event's window keeps at least half its planned length: an event whose
+                // application ran long pushes the next one back.
                 long startAt = Math.max(event.atMillis(), previousDone + (event.atMillis() - previousAt) / 2);
                 while (series.elapsedMillis() < startAt) {
                     progress.drawAt(series.elapsedMillis(), label);

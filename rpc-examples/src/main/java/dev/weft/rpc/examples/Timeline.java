@@ -41,7 +41,7 @@ final class Timeline {
             from = event.atMillis();
             current = event;
         }
-        // an event applied late (a slow machine) may end after the load did: its window is then empty
+        // an event applied after the load ended has an empty window
         rows.add(new Row(current, result.series().window(from, Math.max(from, result.durationMillis()))));
         return rows;
     }
