@@ -72,15 +72,21 @@ public final class ColdStart {
             dubbo.add(runOnce(DubboColdStart.class));
         }
         System.out.printf(Locale.ROOT, "%-6s %5s %22s %22s%n", "", "runs", "main->first call (ms)", "whole process (ms)");
-        print("weft", weft);
-        print("dubbo", dubbo);
+        BenchmarkResults results = BenchmarkResults.start("cold-start", args).put("providers", PROVIDERS);
+        print("weft", weft, results);
+        print("dubbo", dubbo, results);
+        results.write();
     }
 
-    private static void print(String framework, List<Run> runs) {
+    private static void print(String framework, List<Run> runs, BenchmarkResults results) {
         long[] first = runs.stream().mapToLong(Run::firstCallNanos).sorted().toArray();
         long[] whole = runs.stream().mapToLong(Run::processNanos).sorted().toArray();
         System.out.printf(Locale.ROOT, "%-6s %5d %22.1f %22.1f%n", framework, runs.size(),
                 median(first) / 1e6, median(whole) / 1e6);
+        results.add("frameworks", BenchmarkResults.row("framework", framework, "runs", runs.size(),
+                "firstCallMsMedian", median(first) / 1e6, "processMsMedian", median(whole) / 1e6,
+                "firstCallMs", runs.stream().map(run -> run.firstCallNanos() / 1e6).toList(),
+                "processMs", runs.stream().map(run -> run.processNanos() / 1e6).toList()));
     }
 
     static double median(long[] sorted) {

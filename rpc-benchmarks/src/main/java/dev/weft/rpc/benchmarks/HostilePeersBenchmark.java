@@ -61,6 +61,8 @@ public final class HostilePeersBenchmark {
             throw new IllegalStateException("provider did not start");
         }
         System.out.println("load average before: " + loadAverage());
+        BenchmarkResults results = BenchmarkResults.start("hostile-peers", args).put("secondsPerPhase", seconds)
+                .put("callsPerSecond", RATE).put("timeoutMs", TIMEOUT);
         List<String> rows = new ArrayList<>();
         try (Weft weft = Weft.builder().build()) {
             NetHostileService consumer = weft.refer(NetHostileService.class,
@@ -72,6 +74,7 @@ public final class HostilePeersBenchmark {
             Phase quiet = phase(consumer, seconds, null, port, java, jar);
             long[] after = memory(in, out);
             rows.add(row("quiet", quiet, after, before));
+            results.add("phases", figures("quiet", quiet, after, before));
             String[][] phases = {
                     {"10 non-reading clients", NetHostileAttacker.NON_READING},
                     {"48 trickling uploads", NetHostileAttacker.TRICKLING},
@@ -82,6 +85,7 @@ public final class HostilePeersBenchmark {
                 Phase figures = phase(consumer, seconds, phase[1], port, java, jar);
                 after = memory(in, out);
                 rows.add(row(phase[0], figures, after, before));
+                results.add("phases", figures(phase[0], figures, after, before));
             }
         } finally {
             in.close();
@@ -94,6 +98,7 @@ public final class HostilePeersBenchmark {
                 + " (of stamped runs) | attack | heap after MB | direct after MB |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         rows.forEach(System.out::println);
+        results.write();
     }
 
     /** The consumer's figures of one phase, and what the attack reported. */
@@ -105,6 +110,14 @@ public final class HostilePeersBenchmark {
         return String.format(Locale.ROOT, "| %s | %d | %d | %.2f | %.2f | %.1f | %d (of %d) | %s | %.0f | %.1f |", name,
                 phase.calls, phase.failed, phase.p50 / 1e6, phase.p99 / 1e6, phase.max / 1e6, after[3] - before[3],
                 after[2] - before[2], phase.attack, after[0] / 1048576.0, after[1] / 1048576.0);
+    }
+
+    /** The figures of {@link #row} for the results file. */
+    private static java.util.Map<String, Object> figures(String name, Phase phase, long[] after, long[] before) {
+        return BenchmarkResults.row("phase", name, "calls", phase.calls, "failed", phase.failed, "p50Ms", phase.p50 / 1e6,
+                "p99Ms", phase.p99 / 1e6, "maxMs", phase.max / 1e6, "staleRuns", after[3] - before[3],
+                "stampedRuns", after[2] - before[2], "attack", phase.attack, "heapAfterMb", after[0] / 1048576.0,
+                "directAfterMb", after[1] / 1048576.0);
     }
 
     private static long[] memory(Writer in, BufferedReader out) throws IOException, InterruptedException {

@@ -55,15 +55,25 @@ public final class NetworkBenchmark {
             System.out.println(target.key() + " class path: "
                     + classPathOf.get(target).split(File.pathSeparator).length + " entries");
         }
+        BenchmarkResults written = BenchmarkResults.start("network", args)
+                .put("secondsPerPhase", seconds)
+                .put("targets", targets.stream().map(NetTarget::key).toList());
         for (int run = 1; run <= runs; run++) {
-            System.out.println("run " + run + ", load average before: " + loadAverage());
+            String before = loadAverage();
+            System.out.println("run " + run + ", load average before: " + before);
             Map<NetTarget, Map<String, Long>> results = new LinkedHashMap<>();
             for (NetTarget target : targets) {
                 results.put(target, measure(target, classPathOf.get(target), seconds));
             }
-            System.out.println("run " + run + ", load average after: " + loadAverage());
+            String after = loadAverage();
+            System.out.println("run " + run + ", load average after: " + after);
             print(results);
+            Map<String, Map<String, Long>> byKey = new LinkedHashMap<>();
+            results.forEach((target, figures) -> byKey.put(target.key(), figures));
+            written.add("runs", BenchmarkResults.row("run", run, "loadAverageBefore", before, "loadAverageAfter", after,
+                    "targets", byKey));
         }
+        written.write();
     }
 
     private static Path classPathDirectory() throws Exception {

@@ -29,6 +29,8 @@ public final class ObservedNetworkRun {
         ObservedWefts.Binding binding = ObservedWefts.Binding.of(args.length > 2 ? args[2] : "both");
         List<Double> off = new ArrayList<>();
         List<Double> both = new ArrayList<>();
+        BenchmarkResults results = BenchmarkResults.start("observed-network-" + binding.name().toLowerCase(Locale.ROOT), args)
+                .put("binding", binding.name().toLowerCase(Locale.ROOT)).put("secondsPerPhase", seconds).put("callers", CALLERS);
         try (ObservedWefts plain = new ObservedWefts(ObservedWefts.Binding.OFF, "weft");
              ObservedWefts observed = new ObservedWefts(binding, "weft")) {
             run(plain.greeter, 3);
@@ -38,12 +40,18 @@ public final class ObservedNetworkRun {
                 double b = run(observed.greeter, seconds);
                 off.add(a);
                 both.add(b);
+                double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 System.out.printf(Locale.ROOT, "round %d: unbound %,.0f calls/s, %s bound %,.0f calls/s (%.3fx), load %.2f%n",
-                        round, a, binding, b, b / a, java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                        round, a, binding, b, b / a, load);
+                results.add("rounds", BenchmarkResults.row("round", round, "unboundCallsPerS", a, "boundCallsPerS", b,
+                        "loadAverage", load));
             }
             System.out.printf(Locale.ROOT, "median: unbound %,.0f calls/s, %s bound %,.0f calls/s: %.3fx (spans exported: %,d)%n",
                     median(off), binding, median(both), median(both) / median(off), observed.spans.get());
+            results.put("medianUnboundCallsPerS", median(off)).put("medianBoundCallsPerS", median(both))
+                    .put("spansExported", observed.spans.get());
         }
+        results.write();
     }
 
     /** 64 callers calling {@code greeter} for {@code seconds}; calls per second. */

@@ -87,6 +87,10 @@ public final class RegistryBenchmark {
         // Lets the benchmark ask the server for its watch count ("wchs").
         System.setProperty("zookeeper.4lw.commands.whitelist", "wchs,cons");
         String mode = args.length > 0 ? args[0] : "change";
+        if (!List.of("change", "routing", "cycles").contains(mode)) {
+            throw new IllegalArgumentException("mode: " + mode + " (expected: change, routing or cycles)");
+        }
+        BenchmarkResults results = BenchmarkResults.start("registry-" + mode, args);
         try (TestingServer server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, -1, -1,
                 Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1"), true);
                 CuratorFramework operator = CuratorFrameworkFactory.newClient(server.getConnectString(),
@@ -94,18 +98,20 @@ public final class RegistryBenchmark {
             operator.start();
             operator.blockUntilConnected(30, TimeUnit.SECONDS);
             switch (mode) {
-                case "change" -> change(server, operator, args.length > 1 ? Integer.parseInt(args[1]) : 200);
-                case "routing" -> routing(server, operator, args.length > 1 ? Integer.parseInt(args[1]) : 200);
+                case "change" -> change(server, operator, args.length > 1 ? Integer.parseInt(args[1]) : 200, results);
+                case "routing" -> routing(server, operator, args.length > 1 ? Integer.parseInt(args[1]) : 200, results);
                 case "cycles" -> cycles(server, args.length > 1 ? Integer.parseInt(args[1]) : 10_000,
-                        args.length > 2 ? Integer.parseInt(args[2]) : 3_600);
+                        args.length > 2 ? Integer.parseInt(args[2]) : 3_600, results);
                 default -> throw new IllegalArgumentException("mode: " + mode + " (expected: change, routing or cycles)");
             }
         }
+        results.write();
     }
 
     // ------------------------------------------------------------------ change
 
-    private static void change(TestingServer server, CuratorFramework operator, int changes) throws Exception {
+    private static void change(TestingServer server, CuratorFramework operator, int changes, BenchmarkResults results)
+            throws Exception {
         int count = 2_000;
         String folder = "/weft/" + SERVICE + "/providers";
         operator.create().creatingParentsIfNeeded().forPath(folder);
@@ -166,18 +172,22 @@ public final class RegistryBenchmark {
             System.out.printf("load average (1 min) during the changes: %.1f to %.1f on %d cores%n",
                     Arrays.stream(load).min().orElse(0), Arrays.stream(load).max().orElse(0),
                     Runtime.getRuntime().availableProcessors());
+            results.put("providers", count).put("changes", changes).put("readyMs", bench.readyMillis)
+                    .put("loadAverageMin", Arrays.stream(load).min().orElse(0))
+                    .put("loadAverageMax", Arrays.stream(load).max().orElse(0));
             for (int b = 0; b < BUCKETS.length; b++) {
-                report("CPU per change: " + BUCKETS[b], cpu[b]);
+                report(results, BUCKET_KEYS[b], "CPU per change: " + BUCKETS[b], cpu[b]);
             }
-            report("CPU per change: registry + directory (sum)", registryAndDirectory);
-            report("write -> directory published (wall)", wall);
+            report(results, "cpuRegistryAndDirectory", "CPU per change: registry + directory (sum)", registryAndDirectory);
+            report(results, "wall", "write -> directory published (wall)", wall);
             System.out.printf("refreshes: %d; cluster %s%n", directory.getRefreshCount(), bench.cluster.isAvailable());
         }
     }
 
     // ------------------------------------------------------------------ routing
 
-    private static void routing(TestingServer server, CuratorFramework operator, int changes) throws Exception {
+    private static void routing(TestingServer server, CuratorFramework operator, int changes, BenchmarkResults results)
+            throws Exception {
         int count = 2_000;
         String folder = "/weft/" + SERVICE;
         operator.create().creatingParentsIfNeeded().forPath(folder + "/providers");
@@ -241,9 +251,11 @@ public final class RegistryBenchmark {
             }
             System.out.printf("load average (1 min) at the end: %.1f on %d cores%n",
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), Runtime.getRuntime().availableProcessors());
-            report("CPU per rule change: routing of the new state (each method's routed list)", routingCpu);
-            report("CPU per rule change: registry + directory + routing (sum)", consumerCpu);
-            report("rule write -> consumer state published (wall)", wall);
+            results.put("providers", count).put("rules", 50).put("changes", changes).put("readyMs", bench.readyMillis)
+                    .put("loadAverageEnd1m", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            report(results, "cpuRouting", "CPU per rule change: routing of the new state (each method's routed list)", routingCpu);
+            report(results, "cpuConsumer", "CPU per rule change: registry + directory + routing (sum)", consumerCpu);
+            report(results, "wall", "rule write -> consumer state published (wall)", wall);
         }
     }
 
@@ -259,6 +271,7 @@ public final class RegistryBenchmark {
         final ZookeeperRegistry registry;
         final RegistryDirectory<Greeter> directory;
         final Invoker<Greeter> cluster;
+        final double readyMillis;
 
         BenchConsumer(TestingServer server, int providers) throws InterruptedException {
             registry = new ZookeeperRegistry(URL.valueOf("zookeeper://" + server.getConnectString() + "?session=30000"));
@@ -267,7 +280,8 @@ public final class RegistryBenchmark {
             directory = RegistryDirectory.builder(Greeter.class, consumer, registry).director(director).executor(refreshes).build();
             cluster = director.getExtensionLoader(Cluster.class).getExtension("failover").join(directory);
             await(() -> directory.getInvokers().size() == providers, "the first full list");
-            System.out.printf("directory ready with %d providers in %.0f ms%n", providers, (System.nanoTime() - start) / 1e6);
+            readyMillis = (System.nanoTime() - start) / 1e6;
+            System.out.printf("directory ready with %d providers in %.0f ms%n", providers, readyMillis);
         }
 
         @Override
@@ -304,6 +318,9 @@ public final class RegistryBenchmark {
         }
         return ids;
     }
+
+    /** The keys of {@link #BUCKETS} in the results file, in the same order. */
+    private static final String[] BUCKET_KEYS = {"cpuRegistryRead", "cpuDelivery", "cpuRefresh", "cpuZookeeperIo"};
 
     /** What {@link #cpu} reports, in its order. */
     private static final String[] BUCKETS = {
@@ -354,7 +371,7 @@ public final class RegistryBenchmark {
     // ------------------------------------------------------------------ cycles
 
     /** {@code cycles} add/remove cycles, stopping early (and saying so) after {@code maxSeconds}. */
-    private static void cycles(TestingServer server, int cycles, int maxSeconds) throws Exception {
+    private static void cycles(TestingServer server, int cycles, int maxSeconds, BenchmarkResults results) throws Exception {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         URL registryUrl = URL.valueOf("zookeeper://" + server.getConnectString() + "?session=30000");
@@ -414,19 +431,29 @@ public final class RegistryBenchmark {
             settle();
             System.out.printf("%d add/remove cycles in %.1f s (%.1f ms per cycle)%n", done, seconds,
                     seconds * 1e3 / Math.max(1, done));
-            report("register -> directory lists it (wall)", join);
+            report(results, "join", "register -> directory lists it (wall)", join);
             System.out.printf("invokers created %d, destroyed %d, live %d (the base provider)%n",
                     counting.created(), counting.destroyed(), counting.live());
-            System.out.printf("threads %d -> %d; open file descriptors %d -> %d%n", threadsBefore,
-                    threads.getThreadCount(), fdsBefore, openFileDescriptors());
-            System.out.printf("thread kinds that changed (name without its number: before -> after): %s%n",
-                    changedKinds(threadKindsBefore, threadKinds()));
-            System.out.printf("server watches before: %s%n               after: %s%n", watchesBefore,
-                    fourLetterWord(server.getPort(), "wchs"));
-            System.out.printf("heap used after GC %.1f MB -> %.1f MB%n", heapBefore / 1e6, usedHeapAfterGc(memory) / 1e6);
+            int threadsAfter = threads.getThreadCount();
+            long fdsAfter = openFileDescriptors();
+            Map<String, String> changedKinds = changedKinds(threadKindsBefore, threadKinds());
+            String watchesAfter = fourLetterWord(server.getPort(), "wchs");
+            long heapAfter = usedHeapAfterGc(memory);
+            System.out.printf("threads %d -> %d; open file descriptors %d -> %d%n", threadsBefore, threadsAfter, fdsBefore, fdsAfter);
+            System.out.printf("thread kinds that changed (name without its number: before -> after): %s%n", changedKinds);
+            System.out.printf("server watches before: %s%n               after: %s%n", watchesBefore, watchesAfter);
+            System.out.printf("heap used after GC %.1f MB -> %.1f MB%n", heapBefore / 1e6, heapAfter / 1e6);
+            results.put("cycles", done).put("cyclesAsked", cycles).put("seconds", seconds)
+                    .put("invokersCreated", counting.created()).put("invokersDestroyed", counting.destroyed())
+                    .put("threadsBefore", threadsBefore).put("threadsAfter", threadsAfter).put("threadKindsChanged", changedKinds)
+                    .put("fdsBefore", fdsBefore).put("fdsAfter", fdsAfter)
+                    .put("watchesBefore", watchesBefore).put("watchesAfter", watchesAfter)
+                    .put("heapBeforeMb", heapBefore / 1e6).put("heapAfterMb", heapAfter / 1e6);
             cluster.destroy();
             directory.destroy();
             System.out.printf("after destroy: created %d, destroyed %d%n", counting.created(), counting.destroyed());
+            results.put("invokersCreatedAfterDestroy", counting.created())
+                    .put("invokersDestroyedAfterDestroy", counting.destroyed());
             cycled.unexport();
             base.unexport();
         } finally {
@@ -499,11 +526,15 @@ public final class RegistryBenchmark {
         }
     }
 
-    private static void report(String what, long[] nanos) {
+    /** Prints the percentiles of {@code nanos} and adds them to {@code results} as measure {@code key}. */
+    private static void report(BenchmarkResults results, String key, String what, long[] nanos) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        System.out.printf("%-48s n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms%n", what, sorted.length,
-                sorted[sorted.length / 2] / 1e6, sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6,
-                sorted[sorted.length - 1] / 1e6);
+        double p50 = sorted[sorted.length / 2] / 1e6;
+        double p99 = sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6;
+        double max = sorted[sorted.length - 1] / 1e6;
+        System.out.printf("%-48s n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms%n", what, sorted.length, p50, p99, max);
+        results.add("measures", BenchmarkResults.row("measure", key, "what", what, "n", sorted.length, "p50Ms", p50,
+                "p99Ms", p99, "maxMs", max));
     }
 }

@@ -61,9 +61,11 @@ public final class ResilienceBenchmark {
 
     private final int seconds;
     private final List<Weft> providers = new ArrayList<>();
+    private final BenchmarkResults results;
 
-    private ResilienceBenchmark(int seconds) {
+    private ResilienceBenchmark(int seconds, BenchmarkResults results) {
         this.seconds = seconds;
+        this.results = results;
     }
 
     public static void main(String[] args) throws Exception {
@@ -71,9 +73,11 @@ public final class ResilienceBenchmark {
         List<String> scenarios = args.length > 1 ? Arrays.asList(args).subList(1, args.length)
                 : List.of("brownout", "slow", "overload", "failing");
         System.out.println("load average before: " + loadAverage() + "; " + seconds + " s per measurement, " + CALLERS + " callers");
-        warmUp();
+        BenchmarkResults results = BenchmarkResults.start("resilience", args).put("secondsPerMeasurement", seconds)
+                .put("callers", CALLERS).put("scenarios", scenarios);
+        warmUp(results);
         for (String scenario : scenarios) {
-            ResilienceBenchmark run = new ResilienceBenchmark(seconds);
+            ResilienceBenchmark run = new ResilienceBenchmark(seconds, results);
             try {
                 switch (scenario) {
                     case "brownout" -> run.brownout();
@@ -88,12 +92,13 @@ public final class ResilienceBenchmark {
             }
         }
         System.out.println("load average after: " + loadAverage());
+        results.write();
         System.exit(0);
     }
 
     /** Compiles the call path on both sides before anything is measured: 3 s of calls to a plain provider. */
-    private static void warmUp() throws Exception {
-        ResilienceBenchmark run = new ResilienceBenchmark(3);
+    private static void warmUp(BenchmarkResults results) throws Exception {
+        ResilienceBenchmark run = new ResilienceBenchmark(3, results);
         try (Weft consumer = Weft.builder().application("warm-up").build()) {
             String url = run.export(name -> "hi " + name, "");
             closedLoop(consumer.refer(Greeter.class, "url=" + url), CALLERS, run.seconds);
@@ -122,6 +127,10 @@ public final class ResilienceBenchmark {
                                 + "  attempts/call %.3f  budget refusals %d%n", config, outcome.calls(), outcome.answered(),
                         outcome.failed(), outcome.failedBy("retry budget spent"), outcome.failed() - outcome.failedBy("retry budget spent"),
                         (double) attempts / outcome.calls(), resilience.budgetRefusals());
+                results.add("brownout", BenchmarkResults.row("configuration", config, "calls", outcome.calls(),
+                        "answered", outcome.answered(), "failed", outcome.failed(),
+                        "failedByBudget", outcome.failedBy("retry budget spent"), "attemptsPerCall", (double) attempts / outcome.calls(),
+                        "budgetRefusals", resilience.budgetRefusals()));
             }
         }
     }
@@ -161,6 +170,13 @@ public final class ResilienceBenchmark {
                         outcome.marked() ? String.format(Locale.ROOT, "  ejected after %.1f s; after it: p99 %.2f ms (%.2fx healthy),"
                                 + " %d calls", outcome.markedAfterSeconds(), outcome.p99AfterMarkMillis(),
                                 outcome.p99AfterMarkMillis() / healthyP99, outcome.callsAfterMark()) : "");
+                results.add("slow", BenchmarkResults.row("configuration", label, "calls", outcome.calls(),
+                        "p50Ms", outcome.percentileMillis(50), "p99Ms", outcome.p99Millis(), "p99VsHealthy", outcome.p99Millis() / healthyP99,
+                        "hedgesSent", resilience.hedgesSent(), "hedgesWon", resilience.hedgesWon(),
+                        "budgetRefusals", resilience.budgetRefusals(),
+                        "ejectedAfterS", outcome.marked() ? outcome.markedAfterSeconds() : null,
+                        "p99AfterEjectionMs", outcome.marked() ? outcome.p99AfterMarkMillis() : null,
+                        "callsAfterEjection", outcome.marked() ? outcome.callsAfterMark() : null));
             }
         }
     }
@@ -195,6 +211,7 @@ public final class ResilienceBenchmark {
             double perSecond = capacity.answered() / capacity.seconds();
             System.out.printf(Locale.ROOT, "%-18s p99 %6.2f ms; capacity (8 closed-loop callers) %.0f answers/s%n", "unloaded",
                     unloaded.p99Millis(), perSecond);
+            results.put("overloadUnloaded", BenchmarkResults.row("p99Ms", unloaded.p99Millis(), "capacityPerS", perSecond));
             for (String url : List.of(plain, auto)) {
                 Greeter offered = consumer.refer(Greeter.class, "cluster=failfast&timeout=1000&url=" + url);
                 Outcome outcome = openLoop(offered, 2 * perSecond, seconds);
@@ -203,7 +220,15 @@ public final class ResilienceBenchmark {
                         2 * perSecond, outcome.answered() / outcome.seconds(), outcome.answered() / outcome.seconds() / perSecond,
                         outcome.p99Millis(), outcome.p99Millis() / unloaded.p99Millis(), outcome.failed(),
                         outcome.failedBy("busy"), outcome.failedBy("imeout"));
+                results.add("overload", BenchmarkResults.row("configuration", url == auto ? "executes=auto" : "no limit",
+                        "offeredPerS", 2 * perSecond, "goodputPerS", outcome.answered() / outcome.seconds(),
+                        "goodputVsCapacity", outcome.answered() / outcome.seconds() / perSecond, "p99Ms", outcome.p99Millis(),
+                        "p99VsUnloaded", outcome.p99Millis() / unloaded.p99Millis(), "failed", outcome.failed(),
+                        "busy", outcome.failedBy("busy"), "timeouts", outcome.failedBy("imeout")));
             }
+            results.put("overloadLimits", BenchmarkResults.row("busyAnswersCounted", providers.stream()
+                    .mapToLong(p -> ExecuteLimits.of(p.director()).busyAnswers()).sum(), "adaptiveLimits", providers.stream()
+                    .map(p -> ExecuteLimits.of(p.director()).adaptiveLimits()).filter(m -> !m.isEmpty()).toList().toString()));
             System.out.println("busy answers counted by ExecuteLimits: " + providers.stream()
                     .mapToLong(p -> ExecuteLimits.of(p.director()).busyAnswers()).sum() + "; adaptive limits "
                     + providers.stream().map(p -> ExecuteLimits.of(p.director()).adaptiveLimits()).filter(m -> !m.isEmpty()).toList());
@@ -261,6 +286,11 @@ public final class ResilienceBenchmark {
                         reached / outcome.seconds(), resilience(consumer).ejections(),
                         perPeriod.isEmpty() ? "" : "  attempts per ejection period (raw, polled): " + perPeriod + ", after the last: "
                                 + (reached - atEjections.get(atEjections.size() - 1)));
+                results.add("failing", BenchmarkResults.row("configuration", config, "calls", outcome.calls(),
+                        "failed", outcome.failed(), "attemptsReachingIt", reached, "attemptsPerS", reached / outcome.seconds(),
+                        "ejections", resilience(consumer).ejections(), "attemptsPerEjectionPeriod", perPeriod,
+                        "beforeFirstEjection", perPeriod.isEmpty() ? null : beforeFirstEjection.sum(),
+                        "whileEjected", perPeriod.isEmpty() ? null : whileEjected.sum()));
                 if (!perPeriod.isEmpty()) {
                     // the bar's figure: attempts sent once the threshold was seen; those sent before it are in flight then
                     // (with 8 callers up to 8), fail later, and are ignored by the detector
