@@ -2,18 +2,30 @@
 """Turns a JMH JSON result of rpc-benchmarks into the markdown tables of docs/benchmarks.md.
 
 Usage: python3 rpc-benchmarks/src/main/scripts/tables.py result.json [coldstart.json]
-Ratios are Dubbo / Weft (how many times faster Weft is); bars come from issues 2-7.
+Ratios are Dubbo / Weft (how many times faster Weft is); bars come from issues 2-7. A table without
+any result in the JSON is left out. benchmark_doc.py renders the same tables (render) into the doc
+from a JmhRun result.
 """
 import json
 import sys
 
 
 def load(path):
+    with open(path, encoding="utf-8") as f:
+        return rows_of(json.load(f))
+
+
+def key_of(entry):
+    """The key of a JMH result entry: the benchmark's name without the package, then its sorted parameters."""
+    name = entry["benchmark"].replace("dev.weft.rpc.benchmarks.", "")
+    return (name,) + tuple(sorted(entry.get("params", {}).items()))
+
+
+def rows_of(entries):
+    """{key: (score, error)} of JMH's JSON result entries."""
     rows = {}
-    for entry in json.load(open(path)):
-        name = entry["benchmark"].replace("dev.weft.rpc.benchmarks.", "")
-        params = entry.get("params", {})
-        key = (name,) + tuple(sorted(params.items()))
+    for entry in entries:
+        key = key_of(entry)
         metric = entry["primaryMetric"]
         # a run with one measurement iteration has no error: JMH writes "NaN"
         rows[key] = (float(metric["score"]), float(metric.get("scoreError", "nan")))
@@ -51,11 +63,25 @@ def verdict(ok):
     return "n/a" if ok is None else ("**pass**" if ok else "**FAIL**")
 
 
-def main():
-    rows = load(sys.argv[1])
+def render(rows, heading="####", select=True):
+    """The markdown lines of every table with a result in rows ({key: (score, error)}, keyed as load keys them);
+    select=False leaves out the balancers' `select` table (a run of pickers has `select` figures beside them)."""
     out = []
+    extension = [get(rows, name) for name in ("ExtensionBenchmark.weftGetExtension", "ExtensionBenchmark.dubboGetExtension",
+                                              "AdaptiveBenchmark.weft", "AdaptiveBenchmark.dubbo")]
+    if any(extension):
+        extension_table(rows, out, heading)
+    balancers = [get(rows, "LoadBalanceBenchmark.weft", balancer=b, invokers=n, weights=w)
+                 for w in ["equal", "mixed", "warming", "settled"]
+                 for b in ["random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"] for n in (10, 100)]
+    if select and any(balancers):
+        balancer_table(rows, out, heading)
+    rest_tables(rows, out, heading)
+    return [line for text in out for line in text.split("\n")]
 
-    out.append("### Extension loader (`getExtension` by name, one adaptive dispatch)\n")
+
+def extension_table(rows, out, heading):
+    out.append(f"\n{heading} Extension loader (`getExtension` by name, one adaptive dispatch)\n")
     out.append("| operation | Weft ns/op | Dubbo ns/op | Dubbo/Weft | bar | result |")
     out.append("|---|---|---|---|---|---|")
     for label, w, d in [("`getExtension(\"hi\")`, loader held", "ExtensionBenchmark.weftGetExtension",
@@ -66,7 +92,9 @@ def main():
         weft, dubbo = get(rows, w), get(rows, d)
         out.append(f"| {label} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, weft))} | none set | — |")
 
-    out.append("\n### Load balancers (`select`, in-JVM invokers, no call in flight)\n")
+
+def balancer_table(rows, out, heading):
+    out.append(f"\n{heading} Load balancers (`select`, in-JVM invokers, no call in flight)\n")
     out.append("| balancer | weights | invokers | Weft ns/op | Dubbo ns/op | Dubbo/Weft | bar | result | Weft 100/10 | O(1)/O(log n) bar |")
     out.append("|---|---|---|---|---|---|---|---|---|---|")
     for weights in ["equal", "mixed", "warming", "settled"]:
@@ -90,11 +118,13 @@ def main():
                 out.append(f"| {balancer} | {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | {bar} | "
                            f"{verdict(ok)} | {growth_cell} | {flat_cell} |")
 
+
+def rest_tables(rows, out, heading):
     pickers = [(weights, balancer) for weights in ["equal", "mixed", "warming", "settled"]
                for balancer in ["random", "roundrobin", "leastactive", "shortestresponse", "consistenthash", "p2c"]]
     if any(get(rows, "LoadBalanceBenchmark.weftPicker", balancer=b, invokers=n, weights=w)
            for w, b in pickers for n in (10, 100)):
-        out.append("\n### Pickers (`Picker.pick`, the cluster's per-call path; in-JVM invokers, no call in flight)\n")
+        out.append(f"\n{heading} Pickers (`Picker.pick`, the cluster's per-call path; in-JVM invokers, no call in flight)\n")
         out.append("A picker is built once per directory state and method (`LoadBalance.picker`); the bar compares it with "
                    "Dubbo's `select`. A cell where Dubbo itself is within the bar of the harness floor "
                    "(`PickFloorBenchmark`) cannot meet it and is exempt.\n")
@@ -135,7 +165,22 @@ def main():
         for n, f, dubbo, weft in floors:
             out.append(f"| {n} | {ns(f)} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, f))} |")
 
-    out.append("\n### Cluster invoke (`failover` + `random`, invokers answer at once)\n")
+    cluster = [get(rows, f"ClusterBenchmark.{fw}", invokers=n, weights=w) for fw in ("weft", "dubbo")
+               for w in ["equal", "mixed", "warming"] for n in (10, 100)]
+    if any(cluster):
+        cluster_table(rows, out, heading)
+    breakdown_tables(rows, out)
+    shared_table(rows, out, heading)
+    if any(get(rows, f"ProxyBenchmark.{fw}{f}") for fw in ("weft", "dubbo") for f in ("Javassist", "Jdk")):
+        proxy_table(rows, out, heading)
+    if any(get(rows, f"PipelineBenchmark.{fw}", invokers=n) for fw in ("weft", "dubbo") for n in (10, 100)):
+        pipeline_table(rows, out, heading)
+    if any(get(rows, f"MockOverheadBenchmark.{fw}Wrapped") for fw in ("weft", "dubbo")):
+        mock_table(rows, out, heading)
+
+
+def cluster_table(rows, out, heading):
+    out.append(f"\n{heading} Cluster invoke (`failover` + `random`, invokers answer at once)\n")
     out.append("| weights | invokers | Weft ns/op | Dubbo cluster invoker ns/op | Dubbo/Weft | bar | result | Dubbo through its proxy ns/op | Dubbo-proxy/Weft |")
     out.append("|---|---|---|---|---|---|---|---|---|")
     for weights in ["equal", "mixed", "warming"]:
@@ -149,6 +194,8 @@ def main():
             out.append(f"| {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | >= {need}x | "
                        f"{verdict(None if r is None else r >= need)} | {ns(proxy)} | {fmt_ratio(ratio(proxy, weft))} |")
 
+
+def breakdown_tables(rows, out):
     floor = [(n, get(rows, "WeftBreakdownBenchmark.invocationAndCall", invokers=n),
               get(rows, "WeftBreakdownBenchmark.invocationBalancerAndCall", invokers=n)) for n in (10, 100)]
     brk = [(n, get(rows, "WeftBreakdownBenchmark.directoryList", invokers=n),
@@ -169,17 +216,21 @@ def main():
         for n, call, balanced in floor:
             out.append(f"| {n} | {ns(call)} | {ns(balanced)} |")
 
+
+def shared_table(rows, out, heading):
     shared = [(b, n, get(rows, "SharedBalancerBenchmark.weft", balancer=b, services=n),
                get(rows, "SharedBalancerBenchmark.dubbo", balancer=b, services=n))
               for b in ["random", "roundrobin", "leastactive", "consistenthash"] for n in (1, 8)]
     if any(w or d for _, _, w, d in shared):
-        out.append("\n### One balancer shared by several services (10 providers each, equal weights, lists in turn)\n")
+        out.append(f"\n{heading} One balancer shared by several services (10 providers each, equal weights, lists in turn)\n")
         out.append("| balancer | services | Weft ns/op | Dubbo ns/op | Dubbo/Weft |")
         out.append("|---|---|---|---|---|")
         for b, n, weft, dubbo in shared:
             out.append(f"| {b} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, weft))} |")
 
-    out.append("\n### Proxy round trip (`getProxy(getInvoker(impl))`)\n")
+
+def proxy_table(rows, out, heading):
+    out.append(f"\n{heading} Proxy round trip (`getProxy(getInvoker(impl))`)\n")
     direct = get(rows, "ProxyBenchmark.direct")
     out.append("| factory | Weft ns/op | Dubbo ns/op | Dubbo/Weft | Weft/direct | bar | result |")
     out.append("|---|---|---|---|---|---|---|")
@@ -198,7 +249,9 @@ def main():
                    f"{verdict(ok) if ok is not None else '—'} |")
     out.append(f"| direct call of `GreeterImpl` | {ns(direct)} | | | | | |")
 
-    out.append("\n### Whole pipeline (proxy -> mock wrapper, no mock -> failover -> random -> provider invoker)\n")
+
+def pipeline_table(rows, out, heading):
+    out.append(f"\n{heading} Whole pipeline (proxy -> mock wrapper, no mock -> failover -> random -> provider invoker)\n")
     pdirect = get(rows, "PipelineBenchmark.direct")
     out.append("| invokers | Weft ns/op | Dubbo ns/op | Dubbo/Weft | Weft/direct | Dubbo/direct | bar | result |")
     out.append("|---|---|---|---|---|---|---|---|")
@@ -212,7 +265,9 @@ def main():
                    f"{fmt_ratio(ratio(dubbo, pdirect))} | {bar} | {verdict(ok) if ok is not None else '—'} |")
     out.append(f"| direct call | {ns(pdirect)} | | | | | | |")
 
-    out.append("\n### Mock wrapper pass-through (no mock configured; failover + random, 10 invokers)\n")
+
+def mock_table(rows, out, heading):
+    out.append(f"\n{heading} Mock wrapper pass-through (no mock configured; failover + random, 10 invokers)\n")
     out.append("| framework | wrapped ns/op | bare ns/op | overhead ns | bar | result |")
     out.append("|---|---|---|---|---|---|")
     for fw, label in [("weft", "Weft"), ("dubbo", "Dubbo")]:
@@ -230,6 +285,9 @@ def main():
             cell, bar = "—", "(reported)"
         out.append(f"| {label} | {ns(wrapped)} | {ns(bare)} | {diff:,.1f} (± {noise:,.0f}) | {bar} | {cell} |")
 
+
+def main():
+    out = render(load(sys.argv[1]), heading="###")
     if len(sys.argv) > 2:
         cold = load(sys.argv[2])
         weft, dubbo = get(cold, "ColdStartBenchmark.weft"), get(cold, "ColdStartBenchmark.dubbo")

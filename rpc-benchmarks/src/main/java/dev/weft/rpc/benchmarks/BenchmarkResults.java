@@ -49,22 +49,25 @@ public final class BenchmarkResults {
     private final Map<String, Object> figures = new LinkedHashMap<>();
 
     /**
-     * Starts the results of benchmark {@code name} run with {@code args}, written to the directory
+     * Starts the results of benchmark {@code name} run with {@code args} by the calling class, written to the directory
      * of {@code -Dweft.results} (none: not written), with the commit of {@code -Dweft.commit}.
      */
     public static BenchmarkResults start(String name, String... args) {
         String directory = System.getProperty(DIRECTORY_PROPERTY);
-        return new BenchmarkResults(name, List.of(args), directory == null || directory.isBlank() ? null : Path.of(directory),
+        String runner = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass().getSimpleName();
+        return new BenchmarkResults(name, runner, List.of(args),
+                directory == null || directory.isBlank() ? null : Path.of(directory),
                 System.getProperty(COMMIT_PROPERTY), Clock.systemUTC(), Path.of("/proc/loadavg"));
     }
 
     /**
+     * @param runner the main class's simple name, with {@code args} the command that reproduces the run
      * @param directory where {@link #write()} writes {@code <name>.json}; {@code null}: nowhere
      * @param commit the commit measured; {@code null}: unknown
      * @param loadAverageFile a file in the format of {@code /proc/loadavg}; when unreadable the load reads "unknown"
      * @throws IllegalArgumentException when {@code name} is not a plain file name
      */
-    BenchmarkResults(String name, List<String> args, Path directory, String commit, Clock clock, Path loadAverageFile) {
+    BenchmarkResults(String name, String runner, List<String> args, Path directory, String commit, Clock clock, Path loadAverageFile) {
         this.name = Objects.requireNonNull(name, "name");
         if (!name.matches("[a-z0-9][a-z0-9.-]*")) {
             throw new IllegalArgumentException("benchmark name: " + name + " (expected: lower case letters, digits, '.' and '-')");
@@ -74,6 +77,7 @@ public final class BenchmarkResults {
         this.loadAverageFile = Objects.requireNonNull(loadAverageFile, "loadAverageFile");
         metadata.put("benchmark", name);
         metadata.put("source", "measured");
+        metadata.put("runner", Objects.requireNonNull(runner, "runner"));
         metadata.put("arguments", List.copyOf(args));
         metadata.put("started", now());
         metadata.put("commit", commit == null || commit.isBlank() ? "unknown" : commit.strip());

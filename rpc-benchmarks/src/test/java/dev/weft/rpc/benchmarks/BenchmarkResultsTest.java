@@ -25,8 +25,8 @@ class BenchmarkResultsTest {
     @Test
     void write_withDirectory_writesMetadataAndFiguresInOrder() throws Exception {
         Path loadavg = Files.writeString(temp.resolve("loadavg"), "1.59 2.35 4.52 3/105 11093\n");
-        BenchmarkResults results = new BenchmarkResults("network", List.of("10", "3"), temp.resolve("out"), "abc1234",
-                CLOCK, loadavg);
+        BenchmarkResults results = new BenchmarkResults("network", "NetworkBenchmark", List.of("10", "3"), temp.resolve("out"),
+                "abc1234", CLOCK, loadavg);
         results.put("seconds", 10);
         results.add("runs", BenchmarkResults.row("run", 1, "p50Us", 51.5));
         results.add("runs", BenchmarkResults.row("run", 2, "p50Us", 95));
@@ -38,6 +38,7 @@ class BenchmarkResultsTest {
         JsonNode metadata = json.get("metadata");
         assertThat(metadata.get("benchmark").asText()).isEqualTo("network");
         assertThat(metadata.get("source").asText()).isEqualTo("measured");
+        assertThat(metadata.get("runner").asText()).isEqualTo("NetworkBenchmark");
         assertThat(metadata.get("commit").asText()).isEqualTo("abc1234");
         assertThat(metadata.get("started").asText()).isEqualTo("2026-12-05T14:31:57Z");
         assertThat(metadata.get("ended").asText()).isEqualTo("2026-12-05T14:31:57Z");
@@ -52,7 +53,7 @@ class BenchmarkResultsTest {
     @Test
     void write_readsTheLoadAverageAgainAtTheEnd() throws Exception {
         Path loadavg = Files.writeString(temp.resolve("loadavg"), "1.00 2.00 3.00 1/1 1\n");
-        BenchmarkResults results = new BenchmarkResults("hostile-peers", List.of(), temp, null, CLOCK, loadavg);
+        BenchmarkResults results = results("hostile-peers", temp, loadavg);
         Files.writeString(loadavg, "7.50 4.00 3.10 1/1 1\n");
 
         JsonNode metadata = new ObjectMapper().readTree(results.write().orElseThrow().toFile()).get("metadata");
@@ -63,8 +64,22 @@ class BenchmarkResultsTest {
     }
 
     @Test
+    void start_namesTheCallingClassAsTheRunner() throws Exception {
+        System.setProperty(BenchmarkResults.DIRECTORY_PROPERTY, temp.toString());
+        try {
+            Path written = BenchmarkResults.start("registry-routing", "routing", "20").write().orElseThrow();
+
+            JsonNode metadata = new ObjectMapper().readTree(written.toFile()).get("metadata");
+            assertThat(metadata.get("runner").asText()).isEqualTo("BenchmarkResultsTest");
+            assertThat(metadata.get("arguments").toString()).isEqualTo("[\"routing\",\"20\"]");
+        } finally {
+            System.clearProperty(BenchmarkResults.DIRECTORY_PROPERTY);
+        }
+    }
+
+    @Test
     void write_withoutDirectory_writesNothing() throws Exception {
-        BenchmarkResults results = new BenchmarkResults("resilience", List.of(), null, null, CLOCK, temp.resolve("none"));
+        BenchmarkResults results = results("resilience", null, temp.resolve("none"));
         results.put("seconds", 10);
 
         assertThat(results.write()).isEmpty();
@@ -75,7 +90,7 @@ class BenchmarkResultsTest {
 
     @Test
     void loadAverage_unreadable_readsUnknown() throws Exception {
-        BenchmarkResults results = new BenchmarkResults("cold-start", List.of(), temp, null, CLOCK, temp.resolve("missing"));
+        BenchmarkResults results = results("cold-start", temp, temp.resolve("missing"));
 
         JsonNode metadata = new ObjectMapper().readTree(results.write().orElseThrow().toFile()).get("metadata");
 
@@ -84,7 +99,7 @@ class BenchmarkResultsTest {
 
     @Test
     void add_toAFigurePutAsAValue_isRefused() {
-        BenchmarkResults results = new BenchmarkResults("network", List.of(), null, null, CLOCK, temp.resolve("none"));
+        BenchmarkResults results = results("network", null, temp.resolve("none"));
         results.put("runs", 3);
 
         assertThatThrownBy(() -> results.add("runs", BenchmarkResults.row("run", 1)))
@@ -102,8 +117,13 @@ class BenchmarkResultsTest {
 
     @Test
     void name_thatIsNotAPlainFileName_isRefused() {
-        assertThatThrownBy(() -> new BenchmarkResults("../network", List.of(), temp, null, CLOCK, temp.resolve("none")))
+        assertThatThrownBy(() -> results("../network", temp, temp.resolve("none")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("benchmark name: ../network (expected:");
+    }
+
+    /** Results of {@code name} without arguments or commit, written to {@code directory} ({@code null}: nowhere). */
+    private static BenchmarkResults results(String name, Path directory, Path loadavg) {
+        return new BenchmarkResults(name, "SomeBenchmark", List.of(), directory, null, CLOCK, loadavg);
     }
 }

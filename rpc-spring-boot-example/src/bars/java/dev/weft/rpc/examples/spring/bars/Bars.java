@@ -108,6 +108,7 @@ public final class Bars {
                 List.of("--spring.profiles.active=consumer"), "/rpc-|dubbo");
 
         List<String> lines = new ArrayList<>();
+        BarsResults results = new BarsResults(args);
         for (int round = 1; round <= rounds; round++) {
             for (Stack stack : List.of(weft, dubbo, none)) {
                 Figures figures = run(stack, classPath(classes, dependencies, stack.leaveOut()), logs, round);
@@ -116,11 +117,13 @@ public final class Bars {
                         figures.ioFailures(), figures.loadAverage());
                 System.out.println(line);
                 lines.add(line);
+                results.add(round, stack.name(), figures);
             }
         }
         System.out.println("| round | stack | consumer start to first answer (ms) | heap after start + GC (MiB)"
                 + " | req/s, 64 clients | non-200 answers | no answer (I/O) | load average |");
         lines.forEach(System.out::println);
+        results.write();
     }
 
     /** The example's classes and its dependencies, less those {@code leaveOut} names ('|'-separated parts). */
