@@ -472,13 +472,13 @@ def pipeline(results):
 def jmh_core(results):
     """The in-JVM tables of tables.py (extension loader, balancers, cluster, proxy, mock...) with a result in the run."""
     rows = {key: value[:2] for key, value in jmh_rows(results).items()}
-    return [metadata_line(results)] + tables.render(rows)
+    return [metadata_line(results)] + tables.render(rows, heading="#####")
 
 
 def jmh_pickers(results):
     """The pickers' run: the pickers (beside their `select`), the harness floor and cluster invoke."""
     rows = {key: value[:2] for key, value in jmh_rows(results).items()}
-    return [metadata_line(results)] + tables.render(rows, select=False)
+    return [metadata_line(results)] + tables.render(rows, heading="#####", select=False)
 
 
 SECTIONS = {

@@ -109,12 +109,12 @@ def balancer_table(rows, out, heading):
                 dubbo = get(rows, "LoadBalanceBenchmark.dubbo", balancer=balancer, invokers=n, weights=weights)
                 r = ratio(dubbo, weft)
                 need = 10 if n == 10 else 30
-                bar = f">= {need}x" if dubbo is not None else "no Dubbo peer"
+                bar = f">= {need}x (#3)" if dubbo is not None else "no Dubbo peer"
                 ok = None if r is None else r >= need
                 growth_cell = fmt_ratio(growth) if n == 100 else ""
                 flat_cell = ""
                 if n == 100:
-                    flat_cell = ("<= 2x: " + verdict(growth is not None and growth <= 2.0)) if flat else "—"
+                    flat_cell = ("<= 2x (#3): " + verdict(growth is not None and growth <= 2.0)) if flat else "—"
                 out.append(f"| {balancer} | {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | {bar} | "
                            f"{verdict(ok)} | {growth_cell} | {flat_cell} |")
 
@@ -145,9 +145,9 @@ def rest_tables(rows, out, heading):
                 if dubbo is None:
                     bar, cell = "no Dubbo peer", "n/a"
                 elif floor is not None and ratio(dubbo, floor) is not None and ratio(dubbo, floor) < need:
-                    bar, cell = f">= {need}x", f"exempt (Dubbo at {fmt_ratio(ratio(dubbo, floor))} the floor)"
+                    bar, cell = f">= {need}x (#12)", f"exempt (Dubbo at {fmt_ratio(ratio(dubbo, floor))} the floor)"
                 else:
-                    bar, cell = f">= {need}x", verdict(None if r is None else r >= need)
+                    bar, cell = f">= {need}x (#12)", verdict(None if r is None else r >= need)
                 growth = fmt_ratio(ratio(p100, p10)) if n == 100 else ""
                 out.append(f"| {balancer} | {weights} | {n} | {ns(picker)} | {ns(select)} | {ns(dubbo)} | {fmt_ratio(r)} | "
                            f"{bar} | {cell} | {growth} |")
@@ -191,7 +191,7 @@ def cluster_table(rows, out, heading):
             if weft is None and dubbo is None:
                 continue
             r = ratio(dubbo, weft)
-            out.append(f"| {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | >= {need}x | "
+            out.append(f"| {weights} | {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(r)} | >= {need}x (#4) | "
                        f"{verdict(None if r is None else r >= need)} | {ns(proxy)} | {fmt_ratio(ratio(proxy, weft))} |")
 
 
@@ -240,7 +240,7 @@ def proxy_table(rows, out, heading):
         r = ratio(dubbo, weft)
         over = ratio(weft, direct)
         if factory == "Javassist":
-            bar = "within 10x of direct, faster than Dubbo"
+            bar = "within 10x of direct, faster than Dubbo (#5)"
             ok = None if r is None or over is None else (over <= 10 and r > 1)
         else:
             bar = "(none; reported)"
@@ -259,7 +259,7 @@ def pipeline_table(rows, out, heading):
         weft = get(rows, "PipelineBenchmark.weft", invokers=n)
         dubbo = get(rows, "PipelineBenchmark.dubbo", invokers=n)
         over = ratio(weft, pdirect)
-        bar = "Weft within 30x of direct" if n == 10 else "(none; reported)"
+        bar = "Weft within 30x of direct (#7)" if n == 10 else "(none; reported)"
         ok = (None if over is None else over <= 30) if n == 10 else None
         out.append(f"| {n} | {ns(weft)} | {ns(dubbo)} | {fmt_ratio(ratio(dubbo, weft))} | {fmt_ratio(over)} | "
                    f"{fmt_ratio(ratio(dubbo, pdirect))} | {bar} | {verdict(ok) if ok is not None else '—'} |")
@@ -280,7 +280,7 @@ def mock_table(rows, out, heading):
         if fw == "weft":
             ok = diff <= max(noise, 0.05 * bare[0])
             cell = verdict(ok)
-            bar = "no measurable overhead (difference within the error bars or 5%)"
+            bar = "no measurable overhead (difference within the error bars or 5%) (#6)"
         else:
             cell, bar = "—", "(reported)"
         out.append(f"| {label} | {ns(wrapped)} | {ns(bare)} | {diff:,.1f} (± {noise:,.0f}) | {bar} | {cell} |")
