@@ -403,7 +403,7 @@ def observability_pipeline(results):
     bar = BARS["obs.pipeline"]
     out += table(["benchmark", "unbound ns/op", "metrics bound ns/op", "difference", "bar (issue)", "met"],
                  [["`pipeline`", tables.ns(off and off[:2]), tables.ns(bound and bound[:2]),
-                   "n/a" if diff is None else f"+{diff:,.0f} ns", bar.label(), met(bar.met(diff))]])
+                   "n/a" if diff is None else f"{diff:+,.0f} ns", bar.label(), met(bar.met(diff))]])
     return out
 
 
@@ -498,12 +498,74 @@ SECTIONS = {
     "observed-network-both": ("observed-network-both.json", observability_network),
 }
 
+AREAS = {"jmh-pickers": "in-JVM: pickers, cluster invoke", "pipeline": "in-JVM: whole pipeline",
+         "jmh-core": "in-JVM: balancers, cluster, proxy, mock wrapper", "cold-start": "cold start", "network": "network",
+         "hostile-peers": "hostile peers", "registry-change": "registry: change", "registry-routing": "registry: routing",
+         "registry-cycles": "registry: cycles", "spring-boot": "Spring Boot", "resilience": "resilience",
+         "observability-pipeline": "observability", "observed-network-both": "observability"}
+
+
+def verdicts(text):
+    """(bar, met) of every bar cell in the tables of a rendered section; met: True, False or (met, of)."""
+    found = []
+    header = None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header is None:
+            header = cells
+            continue
+        if set(line) <= set("|-"):
+            continue
+        for cell in cells:  # a bar with its verdict in one cell: "<= 2x (#3): **pass**"
+            m = re.match(r"(.*\(#\d+\)): \*\*(pass|FAIL)\*\*$", cell)
+            if m:
+                found.append((m.group(1), m.group(2) == "pass"))
+        verdict = next((i for i, h in enumerate(header) if h in ("met", "result")), None)
+        bar = next((i for i, h in enumerate(header) if h == "bar" or h.startswith("bar (")), None)
+        if verdict is None or bar is None or not re.search(r"\(#\d+\)", cells[bar]):
+            continue
+        cell = cells[verdict]
+        counted = re.match(r"(\d+) of (\d+)$", cell)
+        if cell in ("yes", "**pass**"):
+            found.append((cells[bar], True))
+        elif cell in ("**no**", "**FAIL**"):
+            found.append((cells[bar], False))
+        elif counted:
+            found.append((cells[bar], (int(counted.group(1)), int(counted.group(2)))))
+    return found
+
+
+def summary(rendered):
+    """The bars at a glance: each bar of each rendered section, its cells or runs taken together."""
+    rows = []
+    for name, text in rendered.items():
+        tally = {}
+        for bar, ok in verdicts(text):
+            met_now, of = ok if isinstance(ok, tuple) else (int(ok), 1)
+            total = tally.setdefault(bar, [0, 0, 0])
+            total[0] += met_now
+            total[1] += of
+            total[2] += 1
+        for bar, (met_now, of, cells) in tally.items():
+            if met_now == of:
+                cell = "yes" if of == 1 else f"yes ({of} of {of})"
+            elif met_now == 0:
+                cell = "**no**" if of == 1 else f"**no** (0 of {of})"
+            else:
+                cell = f"**{met_now} of {of}**"
+            rows.append([AREAS.get(name, name), bar, cell])
+    return "\n".join(table(["area", "bar (issue)", "met (cells or runs meeting it)"], rows)) + "\n"
+
+
 MARKER = re.compile(r"(<!-- generated:([a-z0-9-]+) -->\n)(.*?)(<!-- /generated -->)", re.S)
 
 
 def render(name, results_dir):
     if name not in SECTIONS:
-        raise SystemExit(f"section: {name} (expected one of: {', '.join(sorted(SECTIONS))})")
+        raise SystemExit(f"section: {name} (expected one of: bars, {', '.join(sorted(SECTIONS))})")
     file, renderer = SECTIONS[name]
     path = os.path.join(results_dir, file)
     if not os.path.isfile(path):
@@ -524,7 +586,9 @@ def main():
     found = [m.group(2) for m in MARKER.finditer(doc)]
     if not found:
         raise SystemExit(f"{args.doc}: no <!-- generated:NAME --> section (expected at least one)")
-    updated = MARKER.sub(lambda m: m.group(1) + render(m.group(2), args.results) + m.group(4), doc)
+    rendered = {name: render(name, args.results) for name in found if name != "bars"}
+    rendered["bars"] = summary({name: rendered[name] for name in found if name != "bars"})
+    updated = MARKER.sub(lambda m: m.group(1) + rendered[m.group(2)] + m.group(4), doc)
     if args.check:
         if updated != doc:
             stale = [m.group(2) for m, n in zip(MARKER.finditer(doc), MARKER.finditer(updated)) if m.group(3) != n.group(3)]
