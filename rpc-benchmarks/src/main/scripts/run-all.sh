@@ -40,7 +40,7 @@ run ObservedNetworkRun 10 5 both
 run HostilePeersBenchmark 60
 run ColdStart 11
 if [ "${WITH_JMH_CORE:-0}" = 1 ]; then
-  run JmhRun jmh-core -e ColdStart -e Observability -f 1 -wi 3 -w 1s -i 5 -r 1s
+  run JmhRun jmh-core -e 'ColdStart|Observability|PipelineBenchmark|weftPicker' -f 1 -wi 3 -w 1s -i 5 -r 1s
   run JmhRun jmh-pickers 'LoadBalanceBenchmark|ClusterBenchmark|PickFloorBenchmark' -p weights=mixed \
       -f 1 -wi 5 -w 1s -i 5 -r 1s -prof gc
 fi
