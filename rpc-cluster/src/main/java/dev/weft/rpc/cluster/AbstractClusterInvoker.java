@@ -579,7 +579,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
             counters = stats.get(invoker);
         }
         long started = counters.startCall();
-        long sent = current.resilience.outliers().enabled() ? stats.ticker().read() : 0;
+        long sent = outliers.mark();
         Result result;
         try {
             result = invoker.invoke(invocation);
@@ -601,7 +601,7 @@ public abstract class AbstractClusterInvoker<T> implements Invoker<T> {
     }
 
     /**
-     * An attempt sent at {@code sent} (ticker time, read when ejection is on) ended with
+     * An attempt sent at {@code sent} (the outlier detector's {@link OutlierDetector#mark()}) ended with
      * {@code failure} (null: answered): its statistics and the outlier detector learn it.
      */
     private void ended(InvokerStats counters, long started, long sent, Invoker<T> invoker, Throwable failure, StatePlan<T> current) {

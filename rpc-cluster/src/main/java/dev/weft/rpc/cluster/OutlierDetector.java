@@ -86,6 +86,8 @@ final class OutlierDetector {
     private final AtomicInteger awaitingProbe = new AtomicInteger();
     private volatile long nextReturnNanos;
     private volatile long nextLatencyCheckNanos;
+    /** Ejections and returns decided so far; written under this object's lock. */
+    private volatile long decisions;
 
     /** What the detector knows of one provider. */
     private static final class Health {
@@ -95,8 +97,8 @@ final class OutlierDetector {
         /** When the provider last came back ({@link #NEVER}: never ejected), and when its probation ends. */
         volatile long returnedNanos = NEVER;
         volatile long probationEndNanos = NEVER;
-        /** When it was last ejected or came back: failures of attempts sent before then do not count. */
-        volatile long countsFromNanos = NEVER;
+        /** The {@link #mark()} of its last ejection or return: failures of attempts sent before then do not count. */
+        volatile long countsFrom;
         /** Back from an ejection, no probe outcome yet; and whether the probe is in flight. */
         volatile boolean awaitingProbe;
         final AtomicBoolean probing = new AtomicBoolean();
@@ -158,7 +160,7 @@ final class OutlierDetector {
         }
         known.failuresInRow.set(0);
         probed(known);
-        if (known.passedProbation(ticker.read())) {
+        if (known.probationEndNanos != NEVER && known.passedProbation(ticker.read())) {
             synchronized (this) {
                 known.ejections = 0; // probation passed: the next ejection is the first again
                 known.probationEndNanos = NEVER;
@@ -167,16 +169,24 @@ final class OutlierDetector {
     }
 
     /**
-     * {@code provider} failed as a retry would follow, on an attempt sent at {@code sentNanos}
-     * (ticker time); may eject it. The failure of an attempt sent before the provider's last
+     * What an attempt records as it is sent, for {@link #onFailure}: the count of ejections and
+     * returns decided so far. A volatile read; no clock.
+     */
+    long mark() {
+        return decisions;
+    }
+
+    /**
+     * {@code provider} failed as a retry would follow, on an attempt sent when {@link #mark()} read
+     * {@code sentMark}; may eject it. The failure of an attempt sent before the provider's last
      * ejection or return is ignored: it was in flight when that was decided, so it says nothing new
      * (with N callers, up to N attempts are in flight when the threshold is reached; their failures
      * must neither count towards the next ejection nor end a probation).
      */
-    void onFailure(Invoker<?> provider, long sentNanos, OutlierSettings settings, DirectoryState<?> state) {
+    void onFailure(Invoker<?> provider, long sentMark, OutlierSettings settings, DirectoryState<?> state) {
         Invoker<?> key = InvokerView.unwrap(provider);
         Health seen = health.get(key);
-        if (seen != null && seen.countsFromNanos != NEVER && sentNanos - seen.countsFromNanos < 0) {
+        if (seen != null && sentMark < seen.countsFrom) {
             return;
         }
         if (settings.consecutiveFailures() <= 0) {
@@ -275,7 +285,7 @@ final class OutlierDetector {
                     }
                     known.probing.set(false);
                     known.returnedNanos = now;
-                    known.countsFromNanos = now;
+                    known.countsFrom = ++decisions;
                     known.probationEndNanos = now + settings.ejection().toNanos();
                     known.failuresInRow.set(0);
                 }
@@ -312,7 +322,7 @@ final class OutlierDetector {
         known.ejections++;
         known.probationEndNanos = NEVER;
         long now = ticker.read();
-        known.countsFromNanos = now;
+        known.countsFrom = ++decisions;
         ejected.put(provider, now + nanos);
         published(); // first: no call is admitted to it from now on
         counters.ejected();

@@ -28,7 +28,7 @@ class OutlierDetectorTest {
     void anEjectedProvider_isRefusedToCallsAlreadyRouted_andOthersAreAdmitted() {
         for (int i = 0; i < 3; i++) {
             assertThat(detector.admit(a, settings)).isTrue();
-            detector.onFailure(a, ticker.read(), settings, state);
+            detector.onFailure(a, detector.mark(), settings, state);
         }
 
         assertThat(published).containsExactly(List.of(a));
@@ -40,7 +40,7 @@ class OutlierDetectorTest {
     @Test
     void aReturningProvider_takesOneProbeAtATime_untilTheProbeHasAnOutcome() {
         for (int i = 0; i < 3; i++) {
-            detector.onFailure(a, ticker.read(), settings, state);
+            detector.onFailure(a, detector.mark(), settings, state);
         }
         ticker.advance(Duration.ofSeconds(10));
         assertThat(detector.returnDue(settings)).isTrue();
@@ -60,12 +60,12 @@ class OutlierDetectorTest {
     @Test
     void aFailedProbe_ejectsAgainForTwiceAsLong() {
         for (int i = 0; i < 3; i++) {
-            detector.onFailure(a, ticker.read(), settings, state);
+            detector.onFailure(a, detector.mark(), settings, state);
         }
         ticker.advance(Duration.ofSeconds(10));
         detector.returnDue(settings);
         assertThat(detector.admit(a, settings)).isTrue();
-        detector.onFailure(a, ticker.read(), settings, state);
+        detector.onFailure(a, detector.mark(), settings, state);
 
         assertThat(detector.ejected()).containsExactly(a);
         ticker.advance(Duration.ofMillis(19_999));
@@ -77,10 +77,9 @@ class OutlierDetectorTest {
 
     @Test
     void failuresOfAttemptsSentBeforeAnEjection_countNeitherTowardsTheNext_norOnProbation() {
-        long sentBefore = ticker.read();
-        ticker.advance(Duration.ofMillis(1));
+        long sentBefore = detector.mark();
         for (int i = 0; i < 3; i++) {
-            detector.onFailure(a, ticker.read(), settings, state);
+            detector.onFailure(a, detector.mark(), settings, state);
         }
         for (int i = 0; i < 5; i++) {
             detector.onFailure(a, sentBefore, settings, state); // in flight when it was ejected
@@ -91,7 +90,7 @@ class OutlierDetectorTest {
         assertThat(detector.ejected()).as("an old attempt's failure does not end the probation").isEmpty();
 
         assertThat(detector.admit(a, settings)).as("the probe").isTrue();
-        detector.onFailure(a, ticker.read(), settings, state);
+        detector.onFailure(a, detector.mark(), settings, state);
         assertThat(detector.ejected()).as("the probe's failure does").containsExactly(a);
         assertThat(counters.ejections()).isEqualTo(2);
     }

@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The resilience keys follow override rules written into a real embedded ZooKeeper, live: three
- * weft providers on loopback (the third one slow: beyond the consumer's {@code timeout}, so its
- * calls fail as a retry would follow), a consumer whose {@link RegistryDirectory} and cluster
+ * weft providers on loopback (the third one late: beyond the consumer's {@code timeout}, so its
+ * calls fail as a retry would follow, or slow within it), a consumer whose {@link RegistryDirectory} and cluster
  * invoker the test holds, and an operator writing rules with a plain ZooKeeper client. A rule
  * with a bad value is refused when it arrives (counted as a problem of the directory) and the
  * last good settings keep serving.
@@ -44,14 +44,21 @@ class ResilienceOverrideTest {
     private static final String SERVICE = GreetingService.class.getName();
     private static final String CONFIGURATORS = "/weft/" + SERVICE + "/configurators";
     private static final Duration SETTLE = Duration.ofSeconds(20);
-    /** Beyond the consumer's timeout: the slow provider's calls fail with a timeout. */
+    /**
+     * The consumer's timeout where a late provider's calls must fail: several times what a healthy
+     * call takes on a loaded 2-core machine, so that only the late provider's calls time out.
+     */
+    private static final int TIMEOUT_MILLIS = 600;
+    /** How late the late provider answers: beyond {@link #TIMEOUT_MILLIS}, its calls fail with a timeout. */
+    private static final long LATE_MILLIS = 2_000;
+    /** How late the slow provider answers: within a 2 s timeout, slower than its peers. */
     private static final long SLOW_MILLIS = 400;
 
-    /** Answers as {@link NamedGreeter}, {@link #SLOW_MILLIS} late while {@code slow}; counts calls. */
+    /** Answers as {@link NamedGreeter}, {@code delayMillis} late (0: at once); counts calls. */
     static final class CountingGreeter implements GreetingService {
         final NamedGreeter named;
         final AtomicInteger calls = new AtomicInteger();
-        volatile boolean slow;
+        volatile long delayMillis;
 
         CountingGreeter(String id) {
             named = new NamedGreeter(id);
@@ -60,9 +67,9 @@ class ResilienceOverrideTest {
         @Override
         public String sayHello(String name) {
             calls.incrementAndGet();
-            if (slow) {
+            if (delayMillis > 0) {
                 try {
-                    Thread.sleep(SLOW_MILLIS);
+                    Thread.sleep(delayMillis);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -164,8 +171,8 @@ class ResilienceOverrideTest {
 
     @Test
     void outlierFailures_followTheRuleLive_aBadValueIsRefusedOnArrival_andDeletingTheRuleBringsTheProviderBack() throws Exception {
-        greeters.get(2).slow = true;
-        refer("retries=2&timeout=150&loadbalance=roundrobin&outlier-failures=0&outlier-ejection=10m");
+        greeters.get(2).delayMillis = LATE_MILLIS;
+        refer("retries=2&timeout=" + TIMEOUT_MILLIS + "&loadbalance=roundrobin&outlier-failures=0&outlier-ejection=10m");
         for (int i = 0; i < 9; i++) {
             assertThat(call()).as("failover around the slow provider").isNotNull();
         }
@@ -196,8 +203,8 @@ class ResilienceOverrideTest {
 
     @Test
     void retryBudget_followsTheRuleLive_aSpentBudgetFailsCallsWithTheirLastError_andCountsThem() throws Exception {
-        greeters.get(2).slow = true;
-        refer("retries=2&timeout=150&loadbalance=roundrobin&outlier-failures=0&retry-budget=1");
+        greeters.get(2).delayMillis = LATE_MILLIS;
+        refer("retries=2&timeout=" + TIMEOUT_MILLIS + "&loadbalance=roundrobin&outlier-failures=0&retry-budget=1");
         for (int i = 0; i < 9; i++) {
             assertThat(call()).as("budget off: every call fails over").isNotNull();
         }
@@ -227,7 +234,7 @@ class ResilienceOverrideTest {
     @Test
     void outlierLatency_followsTheRuleLive_ejectingTheProviderSlowerThanThreeTimesItsPeers() throws Exception {
         refer("retries=2&timeout=2000&loadbalance=roundrobin");
-        greeters.get(2).slow = true; // 400 ms: slow, within the timeout
+        greeters.get(2).delayMillis = SLOW_MILLIS; // slow, within the timeout
         for (int i = 0; i < 30; i++) {
             assertThat(call()).isNotNull();
         }

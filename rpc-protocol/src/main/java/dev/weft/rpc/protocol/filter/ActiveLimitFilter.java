@@ -30,8 +30,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -60,9 +62,11 @@ import java.util.function.Supplier;
  * executor} per method, so a chain of calls that end at once (a provider that is down) runs one
  * after another instead of nesting on the stack. The deadline of a waiting call is kept by one
  * daemon timer thread per director ({@code weft-actives-timer}, started by the first call that
- * waits, stopped after idling); a call that times out ends on its executor, else on that thread.
- * {@link #close()} (called by {@code ExtensionDirector.close()}) fails the waiting calls at once
- * and stops the timer; calls that would wait after it fail at once.
+ * waits, stopped after idling); a call that times out ends on its executor, else (an async call)
+ * on one of {@value #EXPIRY_THREADS} daemon threads {@code weft-actives-callback-N} (started on
+ * demand, stopped after idling): never on the timer's thread, so a caller's callback that blocks
+ * delays no other call's deadline. {@link #close()} (called by {@code ExtensionDirector.close()})
+ * fails the waiting calls at once and stops both; calls that would wait after it fail at once.
  *
  * <p><b>Live limits.</b> The limit is read per call from the URL the call's provider is seen with
  * ({@link CallOptions#urlOf}): a registry directory's view carrying override rules, else the
@@ -105,6 +109,10 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
     private volatile Ticker ticker = Ticker.systemTicker();
     /** Ends waiting calls at their deadline; its one thread starts with the first wait. */
     private final ScheduledThreadPoolExecutor timer;
+    /** Threads ending async calls whose wait for a permit expired. */
+    static final int EXPIRY_THREADS = 2;
+    /** Ends async calls (no executor of their own) whose wait expired: their callbacks run here, not on the timer. */
+    private final ThreadPoolExecutor expiries;
     /** The calls waiting for a permit, failed at once by {@link #close()}. */
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
 
@@ -114,6 +122,9 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
         timer.setRemoveOnCancelPolicy(true);
         timer.setKeepAliveTime(10, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
+        expiries = new ThreadPoolExecutor(EXPIRY_THREADS, EXPIRY_THREADS, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                new ThreadFactoryBuilder().setNameFormat("weft-actives-callback-%d").setDaemon(true).build());
+        expiries.allowCoreThreadTimeOut(true);
     }
 
     @Override
@@ -132,10 +143,11 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
         return new ChainPermits();
     }
 
-    /** Fails the calls waiting for a permit at once and stops the timer thread; idempotent. */
+    /** Fails the calls waiting for a permit at once and stops the timer and callback threads; idempotent. */
     @Override
     public void close() {
         timer.shutdownNow();
+        expiries.shutdown(); // expiries already handed over still end their calls
         for (Waiter waiter : waiting) {
             waiter.refuse(new RpcException(RpcException.NOT_PROCESSED, "Call of method " + waiter.invocation.getMethodName()
                     + " waiting for a permit (" + ACTIVES_KEY + ") refused: its extension director closed (not sent)"));
@@ -184,6 +196,8 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
         final Deadline waitEnd;
         final Supplier<RpcException> refusal;
         final Executor executor;
+        /** Where the call ends when its wait expires: its own executor, else the callback threads. */
+        final Executor expiryExecutor;
         final AsyncResult outcome = AsyncResult.pending();
         /** Guarded by the permits' lock: whether in their queue, and the deadline's timer task while it is. */
         boolean queued;
@@ -198,6 +212,7 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
             this.refusal = refusal;
             Executor own = invocation.getCallOptions().executor();
             this.executor = own != null ? own : permits.admitted;
+            this.expiryExecutor = own != null ? own : expiries;
         }
 
         /** Queued: watches the caller's cancellation (the deadline's timer was set when it was queued). */
@@ -214,7 +229,11 @@ public final class ActiveLimitFilter implements UrlCheckingFilter, ChainScopedFi
         void expire() {
             if (permits.leave(this)) {
                 ended();
-                executor.execute(() -> outcome.fail(refusal.get()));
+                try {
+                    expiryExecutor.execute(() -> outcome.fail(refusal.get()));
+                } catch (RejectedExecutionException closed) { // the director closed meanwhile
+                    outcome.fail(refusal.get());
+                }
             }
         }
 

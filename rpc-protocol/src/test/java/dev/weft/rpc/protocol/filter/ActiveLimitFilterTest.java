@@ -27,7 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -473,6 +475,33 @@ class ActiveLimitFilterTest {
         pendingAnswers.poll().complete(RpcResult.of("held done"));
         assertThat(await(held).getValue()).isEqualTo("held done");
         assertEveryPermitFree(chain, provider, 1);
+    }
+
+    @Test
+    void actives_anAsyncCallWhoseWaitExpires_endsOffTheTimerThread_soABlockingCallbackDelaysNoOtherDeadline() throws Exception {
+        FakeProvider<Greeter> provider = GreeterProviders.at("injvm://127.0.0.1/x?actives=1&timeout=200").answering(later());
+        Invoker<Greeter> chain = chain(provider);
+        chain.invoke(Calls.greet("held"));
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<String> blockingCallbackThread = new CompletableFuture<>();
+        chain.invoke(Calls.greet("first")).whenComplete((result, failure) -> {
+            blockingCallbackThread.complete(Thread.currentThread().getName());
+            try {
+                release.await(10, TimeUnit.SECONDS); // a caller's callback that blocks
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CompletableFuture<String> secondEndedOn = new CompletableFuture<>();
+        chain.invoke(Calls.greet("second")).whenComplete((result, failure) -> secondEndedOn.complete(Thread.currentThread().getName()));
+        try {
+            assertThat(secondEndedOn.get(5, TimeUnit.SECONDS)).as("the second call ended at its own deadline")
+                    .startsWith("weft-actives-callback-");
+            assertThat(blockingCallbackThread.get(5, TimeUnit.SECONDS)).startsWith("weft-actives-callback-");
+        } finally {
+            release.countDown();
+        }
+        assertThat(provider.calls()).isEqualTo(1);
     }
 
     @Test
