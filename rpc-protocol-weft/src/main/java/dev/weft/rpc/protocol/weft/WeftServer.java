@@ -91,7 +91,7 @@ final class WeftServer {
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L, 0, 0,
                                         TimeUnit.MILLISECONDS));
                         ConnectionLimits limits = new ConnectionLimits(settings.connectionCalls(), requestBudget,
-                                settings.minUploadRate(), ticker, warnings);
+                                settings.minUploadRate(), warnings);
                         ch.pipeline()
                                 .addLast(FrameDecoder.forProvider(settings.payload(), limits, ticker))
                                 .addLast(limits)
