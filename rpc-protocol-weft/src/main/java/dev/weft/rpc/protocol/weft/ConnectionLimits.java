@@ -23,7 +23,11 @@ import java.util.Map;
  *   <li><b>Large bodies.</b> A request body over {@value #SMALL_BODY} bytes takes its length from
  *   the server's {@link RequestBudget} when its header arrives, and gives it back when its call is
  *   answered (or its connection closes); one that does not fit is answered NOT_PROCESSED and its
- *   body discarded as it arrives.</li>
+ *   body discarded as it arrives, each chunk released once read. The connection stays open: a
+ *   consumer multiplexes its calls over it, and closing it would fail calls in flight that have
+ *   nothing to do with the refused one, leaving their callers unsure whether they ran, while the
+ *   refused call is safe to retry elsewhere. Discarding holds no memory, and a discarded body must
+ *   keep the upload rate like a kept one.</li>
  *   <li><b>Uploads.</b> A request body, kept or discarded, must arrive at {@code min-upload-rate}
  *   bytes per second or faster over any {@link UploadRate#WINDOW} of it (its first
  *   {@link UploadRate#GRACE} not counted); the decoder checks every {@link UploadRate#CHECK_PERIOD}
