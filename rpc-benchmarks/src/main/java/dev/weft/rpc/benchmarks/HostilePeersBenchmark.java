@@ -32,7 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * provider compares it with the same host's monotonic clock, {@link StaleRunFilter}), and the
  * provider's heap and direct memory after the phase (attackers gone, two collections).
  *
- * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.HostilePeersBenchmark [seconds per phase]</pre>
+ * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.HostilePeersBenchmark [seconds per phase] [attack,...]</pre>
+ *
+ * The optional second argument names the attacks to run (the quiet phase always runs first), of
+ * {@code non-reading, trickling, malformed, big-answers}; with it, each attacked phase also prints
+ * its per-second timeline (the consumer's calls started in that second, their p99 and max).
  */
 public final class HostilePeersBenchmark {
 
@@ -45,6 +49,7 @@ public final class HostilePeersBenchmark {
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+        List<String> only = args.length > 1 ? List.of(args[1].split(",")) : null;
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         String jar = Path.of(HostilePeersBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         Process provider = new ProcessBuilder(java, "-Xmx256m", "-cp", jar, NetHostileProvider.class.getName(), "")
@@ -81,11 +86,17 @@ public final class HostilePeersBenchmark {
                     {"100 malformed frames/s", NetHostileAttacker.MALFORMED},
                     {"100 MiB answers", NetHostileAttacker.BIG_ANSWERS}};
             for (String[] phase : phases) {
+                if (only != null && !only.contains(phase[1])) {
+                    continue;
+                }
                 before = after;
                 Phase figures = phase(consumer, seconds, phase[1], port, java, jar);
                 after = memory(in, out);
                 rows.add(row(phase[0], figures, after, before));
                 results.add("phases", figures(phase[0], figures, after, before));
+                if (only != null) {
+                    System.out.println("timeline of " + phase[0] + " (second: calls, p99 ms, max ms): " + figures.timeline);
+                }
             }
         } finally {
             in.close();
@@ -102,7 +113,7 @@ public final class HostilePeersBenchmark {
     }
 
     /** The consumer's figures of one phase, and what the attack reported. */
-    private record Phase(long calls, long failed, long p50, long p99, long max, String attack) {
+    private record Phase(long calls, long failed, long p50, long p99, long max, String attack, String timeline) {
     }
 
     /** A row of the table; {@code after} and {@code before} are the provider's reports after and before the phase. */
@@ -189,7 +200,20 @@ public final class HostilePeersBenchmark {
         }
         long[] sorted = latencies.clone();
         Arrays.sort(sorted);
-        return new Phase(total, failed.get(), sorted[total / 2], sorted[(int) (total * 0.99)], sorted[total - 1], attackSummary);
+        return new Phase(total, failed.get(), sorted[total / 2], sorted[(int) (total * 0.99)], sorted[total - 1], attackSummary,
+                timeline(latencies));
+    }
+
+    /** Per second of intended starts: the calls, their p99 and max latency in ms. */
+    private static String timeline(long[] latencies) {
+        StringBuilder seconds = new StringBuilder();
+        for (int from = 0; from < latencies.length; from += RATE) {
+            long[] second = Arrays.copyOfRange(latencies, from, Math.min(latencies.length, from + RATE));
+            Arrays.sort(second);
+            seconds.append(String.format(Locale.ROOT, "%s%d: %d, %.1f, %.1f", from == 0 ? "" : "; ", from / RATE,
+                    second.length, second[(int) (second.length * 0.99)] / 1e6, second[second.length - 1] / 1e6));
+        }
+        return seconds.toString();
     }
 
     /** The first line of {@code out} starting with {@code prefix}, or {@code null} when it ends first. */

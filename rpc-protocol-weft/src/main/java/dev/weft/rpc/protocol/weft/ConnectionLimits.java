@@ -1,6 +1,5 @@
 package dev.weft.rpc.protocol.weft;
 
-import com.google.common.base.Ticker;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
@@ -9,7 +8,6 @@ import io.netty.channel.ChannelPromise;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What one provider connection may hold, enforced on its event loop (one instance per channel,
@@ -25,10 +23,18 @@ import java.util.concurrent.TimeUnit;
  *   <li><b>Large bodies.</b> A request body over {@value #SMALL_BODY} bytes takes its length from
  *   the server's {@link RequestBudget} when its header arrives, and gives it back when its call is
  *   answered (or its connection closes); one that does not fit is answered NOT_PROCESSED and its
- *   body discarded as it arrives.</li>
- *   <li><b>Uploads.</b> A body must arrive at {@code min-upload-rate} bytes per second or faster,
- *   after one second of grace; a slower one closes the connection (a peer trickling a byte now
- *   and then would otherwise hold its partial frame for ever, resetting the idle timer).</li>
+ *   body discarded as it arrives, each chunk released once read. The connection stays open: a
+ *   consumer multiplexes its calls over it, and closing it would fail calls in flight that have
+ *   nothing to do with the refused one, leaving their callers unsure whether they ran, while the
+ *   refused call is safe to retry elsewhere. Discarding holds no memory, and a discarded body must
+ *   keep the upload rate like a kept one.</li>
+ *   <li><b>Uploads.</b> A request body, kept or discarded, must arrive at {@code min-upload-rate}
+ *   bytes per second or faster over any {@link UploadRate#WINDOW} of it (its first
+ *   {@link UploadRate#GRACE} not counted); the decoder checks every {@link UploadRate#CHECK_PERIOD}
+ *   and a slower body closes the connection. The window slides: a peer that sends most of a body
+ *   at once and then trickles a byte now and then, or stops, is closed within the window and a
+ *   period of its last burst, whatever it sent before; without that it would hold its partial
+ *   frame, and its share of the budget, for ever, each byte resetting the idle timer.</li>
  * </ul>
  * Not sharable; confined to the channel's event loop.
  */
@@ -36,12 +42,10 @@ final class ConnectionLimits extends ChannelDuplexHandler {
 
     /** Bodies up to this size are bounded by {@code connection-calls} per connection, not by the budget. */
     static final int SMALL_BODY = 64 * 1024;
-    private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final int maxCalls;
     private final RequestBudget budget;
     private final long minUploadRate;
-    private final Ticker ticker;
     private final PeerWarnings warnings;
     /** Two-way requests decoded and not answered yet: id to the budget bytes they hold (0 for a small body). */
     private final Map<Long, Long> unanswered = new HashMap<>();
@@ -49,11 +53,10 @@ final class ConnectionLimits extends ChannelDuplexHandler {
     private FrameDecoder decoder;
     private boolean paused;
 
-    ConnectionLimits(int maxCalls, RequestBudget budget, long minUploadRate, Ticker ticker, PeerWarnings warnings) {
+    ConnectionLimits(int maxCalls, RequestBudget budget, long minUploadRate, PeerWarnings warnings) {
         this.maxCalls = maxCalls;
         this.budget = budget;
         this.minUploadRate = minUploadRate;
-        this.ticker = ticker;
         this.warnings = warnings;
     }
 
@@ -97,16 +100,6 @@ final class ConnectionLimits extends ChannelDuplexHandler {
         if (previous != null) {
             release(previous); // a peer reusing an id in flight: the older call's bytes go now
         }
-    }
-
-    /**
-     * Whether a body of {@code bodyLength} bytes started at {@code startNanos}, of which
-     * {@code received} have arrived, is arriving fast enough.
-     */
-    boolean uploadFastEnough(long startNanos, long received, long bodyLength) {
-        long elapsed = ticker.read() - startNanos - GRACE_NANOS;
-        return elapsed <= 0 || received >= bodyLength
-                || received >= (double) minUploadRate * elapsed / TimeUnit.SECONDS.toNanos(1);
     }
 
     long minUploadRate() {

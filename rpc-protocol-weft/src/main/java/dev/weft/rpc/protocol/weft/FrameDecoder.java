@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +24,11 @@ import java.util.concurrent.TimeUnit;
  * still a violation, so that the provider never reads more than one extra payload for a request
  * it refuses.
  *
+ * <p>On a provider with {@link ConnectionLimits}, every request body in progress, kept or
+ * discarded, is checked every {@link UploadRate#CHECK_PERIOD} against {@code min-upload-rate}
+ * over a sliding window ({@link UploadRate}), whether bytes arrive or not; a body that falls behind
+ * closes its connection.
+ *
  * <p>Not sharable: one instance per channel (it keeps partial input).
  */
 final class FrameDecoder extends ByteToMessageDecoder {
@@ -31,14 +37,18 @@ final class FrameDecoder extends ByteToMessageDecoder {
     private final boolean consumer;
     /** A provider's per-connection limits, or null (no limits beyond {@code payload}). */
     private final ConnectionLimits limits;
-    private final Ticker ticker;
+    /** The rate of the body in progress, or null (no limits). */
+    private final UploadRate upload;
+    /** Checks {@link #upload} while a body is in progress; null otherwise. */
+    private ScheduledFuture<?> uploadCheck;
+    /** The body length of the frame in progress, admitted or discarded. */
+    private long uploadLength;
     private ChannelHandlerContext context;
     private boolean failed;
     /** Body bytes of an oversized frame still to discard. */
     private long skipping;
     /** The header of the frame in progress was admitted by {@link #limits}. */
     private boolean admitted;
-    private long admittedAt;
     /** Budget bytes the frame in progress holds. */
     private long heldBudget;
 
@@ -46,7 +56,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
         this.maxBodyLength = maxBodyLength;
         this.consumer = consumer;
         this.limits = limits;
-        this.ticker = ticker;
+        this.upload = limits == null ? null : new UploadRate(limits.minUploadRate(), ticker);
     }
 
     /** A provider's decoder with no limits but {@code payload}: skips two-way requests of up to twice {@code maxBodyLength}. */
@@ -96,7 +106,57 @@ final class FrameDecoder extends ByteToMessageDecoder {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releaseReserved();
+        stopUploadCheck();
         super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        stopUploadCheck();
+    }
+
+    /** A body of {@code bodyLength} bytes starts arriving: checked against the upload rate from now on. */
+    private void startUpload(long bodyLength) {
+        if (upload != null) {
+            uploadLength = bodyLength;
+            upload.start();
+        }
+    }
+
+    /** The body in progress is not complete yet: checks its rate every period until it is. */
+    private void awaitUpload() {
+        if (upload != null && uploadCheck == null) {
+            long period = UploadRate.CHECK_PERIOD.toNanos();
+            uploadCheck = context.executor().scheduleAtFixedRate(this::checkUpload, period, period, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void stopUploadCheck() {
+        if (uploadCheck != null) {
+            uploadCheck.cancel(false);
+            uploadCheck = null;
+        }
+    }
+
+    /** On the event loop, every period while a body is in progress: closes the connection when it is too slow. */
+    private void checkUpload() {
+        boolean inProgress = !failed && (skipping > 0 || admitted);
+        if (!inProgress) {
+            stopUploadCheck();
+            return;
+        }
+        ByteBuf in = internalBuffer();
+        long received = skipping > 0 ? uploadLength - skipping : in.readableBytes() - Frame.HEADER_LENGTH;
+        if (upload.fastEnough(received)) {
+            return;
+        }
+        MalformedFrameException slow = fail(in, "request body: " + received + " of " + uploadLength + " bytes arrived, "
+                + upload.lastWindow() + " (expected: at least min-upload-rate " + limits.minUploadRate()
+                + " bytes/s over the last " + UploadRate.WINDOW.toSeconds() + " s, its first "
+                + UploadRate.GRACE.toSeconds() + " s not counted)", false, 0, PeerWarnings.Kind.OVER_BUDGET);
+        releaseReserved();
+        stopUploadCheck();
+        context.fireExceptionCaught(slow);
     }
 
     private void releaseReserved() {
@@ -125,8 +185,10 @@ final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(discarded);
             skipping -= discarded;
             if (skipping > 0) {
+                awaitUpload();
                 return;
             }
+            stopUploadCheck();
         }
         if (in.readableBytes() < Frame.HEADER_LENGTH || limits != null && !admitted && !limits.mayDecode()) {
             return;
@@ -162,6 +224,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
         if (bodyLength > maxBodyLength && skippable) {
             in.skipBytes(Frame.HEADER_LENGTH);
             skipping = bodyLength;
+            startUpload(bodyLength);
             out.add(new Oversized(requestId, bodyLength, maxBodyLength));
             return;
         }
@@ -175,24 +238,21 @@ final class FrameDecoder extends ByteToMessageDecoder {
             if (!limits.admit(bodyLength)) {
                 in.skipBytes(Frame.HEADER_LENGTH);
                 skipping = bodyLength;
+                startUpload(bodyLength);
                 out.add(new OverBudget(requestId, twoWay, bodyLength));
                 return;
             }
             admitted = true;
-            admittedAt = ticker.read();
+            startUpload(bodyLength);
             heldBudget = bodyLength > ConnectionLimits.SMALL_BODY ? bodyLength : 0;
         }
         if (in.readableBytes() < Frame.HEADER_LENGTH + bodyLength) {
-            if (admitted && !limits.uploadFastEnough(admittedAt, in.readableBytes() - Frame.HEADER_LENGTH, bodyLength)) {
-                MalformedFrameException slow = fail(in, "request body: " + (in.readableBytes() - Frame.HEADER_LENGTH)
-                        + " of " + bodyLength + " bytes arrived in " + TimeUnit.NANOSECONDS.toMillis(ticker.read() - admittedAt)
-                        + " ms (expected: at least min-upload-rate " + limits.minUploadRate() + " bytes/s after 1 s)",
-                        false, 0, PeerWarnings.Kind.OVER_BUDGET);
-                releaseReserved();
-                throw slow;
+            if (admitted) {
+                awaitUpload();
             }
             return;
         }
+        stopUploadCheck();
         int status = in.getUnsignedByte(start + 4);
         byte serializationId = in.getByte(start + 5);
         in.skipBytes(Frame.HEADER_LENGTH);

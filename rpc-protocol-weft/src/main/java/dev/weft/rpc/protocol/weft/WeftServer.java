@@ -7,6 +7,7 @@ import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.ThrottledLog;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -46,6 +47,15 @@ final class WeftServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftServer.class);
 
+    /**
+     * Reads of at most 64 KiB each that one connection makes per turn of its event loop before the
+     * loop serves its other connections (Netty's default is 16, 1 MiB); a connection with more to
+     * read is read again on the next turn. Peers uploading megabytes at once, kept or discarded,
+     * would otherwise keep a real consumer's requests on the same loop waiting behind a megabyte
+     * of reading each (the trickling phase of {@code HostilePeersBenchmark}, docs/benchmarks.md).
+     */
+    private static final int READS_PER_TURN = 2;
+
     private final ServerSettings settings;
     private final Ticker ticker;
     private final EventLoopGroup bossGroup;
@@ -83,6 +93,8 @@ final class WeftServer {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOCATOR, ChannelAllocator.INSTANCE)
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR,
+                        new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(READS_PER_TURN))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -91,7 +103,7 @@ final class WeftServer {
                                 .addLast(new IdleStateHandler(settings.heartbeatMillis() * 3L, 0, 0,
                                         TimeUnit.MILLISECONDS));
                         ConnectionLimits limits = new ConnectionLimits(settings.connectionCalls(), requestBudget,
-                                settings.minUploadRate(), ticker, warnings);
+                                settings.minUploadRate(), warnings);
                         ch.pipeline()
                                 .addLast(FrameDecoder.forProvider(settings.payload(), limits, ticker))
                                 .addLast(limits)

@@ -18,9 +18,12 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -129,6 +132,14 @@ class HostilePeerTest {
         }
     }
 
+    private static void writeOneByte(Socket socket) {
+        try {
+            socket.getOutputStream().write('y');
+        } catch (IOException e) {
+            throw new IllegalStateException("the provider closed a connection whose body kept arriving", e);
+        }
+    }
+
     /** Reads until the server closes the connection; returns the milliseconds that took. */
     private static long millisUntilClosed(InputStream in) throws IOException {
         long start = System.nanoTime();
@@ -151,6 +162,8 @@ class HostilePeerTest {
             Shapes real = Loopback.proxy(Shapes.class, loopback.refer(Shapes.class, exporter, "timeout=5000"));
             int port = exporter.getInvoker().getUrl().getPort();
             List<Socket> holders = new ArrayList<>();
+            // the holders keep their bodies arriving, above min-upload-rate (1 byte/s here), until the end
+            ScheduledExecutorService keeper = Executors.newSingleThreadScheduledExecutor();
             try {
                 for (int i = 0; i < 2; i++) {
                     Socket holder = new Socket(InetAddress.getLoopbackAddress(), port);
@@ -158,6 +171,8 @@ class HostilePeerTest {
                     holder.getOutputStream().write(largeHeader(1, body));
                     holder.getOutputStream().write(new byte[100 * 1024]);
                 }
+                keeper.scheduleAtFixedRate(() -> holders.forEach(HostilePeerTest::writeOneByte), 200, 200,
+                        TimeUnit.MILLISECONDS);
                 assertThat(real.echo("while two hold the budget")).isEqualTo("while two hold the budget");
                 try (Socket third = new Socket(InetAddress.getLoopbackAddress(), port)) {
                     third.setSoTimeout(10_000);
@@ -174,6 +189,8 @@ class HostilePeerTest {
                             .startsWith("request body: 1048576 bytes (expected: room in request-budget 2097152 bytes");
                 }
             } finally {
+                keeper.shutdownNow();
+                assertThat(keeper.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
                 for (Socket holder : holders) {
                     holder.close();
                 }
@@ -251,10 +268,85 @@ class HostilePeerTest {
                     }
                     Thread.sleep(100);
                 }
-                // after 1 s of grace the body falls behind 1 MiB/s at once; closed at the next byte
+                // after 1 s of grace the body falls behind 1 MiB/s at once; closed at the next check
                 assertThat(closed.get(5, TimeUnit.SECONDS)).isBetween(900L, 4_000L);
             }
             assertThat(real.echo("still served")).isEqualTo("still served");
+        }
+    }
+
+    /**
+     * 3 of a declared 4 MiB sent at once, then a byte every 500 ms: averaged from its start it would
+     * stay above the default 64 KiB/s for 49 s; over a sliding window it falls behind 5 s after the
+     * burst, and the check a second later closes it.
+     */
+    @Test
+    void anUploadSentInABurstThenTrickled_isClosedWithinTheWindow() throws Exception {
+        int body = 4 * 1024 * 1024;
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(), "heartbeat=60000");
+            Shapes real = Loopback.proxy(Shapes.class, loopback.refer(Shapes.class, exporter, "timeout=5000"));
+            try (Socket trickler = new Socket(InetAddress.getLoopbackAddress(), exporter.getInvoker().getUrl().getPort())) {
+                trickler.setSoTimeout(30_000);
+                OutputStream out = trickler.getOutputStream();
+                out.write(largeHeader(5, body));
+                out.write(new byte[3 * 1024 * 1024]);
+                CompletableFuture<Long> closed = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return millisUntilClosed(trickler.getInputStream());
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                for (int i = 0; i < 60 && !closed.isDone(); i++) {
+                    try {
+                        out.write('y');
+                    } catch (SocketException closedMeanwhile) {
+                        break;
+                    }
+                    Thread.sleep(500);
+                }
+                assertThat(closed.get(5, TimeUnit.SECONDS)).isBetween(4_000L, 15_000L);
+            }
+            assertThat(real.echo("still served")).isEqualTo("still served");
+        }
+    }
+
+    /**
+     * A 256 KiB body sent at 32 KiB/s, twice {@code min-upload-rate}, for 8 s: longer than the
+     * window, slow and steady, it is served.
+     */
+    @Test
+    void aSlowSteadyUploadAboveMinUploadRate_isServed() throws Exception {
+        int body = 256 * 1024;
+        int chunk = 4 * 1024;
+        long chunkNanos = TimeUnit.MILLISECONDS.toNanos(125);
+        try (Loopback loopback = new Loopback()) {
+            Exporter<Shapes> exporter = loopback.export(Shapes.class, new ShapesImpl(),
+                    "min-upload-rate=" + 16 * 1024 + "&heartbeat=60000");
+            byte[] head = largeHeader(9, body);
+            byte[] frame = new byte[Frame.HEADER_LENGTH + body];
+            System.arraycopy(head, 0, frame, 0, head.length);
+            Arrays.fill(frame, head.length, frame.length - 1, (byte) 'y');
+            frame[frame.length - 1] = '"';
+            try (Socket uploader = new Socket(InetAddress.getLoopbackAddress(), exporter.getInvoker().getUrl().getPort())) {
+                uploader.setSoTimeout(20_000);
+                OutputStream out = uploader.getOutputStream();
+                long start = System.nanoTime();
+                for (int off = 0, i = 0; off < frame.length; off += chunk, i++) {
+                    long wait = start + i * chunkNanos - System.nanoTime(); // paced from the start: a late write catches up
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    out.write(frame, off, Math.min(chunk, frame.length - off));
+                }
+                assertThat(System.nanoTime() - start).as("upload time").isGreaterThan(TimeUnit.SECONDS.toNanos(7));
+                DataInputStream in = new DataInputStream(uploader.getInputStream());
+                byte[] header = new byte[Frame.HEADER_LENGTH];
+                in.readFully(header);
+                assertThat(header[15]).as("request id").isEqualTo((byte) 9);
+                assertThat(header[4]).as("status").isEqualTo((byte) Status.OK);
+            }
         }
     }
 }
