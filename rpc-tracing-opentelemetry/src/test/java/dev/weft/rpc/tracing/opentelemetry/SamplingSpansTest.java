@@ -128,6 +128,42 @@ class SamplingSpansTest {
         assertThat(server.getParentSpanId()).isEqualTo(attempt.getSpanId());
     }
 
+    @Test
+    void anAttemptRecordedUnderACallThatWasNot_stillHasEveryAttribute() {
+        // drops the call (the child of the caller's span), records everything under it
+        Decisions decisions = new Decisions(new Sampler() {
+            @Override
+            public SamplingResult shouldSample(Context parentContext, String traceId, String name, SpanKind spanKind,
+                                               Attributes attributes, List<LinkData> parentLinks) {
+                boolean call = Span.fromContext(parentContext).getSpanContext().getSpanId().equals(UNSAMPLED.getSpanId());
+                return call ? SamplingResult.drop() : SamplingResult.recordAndSample();
+            }
+
+            @Override
+            public String getDescription() {
+                return "all but the call";
+            }
+        });
+        Shop shop = consumerOf(exportedShop(decisions), decisions);
+
+        try (Scope ignored = Context.root().with(Span.wrap(UNSAMPLED)).makeCurrent()) {
+            assertThat(shop.greet("ada")).isEqualTo("a:ada");
+        }
+
+        List<SpanData> spans = awaitSpans(2);
+        assertThat(spans).hasSize(2).noneMatch(s -> s.getAttributes().get(MOCKED) != null);
+        SpanData attempt = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT).findFirst().orElseThrow();
+        SpanData server = spans.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
+        assertThat(attempt.getAttributes().get(SYSTEM)).isEqualTo("weft");
+        assertThat(attempt.getAttributes().get(SERVICE)).isEqualTo(Shop.class.getName());
+        assertThat(attempt.getAttributes().get(METHOD)).isEqualTo("greet");
+        assertThat(attempt.getAttributes().get(ATTEMPT)).isEqualTo(1L);
+        assertThat(attempt.getAttributes().get(SERVER_ADDRESS)).isEqualTo("127.0.0.1");
+        assertThat(attempt.getAttributes().get(SERVER_PORT)).isPositive();
+        assertThat(server.getParentSpanId()).isEqualTo(attempt.getSpanId());
+        assertThat(server.getAttributes().get(METHOD)).isEqualTo("greet");
+    }
+
     private String exportedShop(Decisions decisions) {
         Weft provider = weft(decisions);
         return provider.export(Shop.class, new ShopImpl("a"), "weft://127.0.0.1:0?threads=4").getInvoker().getUrl().getAddress();
