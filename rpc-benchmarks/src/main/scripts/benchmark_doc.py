@@ -414,11 +414,13 @@ def observability_network(results):
     median = div(f["medianBoundCallsPerS"], f["medianUnboundCallsPerS"])
     bar = BARS["obs.network"]
     out = [metadata_line(results), ""]
+    # the bar binds both modules; metrics alone is measured to say which part costs
+    both_bound = f["binding"] != "metrics"
     out += table(["binding", "round ratios (bound / unbound)", "median unbound calls/s", "median bound calls/s",
                   "median ratio", "bar (issue)", "met"],
                  [[f"{f['binding']} ({num(f.get('spansExported'))} spans exported)" if f.get("spansExported") else f["binding"],
                    ", ".join(f"{r:.3f}" for r in ratios), num(f["medianUnboundCallsPerS"], 0), num(f["medianBoundCallsPerS"], 0),
-                   times(median), bar.label(), met(bar.met(median))]])
+                   times(median), bar.label() if both_bound else "—", met(bar.met(median)) if both_bound else "—"]])
     return out
 
 
@@ -496,13 +498,16 @@ SECTIONS = {
     "resilience": ("resilience.json", resilience),
     "observability-pipeline": ("observability-pipeline.json", observability_pipeline),
     "observed-network-both": ("observed-network-both.json", observability_network),
+    "observed-network-sampled": ("observed-network-sampled.json", observability_network),
+    "observed-network-metrics": ("observed-network-metrics.json", observability_network),
 }
 
 AREAS = {"jmh-pickers": "in-JVM: pickers, cluster invoke", "pipeline": "in-JVM: whole pipeline",
          "jmh-core": "in-JVM: balancers, cluster, proxy, mock wrapper", "cold-start": "cold start", "network": "network",
          "hostile-peers": "hostile peers", "registry-change": "registry: change", "registry-routing": "registry: routing",
          "registry-cycles": "registry: cycles", "spring-boot": "Spring Boot", "resilience": "resilience",
-         "observability-pipeline": "observability", "observed-network-both": "observability"}
+         "observability-pipeline": "observability", "observed-network-both": "observability",
+         "observed-network-sampled": "observability", "observed-network-metrics": "observability"}
 
 
 def verdicts(text):

@@ -13,8 +13,11 @@ import java.util.concurrent.atomic.LongAdder;
  * nothing bound and one with both modules bound ({@link ObservedWefts}); 64 closed-loop callers
  * call one pair for a phase, then the other, alternating, so the machine's load drifts over both
  * alike. Prints calls/s per phase and the ratio of the medians (the bar: bound >= 0.95x unbound).
+ * What is bound ({@link ObservedWefts.Binding}): {@code both} (metrics, and tracing with every span
+ * sampled; the default), {@code metrics}, or {@code sampled} (metrics, and tracing a tenth of the
+ * traces with a parent-based ratio sampler).
  *
- * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.ObservedNetworkRun [seconds per phase] [rounds] [both|metrics]</pre>
+ * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.ObservedNetworkRun [seconds per phase] [rounds] [both|metrics|sampled]</pre>
  */
 public final class ObservedNetworkRun {
 
@@ -47,9 +50,9 @@ public final class ObservedNetworkRun {
                         "loadAverage", load));
             }
             System.out.printf(Locale.ROOT, "median: unbound %,.0f calls/s, %s bound %,.0f calls/s: %.3fx (spans exported: %,d)%n",
-                    median(off), binding, median(both), median(both) / median(off), observed.spans.get());
+                    median(off), binding, median(both), median(both) / median(off), observed.spansExported());
             results.put("medianUnboundCallsPerS", median(off)).put("medianBoundCallsPerS", median(both))
-                    .put("spansExported", observed.spans.get());
+                    .put("spansExported", observed.spansExported());
         }
         results.write();
     }

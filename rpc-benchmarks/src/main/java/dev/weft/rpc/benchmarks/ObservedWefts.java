@@ -12,34 +12,42 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.SpanProcessor;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 
 import java.util.Collection;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A provider {@link Weft} and a consumer {@link Weft} in one JVM, with the observability modules
- * unbound, metrics bound (a {@link SimpleMeterRegistry}) or both bound (metrics, plus an OpenTelemetry
- * SDK that samples every span and hands it to an exporter that only counts, so the figure is
- * Weft's instrumentation and the SDK, not an exporter's I/O).
+ * unbound, metrics bound (a {@link SimpleMeterRegistry}), or both bound: metrics, plus an
+ * OpenTelemetry SDK that samples every span ({@code both}) or a tenth of the traces, parent-based
+ * ({@code sampled}), and hands the spans to a {@link BatchSpanProcessor} (as a production setup
+ * does) in front of an exporter that only counts, so the figure is Weft's instrumentation and the
+ * SDK, not an exporter's I/O.
  */
 final class ObservedWefts implements AutoCloseable {
 
     /** What is bound on both Wefts. */
     enum Binding {
-        OFF, METRICS, BOTH;
+        OFF, METRICS, BOTH, SAMPLED;
 
         static Binding of(String name) {
             return valueOf(name.toUpperCase(Locale.ROOT));
         }
     }
 
+    /** The share of traces {@code sampled} records. */
+    static final double SAMPLED_RATIO = 0.1;
+
     final Weft provider;
     final Weft consumer;
     final Greeter greeter;
-    final AtomicLong spans = new AtomicLong();
+    private final AtomicLong spans = new AtomicLong();
     private final OpenTelemetrySdk openTelemetry;
 
     /**
@@ -55,9 +63,12 @@ final class ObservedWefts implements AutoCloseable {
             new WeftMetrics(provider.director()).bindTo(meters);
             new WeftMetrics(consumer.director()).bindTo(meters);
         }
-        if (binding == Binding.BOTH) {
+        if (binding == Binding.BOTH || binding == Binding.SAMPLED) {
+            Sampler sampler = Sampler.parentBased(binding == Binding.BOTH ? Sampler.alwaysOn() : Sampler.traceIdRatioBased(SAMPLED_RATIO));
+            // a queue deep enough that no span is dropped while the exporting thread waits for a core
+            SpanProcessor batches = BatchSpanProcessor.builder(new Counting()).setMaxQueueSize(1 << 16).build();
             openTelemetry = OpenTelemetrySdk.builder()
-                    .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(new Counting())).build())
+                    .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).addSpanProcessor(batches).build())
                     .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
                     .build();
             install(openTelemetry);
@@ -72,6 +83,14 @@ final class ObservedWefts implements AutoCloseable {
     private void install(OpenTelemetry telemetry) {
         WeftTelemetry.create(telemetry).install(provider.director());
         WeftTelemetry.create(telemetry).install(consumer.director());
+    }
+
+    /** The spans exported so far, once those still queued are exported (waiting at most 10 s). */
+    long spansExported() {
+        if (openTelemetry != null) {
+            openTelemetry.getSdkTracerProvider().forceFlush().join(10, TimeUnit.SECONDS);
+        }
+        return spans.get();
     }
 
     @Override

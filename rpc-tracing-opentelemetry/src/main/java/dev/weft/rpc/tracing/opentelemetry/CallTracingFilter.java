@@ -17,7 +17,7 @@ import io.opentelemetry.context.Context;
  * ended when the call's result ends (every attempt, retry and the mock inside it, sync or async).
  * Its context goes into the call's attachments, where each attempt ({@link AttemptTracingFilter})
  * finds its parent whatever thread starts it; it is current while the rest of the call runs on
- * the caller's thread.
+ * the caller's thread, so an attempt started there takes it as is ({@link InjectedContext}).
  *
  * <p>Outermost in the {@code call} chain but for the metrics filter. Traces only once
  * {@link WeftTelemetry} is installed on the director; before that a call costs one volatile read.
@@ -44,10 +44,10 @@ public final class CallTracingFilter extends TracedFilter {
 
         @Override
         Result traced(WeftTelemetry telemetry, Invoker<?> next, Invocation invocation) {
-            Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.CLIENT).startSpan();
-            Context call = Context.current().with(span);
+            Context current = Context.current();
+            Span span = spans.start(telemetry, invocation.getMethodName(), SpanKind.CLIENT, current, null);
             RpcInvocation carrier = Attachments.writable(invocation);
-            telemetry.propagator().inject(call, carrier, Attachments.SETTER);
+            Context call = InjectedContext.inject(telemetry.propagator(), current.with(span), carrier);
             return ServiceSpans.within(call, span, true, next, carrier);
         }
     }

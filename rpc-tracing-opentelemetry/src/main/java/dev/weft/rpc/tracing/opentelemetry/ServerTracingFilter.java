@@ -40,7 +40,7 @@ public final class ServerTracingFilter extends TracedFilter {
         @Override
         Result traced(WeftTelemetry telemetry, Invoker<?> next, Invocation invocation) {
             Context caller = telemetry.propagator().extract(Context.root(), invocation, Attachments.GETTER);
-            Span span = spans.builder(telemetry, invocation.getMethodName(), SpanKind.SERVER).setParent(caller).startSpan();
+            Span span = spans.start(telemetry, invocation.getMethodName(), SpanKind.SERVER, caller, null);
             return ServiceSpans.within(caller.with(span), span, false, next, invocation);
         }
     }

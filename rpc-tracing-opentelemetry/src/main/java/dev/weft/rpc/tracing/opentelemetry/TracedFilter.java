@@ -5,6 +5,7 @@ import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
+import io.opentelemetry.api.common.Attributes;
 
 import java.util.Objects;
 
@@ -24,7 +25,12 @@ abstract class TracedFilter implements ChainScopedFilter, ExtensionDirectorAware
 
     @Override
     public final Filter forChain(Invoker<?> invoker) {
-        return forChain(TraceHub.of(director), new ServiceSpans(invoker.getInterface()), invoker);
+        return forChain(TraceHub.of(director), new ServiceSpans(invoker.getInterface(), chainAttributes(invoker)), invoker);
+    }
+
+    /** What every span of the chain around {@code invoker} carries besides the RPC attributes; none by default. */
+    Attributes chainAttributes(Invoker<?> invoker) {
+        return Attributes.empty();
     }
 
     /** The filter of the chain around {@code invoker}, tracing with {@code hub}'s telemetry. */

@@ -89,6 +89,41 @@ class AsyncSpansTest {
                 .as("the provider is sent the attempt's context").contains(attempt.getSpanId());
     }
 
+    @Test
+    void anAttemptStartedInsideAnotherCall_isAChildOfItsOwnCall() {
+        WeftTelemetry.create(openTelemetry).install(director);
+        Invoker<Shop> attempts = FilterChain.wrap(provider, List.of(filter(AttemptTracingFilter.NAME)));
+        Invoker<Shop> calls = FilterChain.wrap(new Late(attempts), List.of(filter(CallTracingFilter.NAME)));
+
+        Span ada = openTelemetry.getTracer("app").spanBuilder("ada").startSpan();
+        Span bob = openTelemetry.getTracer("app").spanBuilder("bob").startSpan();
+        Result first;
+        Result second;
+        try (Scope ignored = ada.makeCurrent()) {
+            first = calls.invoke(new RpcInvocation("greet", new Class<?>[]{String.class}, new Object[]{"ada"}));
+        }
+        try (Scope ignored = bob.makeCurrent()) {
+            second = calls.invoke(new RpcInvocation("greet", new Class<?>[]{String.class}, new Object[]{"bob"}));
+        }
+        provider.results.forEach(pending -> pending.complete(RpcResult.of("hi")));
+
+        assertThat(first.isDone()).isTrue();
+        assertThat(second.isDone()).isTrue();
+        List<SpanData> spans = exporter.getFinishedSpanItems();
+        assertThat(provider.invocations).extracting(i -> i.getArguments()[0]).containsExactly("ada", "bob");
+        for (int i = 0; i < 2; i++) {
+            Span app = i == 0 ? ada : bob;
+            String traceparent = provider.invocations.get(i).getAttachment("traceparent");
+            SpanData call = spans.stream().filter(s -> s.getParentSpanId().equals(app.getSpanContext().getSpanId()))
+                    .findFirst().orElseThrow();
+            SpanData attempt = spans.stream().filter(s -> traceparent.contains(s.getSpanId())).findFirst().orElseThrow();
+            assertThat(attempt.getParentSpanId()).as("the parent of the attempt of call %d", i + 1).isEqualTo(call.getSpanId());
+            assertThat(attempt.getTraceId()).isEqualTo(app.getSpanContext().getTraceId());
+        }
+        ada.end();
+        bob.end();
+    }
+
     private Filter filter(String name) {
         return director.getExtensionLoader(Filter.class).getExtension(name);
     }
@@ -112,6 +147,33 @@ class AsyncSpansTest {
                 result.follow(attempts.invoke(attempt));
             });
             return result;
+        }
+    }
+
+    /**
+     * A stand-in for the cluster: keeps the first call pending, and starts its attempt 1 on the
+     * second call's thread, inside the second call, just before the second call's own.
+     */
+    private static final class Late extends Pending {
+        private final Invoker<Shop> attempts;
+        private RpcInvocation waiting;
+        private AsyncResult waitingResult;
+
+        Late(Invoker<Shop> attempts) {
+            this.attempts = attempts;
+        }
+
+        @Override
+        public Result invoke(Invocation invocation) {
+            RpcInvocation call = (RpcInvocation) invocation;
+            call.setCallOptions(CallOptions.DEFAULT.withAttempt(1));
+            if (waiting == null) {
+                waiting = call;
+                waitingResult = AsyncResult.pending();
+                return waitingResult;
+            }
+            waitingResult.follow(attempts.invoke(waiting));
+            return attempts.invoke(call);
         }
     }
 
