@@ -37,6 +37,8 @@ run ResilienceBenchmark 10
 run JmhRun pipeline PipelineBenchmark -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
 run JmhRun observability-pipeline ObservabilityBenchmark.pipeline -p binding=off,metrics -f 3 -wi 5 -i 8 -w 2s -r 2s
 run ObservedNetworkRun 10 5 both
+run ObservedNetworkRun 10 5 sampled
+run ObservedNetworkRun 10 5 metrics
 run HostilePeersBenchmark 60
 run ColdStart 11
 if [ "${WITH_JMH_CORE:-0}" = 1 ]; then

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,15 +58,14 @@ class WeftMetricsTest {
     }
 
     @Test
-    void failover_afterATimeout_showsOneTimedOutAttemptAndOneGoodAttempt_onDistinctProviders() {
+    void failover_afterATimeout_showsOneTimedOutAttemptAndOneGoodAttempt_onDistinctProviders() throws Exception {
         LoopbackShops.SlowAndFast providers = wefts.slowAndFast();
         String slow = providers.slow();
         String fast = providers.fast();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Shop shop = wefts.metered(meters).refer(Shop.class, providers.urls() + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
-
-        shop.greet("warm-up"); // round robin: connections to both open before the timed calls
-        shop.greet("warm-up");
+        Weft consumer = wefts.metered(meters);
+        LoopbackShops.connect(consumer, List.of(slow, fast)); // both available before the timed calls, which round robin over them
+        Shop shop = consumer.refer(Shop.class, providers.urls() + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
         int calls = 4;
         for (int i = 0; i < calls; i++) {
             assertThat(shop.hold("ada")).isEqualTo("fast:ada");
@@ -80,15 +80,14 @@ class WeftMetricsTest {
     }
 
     @Test
-    void callTimer_countsEachCallOnce_whileAttemptsAndRetriesCountEachTry() {
+    void callTimer_countsEachCallOnce_whileAttemptsAndRetriesCountEachTry() throws Exception {
         LoopbackShops.SlowAndFast providers = wefts.slowAndFast();
         String slow = providers.slow();
         String fast = providers.fast();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Shop shop = wefts.metered(meters).refer(Shop.class, providers.urls() + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
-
-        shop.greet("warm-up"); // round robin: connections to both open before the timed calls
-        shop.greet("warm-up");
+        Weft consumer = wefts.metered(meters);
+        LoopbackShops.connect(consumer, List.of(slow, fast)); // both available before the timed calls, which round robin over them
+        Shop shop = consumer.refer(Shop.class, providers.urls() + "&hold.timeout=600&retries=1&loadbalance=roundrobin");
         int calls = 4;
         for (int i = 0; i < calls; i++) {
             shop.hold("ada");
