@@ -23,27 +23,36 @@ import java.util.concurrent.Executor;
  *       call passes a {@link ThreadlessExecutor}, so the answer is decoded on the waiting caller's
  *       thread.</li>
  *   <li>{@link #cancellation()}: the call's cancellation signal, shared by its attempts.</li>
+ *   <li>{@link #receivedNanos()}: provider side, the ticker reading (the director's ticker) at which
+ *       the protocol received the call, before it waited for a business thread;
+ *       {@link #NOT_RECEIVED} when the protocol did not say (it ran the call as it arrived). Set by
+ *       the server from its own clock, never from anything a peer sent.</li>
  * </ul>
  *
  * <p>Immutable and thread-safe; the {@code withX} methods return a new value.
  */
 public final class CallOptions {
 
-    /** No view URL, no deadline, attempt 0, the protocol's executor, not cancellable. */
-    public static final CallOptions DEFAULT = new CallOptions(null, null, 0, null, Cancellation.NONE);
+    /** {@link #receivedNanos()} of a call whose protocol did not say when it received it. */
+    public static final long NOT_RECEIVED = Long.MIN_VALUE;
+
+    /** No view URL, no deadline, attempt 0, the protocol's executor, not cancellable, not received. */
+    public static final CallOptions DEFAULT = new CallOptions(null, null, 0, null, Cancellation.NONE, NOT_RECEIVED);
 
     private final URL url;
     private final Deadline deadline;
     private final int attempt;
     private final Executor executor;
     private final Cancellation cancellation;
+    private final long receivedNanos;
 
-    private CallOptions(URL url, Deadline deadline, int attempt, Executor executor, Cancellation cancellation) {
+    private CallOptions(URL url, Deadline deadline, int attempt, Executor executor, Cancellation cancellation, long receivedNanos) {
         this.url = url;
         this.deadline = deadline;
         this.attempt = attempt;
         this.executor = executor;
         this.cancellation = cancellation;
+        this.receivedNanos = receivedNanos;
     }
 
     /** The URL whose keys apply to this call at the invoker it reaches, or {@code null} for that invoker's own. */
@@ -71,12 +80,17 @@ public final class CallOptions {
         return cancellation;
     }
 
+    /** Provider side: when the protocol received the call (ticker nanos), or {@link #NOT_RECEIVED}. */
+    public long receivedNanos() {
+        return receivedNanos;
+    }
+
     public CallOptions withUrl(URL url) {
-        return url == this.url ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return url == this.url ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
     }
 
     public CallOptions withDeadline(Deadline deadline) {
-        return deadline == this.deadline ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return deadline == this.deadline ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
     }
 
     /** These options with the deadline the earlier of the current one and {@code deadline}. */
@@ -91,16 +105,22 @@ public final class CallOptions {
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt: " + attempt + " (expected: >= 0)");
         }
-        return attempt == this.attempt ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return attempt == this.attempt ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
     }
 
     public CallOptions withExecutor(Executor executor) {
-        return executor == this.executor ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return executor == this.executor ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
     }
 
     public CallOptions withCancellation(Cancellation cancellation) {
         Objects.requireNonNull(cancellation, "cancellation");
-        return cancellation == this.cancellation ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return cancellation == this.cancellation ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
+    }
+
+    /** These options received by the provider's protocol at ticker reading {@code receivedNanos}. */
+    public CallOptions withReceivedNanos(long receivedNanos) {
+        return receivedNanos == this.receivedNanos ? this
+                : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
     }
 
     /**
@@ -115,6 +135,7 @@ public final class CallOptions {
     @Override
     public String toString() {
         return "CallOptions[attempt=" + attempt + (deadline != null ? ", " + deadline : "") + (url != null ? ", url=" + url : "")
-                + (executor != null ? ", executor=" + executor : "") + (cancellation.isCancelled() ? ", cancelled" : "") + "]";
+                + (executor != null ? ", executor=" + executor : "") + (cancellation.isCancelled() ? ", cancelled" : "")
+                + (receivedNanos != NOT_RECEIVED ? ", received at " + receivedNanos : "") + "]";
     }
 }

@@ -154,7 +154,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         long sent = head.sentNanos() == RequestCodec.NOT_STAMPED ? arrival : peerClock.toLocal(head.sentNanos(), arrival);
         long deadline = frame.deadlineMillis() == 0 ? Long.MAX_VALUE
                 : sent + TimeUnit.MILLISECONDS.toNanos(frame.deadlineMillis());
-        Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), deadline);
+        Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), arrival, deadline);
         if (call.twoWay) {
             queued.put(id, call);
         }
@@ -288,6 +288,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         private final Method method;
         private final Object[] arguments;
         private final Map<String, String> attachments;
+        /** When this server read the call (its ticker): the provider's filters see how long it waited for a thread. */
+        private final long receivedNanos;
         private final long deadlineNanos;
         /** Set by whoever takes this call first: a business thread running it, or a CANCEL skipping it. */
         private final AtomicBoolean claimed = new AtomicBoolean();
@@ -295,7 +297,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         private final Cancellation cancellation = Cancellation.create();
 
         Call(Channel channel, long id, boolean twoWay, ExportedService service, Method method, Object[] arguments,
-             Map<String, String> attachments, long deadlineNanos) {
+             Map<String, String> attachments, long receivedNanos, long deadlineNanos) {
             this.channel = channel;
             this.id = id;
             this.twoWay = twoWay;
@@ -303,6 +305,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             this.method = method;
             this.arguments = arguments;
             this.attachments = attachments;
+            this.receivedNanos = receivedNanos;
             this.deadlineNanos = deadlineNanos;
         }
 
@@ -391,7 +394,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             RpcInvocation invocation = new RpcInvocation(method.getName(), method.getParameterTypes(), arguments,
                     method.getReturnType(), method.getGenericReturnType());
             attachments.forEach(invocation::setAttachment);
-            invocation.setCallOptions(CallOptions.DEFAULT.withCancellation(cancellation));
+            invocation.setCallOptions(CallOptions.DEFAULT.withCancellation(cancellation).withReceivedNanos(receivedNanos));
             Result result;
             try {
                 result = service.invoker().invoke(invocation);

@@ -1,12 +1,12 @@
 package dev.weft.rpc.protocol.filter;
 
 import com.google.common.base.Ticker;
-import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.VegasLimit;
-import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import dev.weft.rpc.common.CallOptions;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The adaptive concurrency limit of one method of one exported invoker ({@code executes=auto}):
@@ -19,6 +19,21 @@ import java.util.Optional;
  * after {@value #PROBE_MULTIPLIER} x 0.5 to 1 x the limit calls, rarely, because under an overload
  * that lasts each such probe takes a queued latency for the no-load one; the library's defaults
  * otherwise.
+ *
+ * <p><b>What a latency is.</b> A call's latency runs from when the provider's protocol received it
+ * ({@link CallOptions#receivedNanos()}), not from when it reached this limit: on a protocol with a
+ * business executor the limit sits behind the executor's queue, and the time a call waited there
+ * is queueing the limit must see. A received time after the permit's (another clock, or none) is
+ * replaced by the permit's.
+ *
+ * <p><b>When the threads bind first.</b> Vegas leaves its limit alone while fewer than half of it
+ * are in flight (the application uses less than it may). Behind an executor, though, no more calls
+ * than the business threads can ever be in flight here, so a limit that once rose above twice that
+ * would never move again while the calls wait for a thread. A call that waited for a thread longer
+ * than it then took, admitted while fewer than half the limit were in flight, says the limit is
+ * above what the provider can hold: it reaches Vegas as a drop, which lowers the limit (by its
+ * logarithm) until it binds, and Vegas' own queueing estimate takes over. An idle provider's calls
+ * do not wait for a thread and leave the limit alone.
  *
  * <p>Why not Gradient2 (which DESIGN names): it compares the recent latency with a long-term
  * average of the latency itself, which under an overload that lasts catches up with the queueing,
@@ -40,59 +55,78 @@ final class AdaptiveLimit {
     static final int PROBE_MULTIPLIER = 1000;
 
     private final Ticker ticker;
-    private final SimpleLimiter<Void> limiter;
+    private final VegasLimit vegas;
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     AdaptiveLimit(Ticker ticker) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-        limiter = SimpleLimiter.newBuilder()
-                .limit(VegasLimit.newBuilder().initialLimit(INITIAL_LIMIT).maxConcurrency(MAX_LIMIT)
-                        .probeMultiplier(PROBE_MULTIPLIER).build())
-                .nanoClock(ticker::read)
-                .build();
+        vegas = VegasLimit.newBuilder().initialLimit(INITIAL_LIMIT).maxConcurrency(MAX_LIMIT)
+                .probeMultiplier(PROBE_MULTIPLIER).build();
     }
 
     /** The permit of one admitted call: exactly one of {@link #answered()} and {@link #ignored()} must follow. */
     final class Permit {
-        private final Limiter.Listener listener;
-        private final long startedNanos;
+        private final long receivedNanos;
+        private final long admittedNanos;
+        /** Calls in flight here once this one was admitted. */
+        private final int inFlightAtAdmission;
+        private final int limitAtAdmission;
 
-        private Permit(Limiter.Listener listener, long startedNanos) {
-            this.listener = listener;
-            this.startedNanos = startedNanos;
+        private Permit(long receivedNanos, long admittedNanos, int inFlightAtAdmission, int limitAtAdmission) {
+            this.receivedNanos = receivedNanos;
+            this.admittedNanos = admittedNanos;
+            this.inFlightAtAdmission = inFlightAtAdmission;
+            this.limitAtAdmission = limitAtAdmission;
         }
 
         /**
-         * The call was answered: its latency feeds the limit. A latency of zero (a coarse or fake
-         * clock), which the library refuses, is not a sample; the permit is released all the same.
+         * The call was answered: its latency since it was received feeds the limit. A latency of zero
+         * (a coarse or fake clock), which the library refuses, is not a sample; the permit is
+         * released all the same.
          */
         void answered() {
-            if (ticker.read() == startedNanos) {
-                listener.onIgnore();
-            } else {
-                listener.onSuccess();
+            inFlight.decrementAndGet();
+            long now = ticker.read();
+            long latency = now - receivedNanos;
+            if (latency <= 0) {
+                return;
             }
+            boolean threadsBind = 2 * inFlightAtAdmission < limitAtAdmission && admittedNanos - receivedNanos > now - admittedNanos;
+            vegas.onSample(receivedNanos, latency, inFlightAtAdmission, threadsBind);
         }
 
         /** The call failed: its latency says nothing about queueing; the permit is released. */
         void ignored() {
-            listener.onIgnore();
+            inFlight.decrementAndGet();
         }
     }
 
-    /** A permit for one call; empty when the method is at its limit. */
-    Optional<Permit> tryAcquire() {
+    /**
+     * A permit for one call received at ticker reading {@code receivedNanos}
+     * ({@link CallOptions#NOT_RECEIVED}: now); empty when the method is at its limit.
+     */
+    Optional<Permit> tryAcquire(long receivedNanos) {
         long now = ticker.read();
-        return limiter.acquire(null).map(listener -> new Permit(listener, now));
+        int limit = vegas.getLimit();
+        int current;
+        do {
+            current = inFlight.get();
+            if (current >= limit) {
+                return Optional.empty();
+            }
+        } while (!inFlight.compareAndSet(current, current + 1));
+        long received = receivedNanos == CallOptions.NOT_RECEIVED || receivedNanos - now > 0 ? now : receivedNanos;
+        return Optional.of(new Permit(received, now, current + 1, limit));
     }
 
     /** The current limit. */
     int limit() {
-        return limiter.getLimit();
+        return vegas.getLimit();
     }
 
     /** Calls holding a permit now. */
     int inFlight() {
-        return limiter.getInflight();
+        return inFlight.get();
     }
 
     @Override

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so the consumer's cluster may retry it on another provider.
  *
  * <p>{@value #EXECUTES_KEY}{@code =}{@value #AUTO} finds the limit from the calls' latency instead
- * ({@link AdaptiveLimit}: a Vegas limit anchored on the no-load latency, one limit per exported invoker and method). Busy answers and
+ * ({@link AdaptiveLimit}: a Vegas limit anchored on the no-load latency, fed with each call's latency since
+ * its protocol received it, one limit per exported invoker and method). Busy answers and
  * the adaptive limits are counted in the director's {@link ExecuteLimits}, which also holds the
  * provider's URL with the override rules addressed to it applied: the limits are read from that
  * one, on each call, so a rule changes them live.
@@ -121,7 +122,7 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
                 limits.adaptiveLimitOf(name, created);
                 return created;
             });
-            AdaptiveLimit.Permit permit = limit.tryAcquire().orElse(null);
+            AdaptiveLimit.Permit permit = limit.tryAcquire(invocation.getCallOptions().receivedNanos()).orElse(null);
             if (permit == null) {
                 limits.busy(name);
                 throw new RpcException(RpcException.NOT_PROCESSED, "Server busy: executions of method " + method + " of "

@@ -1,17 +1,21 @@
 package dev.weft.rpc.protocol.filter;
 
+import dev.weft.rpc.common.CallOptions;
 import dev.weft.rpc.testing.FakeTicker;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The adaptive limit alone, on a fake clock: a simulated provider that runs 4 calls at once, 5 ms
- * each (calls beyond 4 wait their turn), offered more calls than it can take in every round.
+ * each (calls beyond 4 wait their turn), offered more calls than it can take; in the rounds the
+ * limit sees every call, behind an executor it sees only the calls a thread took.
  */
 class AdaptiveLimitTest {
 
@@ -30,7 +34,7 @@ class AdaptiveLimitTest {
     private int round(int offered) {
         List<AdaptiveLimit.Permit> admitted = new ArrayList<>();
         for (int i = 0; i < offered; i++) {
-            limit.tryAcquire().ifPresent(admitted::add);
+            limit.tryAcquire(CallOptions.NOT_RECEIVED).ifPresent(admitted::add);
         }
         for (int wave = 0; wave * CORES < admitted.size(); wave++) {
             ticker.advance(SERVICE_TIME);
@@ -63,10 +67,10 @@ class AdaptiveLimitTest {
 
         List<AdaptiveLimit.Permit> atTheLimit = new ArrayList<>();
         for (int i = 0; i < AdaptiveLimit.INITIAL_LIMIT; i++) {
-            limit.tryAcquire().ifPresent(atTheLimit::add);
+            limit.tryAcquire(CallOptions.NOT_RECEIVED).ifPresent(atTheLimit::add);
         }
         assertThat(atTheLimit).hasSize(AdaptiveLimit.INITIAL_LIMIT);
-        assertThat(limit.tryAcquire()).as("one over the limit").isEmpty();
+        assertThat(limit.tryAcquire(CallOptions.NOT_RECEIVED)).as("one over the limit").isEmpty();
         ticker.advance(SERVICE_TIME); // no slower than the no-load latency: nothing queued
         atTheLimit.forEach(AdaptiveLimit.Permit::answered);
 
@@ -75,7 +79,7 @@ class AdaptiveLimitTest {
 
     @Test
     void aCallEndingOnTheSameClockReading_isIgnored_andItsPermitReleased() {
-        AdaptiveLimit.Permit permit = limit.tryAcquire().orElseThrow();
+        AdaptiveLimit.Permit permit = limit.tryAcquire(CallOptions.NOT_RECEIVED).orElseThrow();
 
         permit.answered(); // no time passed: the library refuses a zero latency
 
@@ -83,8 +87,95 @@ class AdaptiveLimitTest {
         assertThat(limit.limit()).isEqualTo(AdaptiveLimit.INITIAL_LIMIT);
         List<AdaptiveLimit.Permit> all = new ArrayList<>();
         for (int i = 0; i < AdaptiveLimit.INITIAL_LIMIT; i++) {
-            limit.tryAcquire().ifPresent(all::add);
+            limit.tryAcquire(CallOptions.NOT_RECEIVED).ifPresent(all::add);
         }
         assertThat(all).as("every permit available again").hasSize(AdaptiveLimit.INITIAL_LIMIT);
+    }
+
+    /** Business threads in front of the limit, as a weft server's executor has. */
+    private static final int THREADS = 32;
+
+    /** A call in the simulated executor's queue: when the server received it. */
+    private record Received(long receivedNanos) {
+    }
+
+    private record Admitted(AdaptiveLimit.Permit permit, long receivedNanos) {
+    }
+
+    /**
+     * Ticks of 5 ms behind an executor of {@value #THREADS} threads: every tick the running calls
+     * end (answered), waiting admitted calls take the free cores, {@code offeredPerTick} calls
+     * arrive in the executor's queue, and each free thread takes calls from it in order, asking the
+     * limit with the call's received time: a refused call costs the thread nothing (it takes the
+     * next), an admitted one holds its thread while it waits for a core and runs.
+     *
+     * @return the latency since receipt of each answered call of the last {@code measured} ticks, in ticks
+     */
+    private List<Long> behindAnExecutor(int ticks, int offeredPerTick, int measured, List<Integer> answeredPerTick) {
+        Deque<Received> queue = new ArrayDeque<>();
+        Deque<Admitted> waiting = new ArrayDeque<>();
+        List<Admitted> running = new ArrayList<>();
+        List<Long> latencies = new ArrayList<>();
+        long tickNanos = SERVICE_TIME.toNanos();
+        for (int tick = 0; tick < ticks; tick++) {
+            ticker.advance(SERVICE_TIME);
+            long now = ticker.read();
+            for (Admitted ended : running) {
+                ended.permit().answered();
+                if (tick >= ticks - measured) {
+                    latencies.add((now - ended.receivedNanos()) / tickNanos);
+                }
+            }
+            if (tick >= ticks - measured) {
+                answeredPerTick.add(running.size());
+            }
+            running.clear();
+            while (running.size() < CORES && !waiting.isEmpty()) {
+                running.add(waiting.poll());
+            }
+            for (int i = 0; i < offeredPerTick; i++) {
+                queue.add(new Received(now));
+            }
+            int freeThreads = THREADS - running.size() - waiting.size();
+            while (freeThreads > 0 && !queue.isEmpty()) {
+                Received next = queue.poll();
+                limit.tryAcquire(next.receivedNanos()).ifPresent(permit -> waiting.add(new Admitted(permit, next.receivedNanos())));
+                freeThreads = THREADS - running.size() - waiting.size();
+            }
+            while (running.size() < CORES && !waiting.isEmpty()) {
+                running.add(waiting.poll());
+            }
+        }
+        return latencies;
+    }
+
+    /** Rounds of calls all admitted at once and all answered at the no-load latency, until the limit is at least {@code target}. */
+    private void raiseTheLimitTo(int target) {
+        for (int i = 0; i < 100 && limit.limit() < target; i++) {
+            List<AdaptiveLimit.Permit> admitted = new ArrayList<>();
+            limit.tryAcquire(CallOptions.NOT_RECEIVED).ifPresent(admitted::add);
+            while (admitted.size() < limit.limit()) {
+                limit.tryAcquire(CallOptions.NOT_RECEIVED).ifPresent(admitted::add);
+            }
+            ticker.advance(SERVICE_TIME);
+            admitted.forEach(AdaptiveLimit.Permit::answered);
+        }
+        assertThat(limit.limit()).isGreaterThanOrEqualTo(target);
+    }
+
+    @Test
+    void behindAnExecutor_aLimitAboveTwiceTheThreads_comesDown_countingTheQueueWait() {
+        // a quiet start raised the limit above twice what the threads can ever hold in flight: Vegas
+        // alone reads that as an idle provider and never moves, while the queue for threads grows
+        raiseTheLimitTo(2 * THREADS + 1);
+
+        List<Integer> answeredPerTick = new ArrayList<>();
+        List<Long> latencies = behindAnExecutor(400, 3 * CORES, 100, answeredPerTick);
+
+        assertThat(limit.limit()).as("below the threads: a free thread refuses the excess at once").isLessThan(THREADS);
+        assertThat(latencies).as("admitted calls wait at most two turns since receipt (latency <= 3x)")
+                .allSatisfy(ticks -> assertThat(ticks).isLessThanOrEqualTo(3));
+        double goodput = answeredPerTick.stream().mapToInt(Integer::intValue).average().orElse(0);
+        assertThat(goodput).as("answers per tick, of %s cores", CORES).isGreaterThanOrEqualTo(0.9 * CORES);
     }
 }
