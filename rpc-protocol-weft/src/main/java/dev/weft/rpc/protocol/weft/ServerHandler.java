@@ -38,6 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * or abandoned when the call's deadline passes first. A request over
  * {@code payload} that the decoder skipped is answered PAYLOAD_TOO_LARGE. Anything that is not a
  * valid frame closes the connection with a log line; the server keeps serving other connections.
+ * A call of a method whose {@code executes=auto} limit is full is answered NOT_PROCESSED as it is
+ * read ({@link ExportedService#atAdaptiveLimit}), without queueing it for a thread.
  */
 final class ServerHandler extends ChannelInboundHandlerAdapter {
 
@@ -140,6 +142,12 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         if (method == null) {
             reply(channel, frame, Status.SERVICE_NOT_FOUND, "method: " + MethodTable.key(head.methodName(), head.descriptor())
                     + " (expected: one of " + service.methods().available() + ")");
+            return false;
+        }
+        if (service.atAdaptiveLimit(method.getName())) {
+            // refused as it is read: the excess of an overload takes no thread and waits in no queue
+            reply(channel, frame, Status.NOT_PROCESSED, "Server busy: method " + method.getName() + " of " + head.service()
+                    + " is at its adaptive limit (executes=auto); not run, safe to retry");
             return false;
         }
         Object[] arguments;

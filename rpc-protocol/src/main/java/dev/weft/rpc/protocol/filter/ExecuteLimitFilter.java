@@ -64,6 +64,15 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
         UrlKeys.checkNonNegativeIntsOr(url, EXECUTES_KEY, AUTO);
     }
 
+    private static String setting(URL url, String method) {
+        return url.getMethodParameter(method, EXECUTES_KEY, "0").trim();
+    }
+
+    /** Whether {@code method} runs under {@value #EXECUTES_KEY}{@code =}{@value #AUTO} in {@code url}. */
+    static boolean isAdaptive(URL url, String method) {
+        return AUTO.equals(setting(url, method));
+    }
+
     /** The filter of one chain, holding that chain's counts. */
     @Override
     public Filter forChain(Invoker<?> invoker) {
@@ -88,7 +97,7 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
         public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
             URL url = limits.settingsOf(next.getUrl());
             String method = invocation.getMethodName();
-            String setting = url.getMethodParameter(method, EXECUTES_KEY, "0").trim();
+            String setting = setting(url, method);
             if (AUTO.equals(setting)) {
                 return invokeAdaptive(next, invocation, method);
             }
@@ -119,7 +128,7 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
             String name = next.getInterface().getName() + "#" + method;
             AdaptiveLimit limit = adaptive.computeIfAbsent(method, m -> {
                 AdaptiveLimit created = new AdaptiveLimit(ticker);
-                limits.adaptiveLimitOf(name, created);
+                limits.adaptiveLimitOf(name, next.getUrl(), method, created);
                 return created;
             });
             AdaptiveLimit.Permit permit = limit.tryAcquire(invocation.getCallOptions().receivedNanos()).orElse(null);

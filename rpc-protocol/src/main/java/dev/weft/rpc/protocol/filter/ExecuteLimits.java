@@ -28,6 +28,8 @@ public final class ExecuteLimits {
     private final LongAdder busyAnswers = new LongAdder();
     private final ConcurrentMap<String, LongAdder> busyByMethod = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, AdaptiveLimit> adaptive = new ConcurrentHashMap<>();
+    /** The adaptive limits by {@link #exportKey} and method: what a protocol asks before it queues a call. */
+    private final ConcurrentMap<String, AdaptiveLimit> adaptiveByExport = new ConcurrentHashMap<>();
 
     /** The exported services' URLs with their override rules applied, by {@link #exportKey}; empty without rules. */
     private final ConcurrentMap<String, URL> ruled = new ConcurrentHashMap<>();
@@ -111,8 +113,28 @@ public final class ExecuteLimits {
         busyByMethod.computeIfAbsent(method, m -> new LongAdder()).increment();
     }
 
-    void adaptiveLimitOf(String method, AdaptiveLimit limit) {
-        adaptive.put(method, limit);
+    void adaptiveLimitOf(String name, URL chainUrl, String method, AdaptiveLimit limit) {
+        adaptive.put(name, limit);
+        adaptiveByExport.put(exportKey(chainUrl) + "#" + method, limit);
+    }
+
+    /**
+     * For a protocol that queues calls for a business thread, as it reads a call: true when
+     * {@code method} of the service exported as {@code exported} runs under {@code executes=auto}
+     * (override rules applied) and its adaptive limit has as many calls in flight as it allows now.
+     * The call is then counted as a busy answer, and the protocol answers it {@code NOT_PROCESSED}
+     * at once, without queueing it or taking a thread. False otherwise (no limit, a fixed one, room
+     * left, or no call has reached the limit yet): the call queues and the filter decides.
+     */
+    public boolean refuseAtAdaptiveLimit(URL exported, String interfaceName, String method) {
+        Objects.requireNonNull(exported, "exported");
+        Objects.requireNonNull(method, "method");
+        AdaptiveLimit limit = adaptiveByExport.get(exportKey(exported) + "#" + method);
+        if (limit == null || limit.inFlight() < limit.limit() || !ExecuteLimitFilter.isAdaptive(settingsOf(exported), method)) {
+            return false;
+        }
+        busy(interfaceName + "#" + method);
+        return true;
     }
 
     @Override
