@@ -23,36 +23,35 @@ import java.util.concurrent.Executor;
  *       call passes a {@link ThreadlessExecutor}, so the answer is decoded on the waiting caller's
  *       thread.</li>
  *   <li>{@link #cancellation()}: the call's cancellation signal, shared by its attempts.</li>
- *   <li>{@link #receivedNanos()}: provider side, the ticker reading (the director's ticker) at which
- *       the protocol received the call, before it waited for a business thread;
- *       {@link #NOT_RECEIVED} when the protocol did not say (it ran the call as it arrived). Set by
- *       the server from its own clock, never from anything a peer sent.</li>
+ *   <li>{@link #admittedOnReceipt()}: provider side, true when the protocol admitted the call under
+ *       its method's adaptive execution limit ({@code executes=auto}) as it received it, before the
+ *       call queued for a business thread, and ends that admission when the call ends; the
+ *       {@code executes} filter leaves such a call to it. Set by the server, never from anything a
+ *       peer sent.</li>
  * </ul>
  *
  * <p>Immutable and thread-safe; the {@code withX} methods return a new value.
  */
 public final class CallOptions {
 
-    /** {@link #receivedNanos()} of a call whose protocol did not say when it received it. */
-    public static final long NOT_RECEIVED = Long.MIN_VALUE;
-
-    /** No view URL, no deadline, attempt 0, the protocol's executor, not cancellable, not received. */
-    public static final CallOptions DEFAULT = new CallOptions(null, null, 0, null, Cancellation.NONE, NOT_RECEIVED);
+    /** No view URL, no deadline, attempt 0, the protocol's executor, not cancellable, not admitted on receipt. */
+    public static final CallOptions DEFAULT = new CallOptions(null, null, 0, null, Cancellation.NONE, false);
 
     private final URL url;
     private final Deadline deadline;
     private final int attempt;
     private final Executor executor;
     private final Cancellation cancellation;
-    private final long receivedNanos;
+    private final boolean admittedOnReceipt;
 
-    private CallOptions(URL url, Deadline deadline, int attempt, Executor executor, Cancellation cancellation, long receivedNanos) {
+    private CallOptions(URL url, Deadline deadline, int attempt, Executor executor, Cancellation cancellation,
+                        boolean admittedOnReceipt) {
         this.url = url;
         this.deadline = deadline;
         this.attempt = attempt;
         this.executor = executor;
         this.cancellation = cancellation;
-        this.receivedNanos = receivedNanos;
+        this.admittedOnReceipt = admittedOnReceipt;
     }
 
     /** The URL whose keys apply to this call at the invoker it reaches, or {@code null} for that invoker's own. */
@@ -80,17 +79,17 @@ public final class CallOptions {
         return cancellation;
     }
 
-    /** Provider side: when the protocol received the call (ticker nanos), or {@link #NOT_RECEIVED}. */
-    public long receivedNanos() {
-        return receivedNanos;
+    /** Provider side: whether the protocol admitted the call under its {@code executes=auto} limit as it received it. */
+    public boolean admittedOnReceipt() {
+        return admittedOnReceipt;
     }
 
     public CallOptions withUrl(URL url) {
-        return url == this.url ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
+        return url == this.url ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     public CallOptions withDeadline(Deadline deadline) {
-        return deadline == this.deadline ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
+        return deadline == this.deadline ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     /** These options with the deadline the earlier of the current one and {@code deadline}. */
@@ -105,22 +104,22 @@ public final class CallOptions {
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt: " + attempt + " (expected: >= 0)");
         }
-        return attempt == this.attempt ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
+        return attempt == this.attempt ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     public CallOptions withExecutor(Executor executor) {
-        return executor == this.executor ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
+        return executor == this.executor ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     public CallOptions withCancellation(Cancellation cancellation) {
         Objects.requireNonNull(cancellation, "cancellation");
-        return cancellation == this.cancellation ? this : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
+        return cancellation == this.cancellation ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
-    /** These options received by the provider's protocol at ticker reading {@code receivedNanos}. */
-    public CallOptions withReceivedNanos(long receivedNanos) {
-        return receivedNanos == this.receivedNanos ? this
-                : new CallOptions(url, deadline, attempt, executor, cancellation, receivedNanos);
+    /** These options, admitted (or not) by the provider's protocol as it received the call. */
+    public CallOptions withAdmittedOnReceipt(boolean admittedOnReceipt) {
+        return admittedOnReceipt == this.admittedOnReceipt ? this
+                : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     /**
@@ -136,6 +135,6 @@ public final class CallOptions {
     public String toString() {
         return "CallOptions[attempt=" + attempt + (deadline != null ? ", " + deadline : "") + (url != null ? ", url=" + url : "")
                 + (executor != null ? ", executor=" + executor : "") + (cancellation.isCancelled() ? ", cancelled" : "")
-                + (receivedNanos != NOT_RECEIVED ? ", received at " + receivedNanos : "") + "]";
+                + (admittedOnReceipt ? ", admitted on receipt" : "") + "]";
     }
 }

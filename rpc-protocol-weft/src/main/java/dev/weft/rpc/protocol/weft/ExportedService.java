@@ -32,12 +32,9 @@ final class ExportedService {
         this.executeLimits = executeLimits;
     }
 
-    /**
-     * Whether a call of {@code method} just read is to be answered busy at once: its
-     * {@code executes=auto} limit is full ({@link ExecuteLimits#refuseAtAdaptiveLimit}, which counts it).
-     */
-    boolean atAdaptiveLimit(String method) {
-        return executeLimits.refuseAtAdaptiveLimit(invoker.getUrl(), invoker.getInterface().getName(), method);
+    /** Admits a call of {@code method} just read under its {@code executes=auto} limit, if it has one ({@link ExecuteLimits#admitOnReceipt}). */
+    ExecuteLimits.Admission admitOnReceipt(String method) {
+        return executeLimits.admitOnReceipt(invoker.getUrl(), invoker.getInterface().getName(), method);
     }
 
     ServiceKey key() {

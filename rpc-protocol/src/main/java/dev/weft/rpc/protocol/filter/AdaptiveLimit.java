@@ -1,39 +1,36 @@
 package dev.weft.rpc.protocol.filter;
 
 import com.google.common.base.Ticker;
+import com.google.common.math.IntMath;
 import com.netflix.concurrency.limits.limit.VegasLimit;
-import dev.weft.rpc.common.CallOptions;
 
+import java.math.RoundingMode;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The adaptive concurrency limit of one method of one exported invoker ({@code executes=auto}):
+ * The adaptive concurrency limit of one method of one exported service ({@code executes=auto}):
  * Netflix concurrency-limits' Vegas limit, anchored on the calls' no-load latency (the lowest seen):
  * from the latency of each answered call it estimates how many calls wait in a queue
  * ({@code limit x (1 - noLoad / latency)}), raising the limit while few do and lowering it when
  * more than a few (a logarithm of the limit) do, so the admitted calls run at close to their
  * no-load latency. Settings: initial limit {@value #INITIAL_LIMIT}, at least {@value #MIN_LIMIT},
- * at most {@value #MAX_LIMIT}; the no-load latency is measured again (set to the latest latency)
+ * at most {@value #MAX_LIMIT}; the limit rises while fewer than {@value #ALPHA} and falls while more
+ * than {@value #BETA} calls (times the limit's decimal logarithm) are estimated queued, the classic
+ * TCP Vegas thresholds (the library's 3 and 6 admit two more queued calls, and their wait, at
+ * every limit below 100); the no-load latency is measured again (set to the latest latency)
  * after {@value #PROBE_MULTIPLIER} x 0.5 to 1 x the limit calls, rarely, because under an overload
  * that lasts each such probe takes a queued latency for the no-load one; the library's defaults
  * otherwise.
  *
- * <p><b>What a latency is.</b> A call's latency runs from when the provider's protocol received it
- * ({@link CallOptions#receivedNanos()}), not from when it reached this limit: on a protocol with a
- * business executor the limit sits behind the executor's queue, and the time a call waited there
- * is queueing the limit must see. A received time after the permit's (another clock, or none) is
- * replaced by the permit's.
- *
- * <p><b>When the threads bind first.</b> Vegas leaves its limit alone while fewer than half of it
- * are in flight (the application uses less than it may). Behind an executor, though, no more calls
- * than the business threads can ever be in flight here, so a limit that once rose above twice that
- * would never move again while the calls wait for a thread. A call that waited for a thread longer
- * than it then took, admitted while fewer than half the limit were in flight, says the limit is
- * above what the provider can hold: it reaches Vegas as a drop, which lowers the limit (by its
- * logarithm) until it binds, and Vegas' own queueing estimate takes over. An idle provider's calls
- * do not wait for a thread and leave the limit alone.
+ * <p><b>Where it admits.</b> A protocol that queues calls for business threads (the weft server)
+ * admits each call as it reads it, before the queue ({@link ExecuteLimits#admitOnReceipt}): the calls
+ * in flight are all those received and not yet ended, queued or running, and each latency includes
+ * the time the call waited for a thread. Behind the queue the limit would see neither: no more calls
+ * than the threads could ever be in flight at it, so a limit once above twice the threads would never
+ * move again (Vegas leaves its limit alone while fewer than half of it are in flight), and the
+ * excess would wait in the queue before being refused.
  *
  * <p>Why not Gradient2 (which DESIGN names): it compares the recent latency with a long-term
  * average of the latency itself, which under an overload that lasts catches up with the queueing,
@@ -54,6 +51,11 @@ final class AdaptiveLimit {
     /** The no-load latency is measured again after this many times (0.5 to 1) the limit calls. */
     static final int PROBE_MULTIPLIER = 1000;
 
+    /** Below this many queued calls (times the limit's logarithm) the limit rises by one. */
+    static final int ALPHA = 2;
+    /** Above this many queued calls (times the limit's logarithm) the limit falls by that logarithm. */
+    static final int BETA = 4;
+
     private final Ticker ticker;
     private final VegasLimit vegas;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -61,38 +63,32 @@ final class AdaptiveLimit {
     AdaptiveLimit(Ticker ticker) {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         vegas = VegasLimit.newBuilder().initialLimit(INITIAL_LIMIT).maxConcurrency(MAX_LIMIT)
+                .alphaFunction(limit -> ALPHA * log10(limit)).betaFunction(limit -> BETA * log10(limit))
                 .probeMultiplier(PROBE_MULTIPLIER).build();
     }
 
     /** The permit of one admitted call: exactly one of {@link #answered()} and {@link #ignored()} must follow. */
     final class Permit {
-        private final long receivedNanos;
         private final long admittedNanos;
         /** Calls in flight here once this one was admitted. */
         private final int inFlightAtAdmission;
-        private final int limitAtAdmission;
 
-        private Permit(long receivedNanos, long admittedNanos, int inFlightAtAdmission, int limitAtAdmission) {
-            this.receivedNanos = receivedNanos;
+        private Permit(long admittedNanos, int inFlightAtAdmission) {
             this.admittedNanos = admittedNanos;
             this.inFlightAtAdmission = inFlightAtAdmission;
-            this.limitAtAdmission = limitAtAdmission;
         }
 
         /**
-         * The call was answered: its latency since it was received feeds the limit. A latency of zero
+         * The call was answered: its latency since admission feeds the limit. A latency of zero
          * (a coarse or fake clock), which the library refuses, is not a sample; the permit is
          * released all the same.
          */
         void answered() {
             inFlight.decrementAndGet();
-            long now = ticker.read();
-            long latency = now - receivedNanos;
-            if (latency <= 0) {
-                return;
+            long latency = ticker.read() - admittedNanos;
+            if (latency > 0) {
+                vegas.onSample(admittedNanos, latency, inFlightAtAdmission, false);
             }
-            boolean threadsBind = 2 * inFlightAtAdmission < limitAtAdmission && admittedNanos - receivedNanos > now - admittedNanos;
-            vegas.onSample(receivedNanos, latency, inFlightAtAdmission, threadsBind);
         }
 
         /** The call failed: its latency says nothing about queueing; the permit is released. */
@@ -101,11 +97,8 @@ final class AdaptiveLimit {
         }
     }
 
-    /**
-     * A permit for one call received at ticker reading {@code receivedNanos}
-     * ({@link CallOptions#NOT_RECEIVED}: now); empty when the method is at its limit.
-     */
-    Optional<Permit> tryAcquire(long receivedNanos) {
+    /** A permit for one call; empty when the method is at its limit. */
+    Optional<Permit> tryAcquire() {
         long now = ticker.read();
         int limit = vegas.getLimit();
         int current;
@@ -115,8 +108,12 @@ final class AdaptiveLimit {
                 return Optional.empty();
             }
         } while (!inFlight.compareAndSet(current, current + 1));
-        long received = receivedNanos == CallOptions.NOT_RECEIVED || receivedNanos - now > 0 ? now : receivedNanos;
-        return Optional.of(new Permit(received, now, current + 1, limit));
+        return Optional.of(new Permit(now, current + 1));
+    }
+
+    /** The decimal logarithm of {@code limit}, at least 1: the steps Vegas takes grow slowly with the limit. */
+    private static int log10(int limit) {
+        return Math.max(1, IntMath.log10(Math.max(1, limit), RoundingMode.FLOOR));
     }
 
     /** The current limit. */

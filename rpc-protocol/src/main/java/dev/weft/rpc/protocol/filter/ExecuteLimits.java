@@ -1,5 +1,6 @@
 package dev.weft.rpc.protocol.filter;
 
+import com.google.common.base.Ticker;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -9,6 +10,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -27,15 +29,18 @@ public final class ExecuteLimits {
 
     private final LongAdder busyAnswers = new LongAdder();
     private final ConcurrentMap<String, LongAdder> busyByMethod = new ConcurrentHashMap<>();
+    /** The adaptive limits by {@code interface#method}: the latest export's, for {@link #adaptiveLimits()}. */
     private final ConcurrentMap<String, AdaptiveLimit> adaptive = new ConcurrentHashMap<>();
-    /** The adaptive limits by {@link #exportKey} and method: what a protocol asks before it queues a call. */
+    /** The adaptive limits by {@link #exportKey} and method. */
     private final ConcurrentMap<String, AdaptiveLimit> adaptiveByExport = new ConcurrentHashMap<>();
+    private final Ticker ticker;
 
     /** The exported services' URLs with their override rules applied, by {@link #exportKey}; empty without rules. */
     private final ConcurrentMap<String, URL> ruled = new ConcurrentHashMap<>();
     private final LongAdder rulesRefused = new LongAdder();
 
-    private ExecuteLimits() {
+    private ExecuteLimits(Ticker ticker) {
+        this.ticker = ticker;
     }
 
     /**
@@ -86,7 +91,7 @@ public final class ExecuteLimits {
     /** The execute limits of {@code director}, created on first use. */
     public static ExecuteLimits of(ExtensionDirector director) {
         Objects.requireNonNull(director, "director");
-        return director.getService(ExecuteLimits.class, d -> new ExecuteLimits());
+        return director.getService(ExecuteLimits.class, d -> new ExecuteLimits(d.getTicker()));
     }
 
     /** Calls answered "busy" since the director started. */
@@ -113,28 +118,96 @@ public final class ExecuteLimits {
         busyByMethod.computeIfAbsent(method, m -> new LongAdder()).increment();
     }
 
-    void adaptiveLimitOf(String name, URL chainUrl, String method, AdaptiveLimit limit) {
-        adaptive.put(name, limit);
-        adaptiveByExport.put(exportKey(chainUrl) + "#" + method, limit);
+    /**
+     * The adaptive limit of {@code method} of the service whose chain URL is {@code chainUrl}, created
+     * on first use: one per exported service and method, whether the call was admitted on receipt
+     * or by the filter.
+     */
+    AdaptiveLimit adaptiveLimit(URL chainUrl, String interfaceName, String method) {
+        return adaptiveByExport.computeIfAbsent(exportKey(chainUrl) + "#" + method, key -> {
+            AdaptiveLimit created = new AdaptiveLimit(ticker);
+            adaptive.put(interfaceName + "#" + method, created);
+            return created;
+        });
     }
 
     /**
-     * For a protocol that queues calls for a business thread, as it reads a call: true when
-     * {@code method} of the service exported as {@code exported} runs under {@code executes=auto}
-     * (override rules applied) and its adaptive limit has as many calls in flight as it allows now.
-     * The call is then counted as a busy answer, and the protocol answers it {@code NOT_PROCESSED}
-     * at once, without queueing it or taking a thread. False otherwise (no limit, a fixed one, room
-     * left, or no call has reached the limit yet): the call queues and the filter decides.
+     * For a protocol that queues calls for business threads, as it receives a call of
+     * {@code method} of the service exported as {@code exported}: when the method runs under
+     * {@code executes=auto} (override rules applied), admits it under its adaptive limit there and
+     * then, so that the limit counts the calls waiting for a thread and times each call from its
+     * receipt. The answer is {@link Admission#isRefused() refused} (counted as a busy answer; the
+     * protocol answers {@code NOT_PROCESSED} at once, without queueing the call), admitted (the
+     * protocol marks the call {@link dev.weft.rpc.common.CallOptions#withAdmittedOnReceipt admitted}
+     * and ends the admission exactly when the call ends), or {@link Admission#NOT_LIMITED} (no
+     * adaptive limit: the filter decides on the thread, as for a fixed {@code executes=N}).
      */
-    public boolean refuseAtAdaptiveLimit(URL exported, String interfaceName, String method) {
+    public Admission admitOnReceipt(URL exported, String interfaceName, String method) {
         Objects.requireNonNull(exported, "exported");
+        Objects.requireNonNull(interfaceName, "interfaceName");
         Objects.requireNonNull(method, "method");
-        AdaptiveLimit limit = adaptiveByExport.get(exportKey(exported) + "#" + method);
-        if (limit == null || limit.inFlight() < limit.limit() || !ExecuteLimitFilter.isAdaptive(settingsOf(exported), method)) {
-            return false;
+        if (!ExecuteLimitFilter.isAdaptive(settingsOf(exported), method)) {
+            return Admission.NOT_LIMITED;
         }
-        busy(interfaceName + "#" + method);
-        return true;
+        AdaptiveLimit limit = adaptiveLimit(exported, interfaceName, method);
+        AdaptiveLimit.Permit permit = limit.tryAcquire().orElse(null);
+        if (permit == null) {
+            busy(interfaceName + "#" + method);
+            return Admission.REFUSED;
+        }
+        return new Admission(permit);
+    }
+
+    /**
+     * What {@link #admitOnReceipt} answered for one call. An admitted call's admission ends once, by
+     * {@link #ended} or {@link #notRun}: later calls of either do nothing, so every path that ends a
+     * call may call them. Thread-safe.
+     */
+    public static final class Admission {
+
+        /** The method has no adaptive limit: nothing to end. */
+        public static final Admission NOT_LIMITED = new Admission(null);
+        private static final Admission REFUSED = new Admission(null);
+
+        private final AdaptiveLimit.Permit permit;
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        private Admission(AdaptiveLimit.Permit permit) {
+            this.permit = permit;
+        }
+
+        /** The method is at its adaptive limit: answer the call busy at once; it must not run. */
+        public boolean isRefused() {
+            return this == REFUSED;
+        }
+
+        /** The call holds a place under the method's adaptive limit until {@link #ended}. */
+        public boolean isAdmitted() {
+            return permit != null;
+        }
+
+        /**
+         * The call ended: answered by the service ({@code failure} null, or a business exception):
+         * its latency since receipt feeds the limit; failed, refused or never run: it only leaves
+         * the limit. Only the first call counts.
+         */
+        public void ended(Throwable failure) {
+            if (permit != null && ended.compareAndSet(false, true)) {
+                ExecuteLimitFilter.end(permit, failure);
+            }
+        }
+
+        /** The call did not run, or ran and was abandoned: it leaves the limit without a latency. Only the first end counts. */
+        public void notRun() {
+            if (permit != null && ended.compareAndSet(false, true)) {
+                permit.ignored();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return isRefused() ? "Admission[refused]" : permit == null ? "Admission[not limited]" : "Admission[" + permit + "]";
+        }
     }
 
     @Override
