@@ -5,11 +5,14 @@ import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.ServiceKey;
 import dev.weft.rpc.spi.ExtensionDirector;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -34,6 +37,8 @@ public final class ExecuteLimits {
     /** The adaptive limits by {@link #exportKey} and method. */
     private final ConcurrentMap<String, AdaptiveLimit> adaptiveByExport = new ConcurrentHashMap<>();
     private final Ticker ticker;
+    /** Told of each call refused on receipt: no provider filter sees such a call. */
+    private final List<BiConsumer<String, String>> receiptRefusalListeners = new CopyOnWriteArrayList<>();
 
     /** The exported services' URLs with their override rules applied, by {@link #exportKey}; empty without rules. */
     private final ConcurrentMap<String, URL> ruled = new ConcurrentHashMap<>();
@@ -153,9 +158,20 @@ public final class ExecuteLimits {
         AdaptiveLimit.Permit permit = limit.tryAcquire().orElse(null);
         if (permit == null) {
             busy(interfaceName + "#" + method);
+            receiptRefusalListeners.forEach(listener -> listener.accept(interfaceName, method));
             return Admission.REFUSED;
         }
         return new Admission(permit);
+    }
+
+    /**
+     * From now on {@code listener} is called with the interface name and method of each call
+     * {@link #admitOnReceipt} refuses (on the protocol's network thread: it must be quick and must
+     * not throw). Such a call never reaches the provider's filters, so a metrics binder counts it
+     * here; busy answers of the {@code executes} filter it sees in the chain.
+     */
+    public void onRefusedOnReceipt(BiConsumer<String, String> listener) {
+        receiptRefusalListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**

@@ -129,6 +129,8 @@ class AdaptiveExecuteLimitTest {
     @Test
     void admitOnReceipt_admitsUpToTheLimit_refusesBusyCounted_andTheFilterLeavesAdmittedCallsAlone() throws Exception {
         ExecuteLimits limits = ExecuteLimits.of(director);
+        List<String> toldRefused = new ArrayList<>();
+        limits.onRefusedOnReceipt((service, method) -> toldRefused.add(service + "#" + method));
         URL exported = provider.getUrl();
         List<ExecuteLimits.Admission> admitted = new ArrayList<>();
         for (int i = 0; i < AdaptiveLimit.INITIAL_LIMIT; i++) {
@@ -139,6 +141,7 @@ class AdaptiveExecuteLimitTest {
         ExecuteLimits.Admission refused = limits.admitOnReceipt(exported, Greeter.class.getName(), "greet");
         assertThat(refused.isRefused()).isTrue();
         assertThat(limits.busyAnswers()).isEqualTo(1);
+        assertThat(toldRefused).as("what no filter sees, told to the listeners").containsExactly(GREET);
         // the filter shares the limit: a call it admits itself finds it full too
         assertThatThrownBy(() -> chain.invoke(Calls.greet("through the filter")))
                 .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue());
