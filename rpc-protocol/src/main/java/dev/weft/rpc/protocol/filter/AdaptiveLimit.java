@@ -17,9 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * more than a few (a logarithm of the limit) do, so the admitted calls run at close to their
  * no-load latency. Settings: initial limit {@value #INITIAL_LIMIT}, at least {@value #MIN_LIMIT},
  * at most {@value #MAX_LIMIT}; the limit rises while fewer than {@value #ALPHA} and falls while more
- * than {@value #BETA} calls (times the limit's decimal logarithm) are estimated queued, the classic
- * TCP Vegas thresholds (the library's 3 and 6 admit two more queued calls, and their wait, at
- * every limit below 100); the no-load latency is measured again (set to the latest latency)
+ * than {@value #BETA} calls (times the limit's decimal logarithm) are estimated queued: the library's
+ * rise threshold, and one call fewer than its fall threshold (6), so that at limits below 100 at
+ * most 5 admitted calls wait and not 6 (fewer would leave the cores idle while an admitted call
+ * waits for a thread); the no-load latency is measured again (set to the latest latency)
  * after {@value #PROBE_MULTIPLIER} x 0.5 to 1 x the limit calls, rarely, because under an overload
  * that lasts each such probe takes a queued latency for the no-load one; the library's defaults
  * otherwise.
@@ -52,9 +53,9 @@ final class AdaptiveLimit {
     static final int PROBE_MULTIPLIER = 1000;
 
     /** Below this many queued calls (times the limit's logarithm) the limit rises by one. */
-    static final int ALPHA = 2;
+    static final int ALPHA = 3;
     /** Above this many queued calls (times the limit's logarithm) the limit falls by that logarithm. */
-    static final int BETA = 4;
+    static final int BETA = 5;
 
     private final Ticker ticker;
     private final VegasLimit vegas;
