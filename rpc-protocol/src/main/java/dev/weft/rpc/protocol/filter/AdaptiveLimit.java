@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * no-load latency. Settings: initial limit {@value #INITIAL_LIMIT}, at least {@value #MIN_LIMIT},
  * at most {@value #MAX_LIMIT}; the limit rises while fewer than {@value #ALPHA} and falls while more
  * than {@value #BETA} calls (times the limit's decimal logarithm) are estimated queued: the library's
- * rise threshold, and one call fewer than its fall threshold (6), so that at limits below 100 at
- * most 5 admitted calls wait and not 6 (fewer would leave the cores idle while an admitted call
- * waits for a thread); the no-load latency is measured again (set to the latest latency)
+ * rise threshold, and one below its fall threshold (6), which in {@code ResilienceBenchmark}'s
+ * overload let the admitted calls' p99 reach 3x the unloaded one, while 4 left the cores idle when
+ * admitted calls waited for a thread; the no-load latency is measured again (set to the latest latency)
  * after {@value #PROBE_MULTIPLIER} x 0.5 to 1 x the limit calls, rarely, because under an overload
  * that lasts each such probe takes a queued latency for the no-load one; the library's defaults
  * otherwise.
