@@ -23,27 +23,35 @@ import java.util.concurrent.Executor;
  *       call passes a {@link ThreadlessExecutor}, so the answer is decoded on the waiting caller's
  *       thread.</li>
  *   <li>{@link #cancellation()}: the call's cancellation signal, shared by its attempts.</li>
+ *   <li>{@link #admittedOnReceipt()}: provider side, true when the protocol admitted the call under
+ *       its method's adaptive execution limit ({@code executes=auto}) as it received it, before the
+ *       call queued for a business thread, and ends that admission when the call ends; the
+ *       {@code executes} filter leaves such a call to it. Set by the server, never from anything a
+ *       peer sent.</li>
  * </ul>
  *
  * <p>Immutable and thread-safe; the {@code withX} methods return a new value.
  */
 public final class CallOptions {
 
-    /** No view URL, no deadline, attempt 0, the protocol's executor, not cancellable. */
-    public static final CallOptions DEFAULT = new CallOptions(null, null, 0, null, Cancellation.NONE);
+    /** No view URL, no deadline, attempt 0, the protocol's executor, not cancellable, not admitted on receipt. */
+    public static final CallOptions DEFAULT = new CallOptions(null, null, 0, null, Cancellation.NONE, false);
 
     private final URL url;
     private final Deadline deadline;
     private final int attempt;
     private final Executor executor;
     private final Cancellation cancellation;
+    private final boolean admittedOnReceipt;
 
-    private CallOptions(URL url, Deadline deadline, int attempt, Executor executor, Cancellation cancellation) {
+    private CallOptions(URL url, Deadline deadline, int attempt, Executor executor, Cancellation cancellation,
+                        boolean admittedOnReceipt) {
         this.url = url;
         this.deadline = deadline;
         this.attempt = attempt;
         this.executor = executor;
         this.cancellation = cancellation;
+        this.admittedOnReceipt = admittedOnReceipt;
     }
 
     /** The URL whose keys apply to this call at the invoker it reaches, or {@code null} for that invoker's own. */
@@ -71,12 +79,17 @@ public final class CallOptions {
         return cancellation;
     }
 
+    /** Provider side: whether the protocol admitted the call under its {@code executes=auto} limit as it received it. */
+    public boolean admittedOnReceipt() {
+        return admittedOnReceipt;
+    }
+
     public CallOptions withUrl(URL url) {
-        return url == this.url ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return url == this.url ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     public CallOptions withDeadline(Deadline deadline) {
-        return deadline == this.deadline ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return deadline == this.deadline ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     /** These options with the deadline the earlier of the current one and {@code deadline}. */
@@ -91,16 +104,22 @@ public final class CallOptions {
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt: " + attempt + " (expected: >= 0)");
         }
-        return attempt == this.attempt ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return attempt == this.attempt ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     public CallOptions withExecutor(Executor executor) {
-        return executor == this.executor ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return executor == this.executor ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     public CallOptions withCancellation(Cancellation cancellation) {
         Objects.requireNonNull(cancellation, "cancellation");
-        return cancellation == this.cancellation ? this : new CallOptions(url, deadline, attempt, executor, cancellation);
+        return cancellation == this.cancellation ? this : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
+    }
+
+    /** These options, admitted (or not) by the provider's protocol as it received the call. */
+    public CallOptions withAdmittedOnReceipt(boolean admittedOnReceipt) {
+        return admittedOnReceipt == this.admittedOnReceipt ? this
+                : new CallOptions(url, deadline, attempt, executor, cancellation, admittedOnReceipt);
     }
 
     /**
@@ -115,6 +134,7 @@ public final class CallOptions {
     @Override
     public String toString() {
         return "CallOptions[attempt=" + attempt + (deadline != null ? ", " + deadline : "") + (url != null ? ", url=" + url : "")
-                + (executor != null ? ", executor=" + executor : "") + (cancellation.isCancelled() ? ", cancelled" : "") + "]";
+                + (executor != null ? ", executor=" + executor : "") + (cancellation.isCancelled() ? ", cancelled" : "")
+                + (admittedOnReceipt ? ", admitted on receipt" : "") + "]";
     }
 }

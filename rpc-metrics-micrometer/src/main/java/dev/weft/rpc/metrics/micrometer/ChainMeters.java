@@ -54,7 +54,12 @@ final class ChainMeters {
 
     /** The service tag of {@code service}: its interface name. */
     static Tags serviceTags(Class<?> service) {
-        return Tags.of(Meters.SYSTEM, Meters.SYSTEM_WEFT, Meters.SERVICE, service == null ? "unknown" : service.getName());
+        return serviceTags(service == null ? "unknown" : service.getName());
+    }
+
+    /** The service tag of the interface named {@code service}. */
+    static Tags serviceTags(String service) {
+        return Tags.of(Meters.SYSTEM, Meters.SYSTEM_WEFT, Meters.SERVICE, service);
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.weft.rpc.metrics.micrometer;
 
 import com.google.common.base.Ticker;
+import dev.weft.rpc.protocol.filter.ExecuteLimits;
 import dev.weft.rpc.spi.ExtensionDirector;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
@@ -38,7 +40,11 @@ final class MeterHub {
      */
     static MeterHub of(ExtensionDirector director) {
         ExtensionDirector owner = director == null ? ExtensionDirector.getDefault() : director;
-        return owner.getService(MeterHub.class, d -> new MeterHub(d.getTicker()));
+        return owner.getService(MeterHub.class, d -> {
+            MeterHub hub = new MeterHub(d.getTicker());
+            ExecuteLimits.of(d).onRefusedOnReceipt(hub::refusedOnReceipt);
+            return hub;
+        });
     }
 
     /**
@@ -62,6 +68,18 @@ final class MeterHub {
                 bound.forEach(composite::add);
                 registry = composite;
             }
+        }
+    }
+
+    /**
+     * Counts a call the server refused busy as it read it ({@code executes=auto}), which no provider
+     * filter saw, in the same {@value Meters#SERVER_BUSY} counter as the filter's refusals.
+     */
+    private void refusedOnReceipt(String service, String method) {
+        MeterRegistry target = registry;
+        if (target != null) {
+            Counter.builder(Meters.SERVER_BUSY).tags(ChainMeters.serviceTags(service))
+                    .tag(Meters.METHOD, method).register(target).increment();
         }
     }
 

@@ -9,7 +9,9 @@ import dev.weft.rpc.spi.Activate;
  * Provider filter {@value #NAME}: times every call an exported service serves
  * ({@value Meters#SERVER_CALL_DURATION}, tags {@value Meters#SERVICE}, {@value Meters#METHOD},
  * {@value Meters#ERROR_TYPE}) and counts the calls refused as busy ({@value Meters#SERVER_BUSY}:
- * an inner filter threw {@code NOT_PROCESSED}, such as {@code executes=N} or {@code executes=auto}).
+ * an inner filter threw {@code NOT_PROCESSED}, such as {@code executes=N} or {@code executes=auto}; the
+ * calls a server refused under {@code executes=auto} as it read them, which no filter sees, are
+ * counted in the same counter by the director's {@link MeterHub}).
  *
  * <p>Outermost in the provider chain, so the time includes every other provider filter. Measures
  * only once {@link WeftMetrics} is bound for the director; before that a call costs one volatile

@@ -3,6 +3,7 @@ package dev.weft.rpc.protocol.weft;
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.protocol.Serialization;
 import dev.weft.rpc.protocol.ServiceKey;
+import dev.weft.rpc.protocol.filter.ExecuteLimits;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,16 +18,23 @@ final class ExportedService {
     private final Invoker<?> invoker;
     private final Serialization serialization;
     private final MethodTable methods;
+    private final ExecuteLimits executeLimits;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder cancelled = new LongAdder();
     private final LongAdder expired = new LongAdder();
     private volatile boolean closing;
 
-    ExportedService(ServiceKey key, Invoker<?> invoker, Serialization serialization) {
+    ExportedService(ServiceKey key, Invoker<?> invoker, Serialization serialization, ExecuteLimits executeLimits) {
         this.key = key;
         this.invoker = invoker;
         this.serialization = serialization;
         this.methods = new MethodTable(invoker.getInterface());
+        this.executeLimits = executeLimits;
+    }
+
+    /** Admits a call of {@code method} just read under its {@code executes=auto} limit, if it has one ({@link ExecuteLimits#admitOnReceipt}). */
+    ExecuteLimits.Admission admitOnReceipt(String method) {
+        return executeLimits.admitOnReceipt(invoker.getUrl(), invoker.getInterface().getName(), method);
     }
 
     ServiceKey key() {

@@ -7,6 +7,7 @@ import dev.weft.rpc.common.Results;
 import dev.weft.rpc.common.RpcException;
 import dev.weft.rpc.common.RpcResult;
 import dev.weft.rpc.common.RpcInvocation;
+import dev.weft.rpc.protocol.filter.ExecuteLimits;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -38,6 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * or abandoned when the call's deadline passes first. A request over
  * {@code payload} that the decoder skipped is answered PAYLOAD_TOO_LARGE. Anything that is not a
  * valid frame closes the connection with a log line; the server keeps serving other connections.
+ * A call of a method whose {@code executes=auto} limit is full is answered NOT_PROCESSED as it is
+ * read ({@link ExportedService#admitOnReceipt}), without queueing it for a thread.
  */
 final class ServerHandler extends ChannelInboundHandlerAdapter {
 
@@ -154,7 +157,14 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         long sent = head.sentNanos() == RequestCodec.NOT_STAMPED ? arrival : peerClock.toLocal(head.sentNanos(), arrival);
         long deadline = frame.deadlineMillis() == 0 ? Long.MAX_VALUE
                 : sent + TimeUnit.MILLISECONDS.toNanos(frame.deadlineMillis());
-        Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), deadline);
+        // admitted as it is read, before the queue: the excess of an overload takes no thread and waits in no queue
+        ExecuteLimits.Admission admission = service.admitOnReceipt(method.getName());
+        if (admission.isRefused()) {
+            reply(channel, frame, Status.NOT_PROCESSED, "Server busy: method " + method.getName() + " of " + head.service()
+                    + " is at its adaptive limit (executes=auto); not run, safe to retry");
+            return false;
+        }
+        Call call = new Call(channel, id, frame.isTwoWay(), service, method, arguments, head.attachments(), deadline, admission);
         if (call.twoWay) {
             queued.put(id, call);
         }
@@ -198,7 +208,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                         call.answerStatus(Status.NOT_PROCESSED, "server busy: " + server.settings().threads() + " threads and "
                                 + server.settings().queues() + " queued calls in use (keys: threads, queues)");
                     } finally {
-                        call.service.callDone();
+                        call.done();
                     }
                 }
             }
@@ -222,7 +232,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private void onCancel(long id) {
         Call call = queued.remove(id);
         if (call != null && call.claim()) {
-            call.service.callDone();
+            call.done();
             call.service.callCancelled();
             LOG.debug("weft server: call {} from {} cancelled by its consumer before it ran; skipped",
                     id, call.channel.remoteAddress());
@@ -289,13 +299,15 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         private final Object[] arguments;
         private final Map<String, String> attachments;
         private final long deadlineNanos;
+        /** Its place under the method's {@code executes=auto} limit, taken as it was read; ended with the call. */
+        private final ExecuteLimits.Admission admission;
         /** Set by whoever takes this call first: a business thread running it, or a CANCEL skipping it. */
         private final AtomicBoolean claimed = new AtomicBoolean();
         /** Cancelled when the consumer cancels the running call or its deadline passes: reaches an async implementation's future. */
         private final Cancellation cancellation = Cancellation.create();
 
         Call(Channel channel, long id, boolean twoWay, ExportedService service, Method method, Object[] arguments,
-             Map<String, String> attachments, long deadlineNanos) {
+             Map<String, String> attachments, long deadlineNanos, ExecuteLimits.Admission admission) {
             this.channel = channel;
             this.id = id;
             this.twoWay = twoWay;
@@ -304,6 +316,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             this.arguments = arguments;
             this.attachments = attachments;
             this.deadlineNanos = deadlineNanos;
+            this.admission = admission;
         }
 
         boolean claim() {
@@ -329,8 +342,17 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             try {
                 answerStatus(Status.NOT_PROCESSED, reason);
             } finally {
-                service.callDone();
+                done();
             }
+        }
+
+        /**
+         * The call is over, however it ended: its place under the adaptive limit is released (unless
+         * its answer already ended it, with its latency) and the service counts it done.
+         */
+        void done() {
+            admission.notRun();
+            service.callDone();
         }
 
         boolean isExpired(long now) {
@@ -347,7 +369,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                 answerStatus(Status.DEADLINE_EXPIRED, "the call's deadline passed before it was read or dispatched"
                         + " (its consumer gave up); not run");
             } finally {
-                service.callDone();
+                done();
             }
         }
 
@@ -376,7 +398,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                 }
             } finally {
                 if (!pending) {
-                    service.callDone();
+                    done();
                 }
             }
         }
@@ -391,17 +413,19 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             RpcInvocation invocation = new RpcInvocation(method.getName(), method.getParameterTypes(), arguments,
                     method.getReturnType(), method.getGenericReturnType());
             attachments.forEach(invocation::setAttachment);
-            invocation.setCallOptions(CallOptions.DEFAULT.withCancellation(cancellation));
+            invocation.setCallOptions(CallOptions.DEFAULT.withCancellation(cancellation).withAdmittedOnReceipt(admission.isAdmitted()));
             Result result;
             try {
                 result = service.invoker().invoke(invocation);
             } catch (RuntimeException | Error e) {
                 Results.rethrowIfFatal(e);
+                admission.notRun();
                 answer(null, e); // refused by a provider filter (or the dispatch failed): a failure, not the service's answer
                 return false;
             }
             if (result.isDone()) {
                 Throwable failure = Results.failureOf(result);
+                admission.ended(failure);
                 answer(failure == null ? result : null, failure);
                 return false;
             }
@@ -419,10 +443,11 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                         running.remove(id, this);
                     }
                     if (!cancellation.isCancelled()) {
+                        admission.ended(failure);
                         answer(answer, failure);
                     }
                 } finally {
-                    service.callDone();
+                    done();
                 }
             });
             return true;

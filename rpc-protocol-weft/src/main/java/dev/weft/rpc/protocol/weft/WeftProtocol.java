@@ -11,6 +11,7 @@ import dev.weft.rpc.protocol.Protocol;
 import dev.weft.rpc.protocol.ProviderAddress;
 import dev.weft.rpc.protocol.Serialization;
 import dev.weft.rpc.protocol.ServiceKey;
+import dev.weft.rpc.protocol.filter.ExecuteLimits;
 import dev.weft.rpc.spi.ExtensionDirector;
 import dev.weft.rpc.spi.ExtensionDirectorAware;
 import io.netty.channel.EventLoopGroup;
@@ -168,7 +169,8 @@ public final class WeftProtocol implements Protocol, ExtensionDirectorAware, Aut
         } catch (IllegalArgumentException e) {
             throw new RpcException(e.getMessage(), e);
         }
-        ExportedService service = new ExportedService(serviceKey(url, invoker.getInterface()), invoker, serialization);
+        ExportedService service = new ExportedService(serviceKey(url, invoker.getInterface()), invoker, serialization,
+                ExecuteLimits.of(director == null ? ExtensionDirector.getDefault() : director));
         WeftServer server;
         synchronized (this) {
             checkNotDestroyed();

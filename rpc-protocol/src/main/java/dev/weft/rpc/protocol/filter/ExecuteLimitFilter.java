@@ -9,7 +9,6 @@ import dev.weft.rpc.protocol.ChainScopedFilter;
 import dev.weft.rpc.protocol.Filter;
 import dev.weft.rpc.protocol.FilterChain;
 import dev.weft.rpc.protocol.UrlCheckingFilter;
-import com.google.common.base.Ticker;
 import com.google.common.primitives.Ints;
 import dev.weft.rpc.spi.Activate;
 import dev.weft.rpc.spi.ExtensionDirector;
@@ -28,7 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so the consumer's cluster may retry it on another provider.
  *
  * <p>{@value #EXECUTES_KEY}{@code =}{@value #AUTO} finds the limit from the calls' latency instead
- * ({@link AdaptiveLimit}: a Vegas limit anchored on the no-load latency, one limit per exported invoker and method). Busy answers and
+ * ({@link AdaptiveLimit}: a Vegas limit anchored on the no-load latency, one limit per exported service
+ * and method, held by {@link ExecuteLimits}). A protocol that queues calls for business threads admits
+ * them under that limit as it reads them ({@link ExecuteLimits#admitOnReceipt}); this filter leaves
+ * such a call ({@link dev.weft.rpc.common.CallOptions#admittedOnReceipt()}) alone, and admits the
+ * calls of other protocols itself. Busy answers and
  * the adaptive limits are counted in the director's {@link ExecuteLimits}, which also holds the
  * provider's URL with the override rules addressed to it applied: the limits are read from that
  * one, on each call, so a rule changes them live.
@@ -48,13 +51,11 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
     /** The value of {@value #EXECUTES_KEY} that makes the limit adaptive. */
     public static final String AUTO = "auto";
 
-    private volatile Ticker ticker = Ticker.systemTicker();
     /** Null until the loader hands the director: a filter built directly counts in the default director's. */
     private volatile ExecuteLimits limits;
 
     @Override
     public void setExtensionDirector(ExtensionDirector director) {
-        ticker = director.getTicker();
         limits = ExecuteLimits.of(director);
     }
 
@@ -63,23 +64,29 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
         UrlKeys.checkNonNegativeIntsOr(url, EXECUTES_KEY, AUTO);
     }
 
+    private static String setting(URL url, String method) {
+        return url.getMethodParameter(method, EXECUTES_KEY, "0").trim();
+    }
+
+    /** Whether {@code method} runs under {@value #EXECUTES_KEY}{@code =}{@value #AUTO} in {@code url}. */
+    static boolean isAdaptive(URL url, String method) {
+        return AUTO.equals(setting(url, method));
+    }
+
     /** The filter of one chain, holding that chain's counts. */
     @Override
     public Filter forChain(Invoker<?> invoker) {
         ExecuteLimits counted = limits;
-        return new ChainCounts(ticker, counted != null ? counted : ExecuteLimits.of(ExtensionDirector.getDefault()));
+        return new ChainCounts(counted != null ? counted : ExecuteLimits.of(ExtensionDirector.getDefault()));
     }
 
     /** The executions running through one chain (one exported invoker), by method. */
     private static final class ChainCounts implements Filter {
 
         private final ConcurrentMap<String, AtomicInteger> running = new ConcurrentHashMap<>();
-        private final ConcurrentMap<String, AdaptiveLimit> adaptive = new ConcurrentHashMap<>();
-        private final Ticker ticker;
         private final ExecuteLimits limits;
 
-        ChainCounts(Ticker ticker, ExecuteLimits limits) {
-            this.ticker = ticker;
+        ChainCounts(ExecuteLimits limits) {
             this.limits = limits;
         }
 
@@ -87,7 +94,7 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
         public Result invoke(Invoker<?> next, Invocation invocation) throws RpcException {
             URL url = limits.settingsOf(next.getUrl());
             String method = invocation.getMethodName();
-            String setting = url.getMethodParameter(method, EXECUTES_KEY, "0").trim();
+            String setting = setting(url, method);
             if (AUTO.equals(setting)) {
                 return invokeAdaptive(next, invocation, method);
             }
@@ -115,12 +122,11 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
         }
 
         private Result invokeAdaptive(Invoker<?> next, Invocation invocation, String method) {
+            if (invocation.getCallOptions().admittedOnReceipt()) {
+                return next.invoke(invocation); // the protocol admitted it as it read it, and ends that admission
+            }
             String name = next.getInterface().getName() + "#" + method;
-            AdaptiveLimit limit = adaptive.computeIfAbsent(method, m -> {
-                AdaptiveLimit created = new AdaptiveLimit(ticker);
-                limits.adaptiveLimitOf(name, created);
-                return created;
-            });
+            AdaptiveLimit limit = limits.adaptiveLimit(next.getUrl(), next.getInterface().getName(), method);
             AdaptiveLimit.Permit permit = limit.tryAcquire().orElse(null);
             if (permit == null) {
                 limits.busy(name);
@@ -135,14 +141,17 @@ public final class ExecuteLimitFilter implements UrlCheckingFilter, ChainScopedF
                 permit.ignored();
                 throw e;
             }
-            // at the real end of the execution: an answer's latency feeds the limit, a failure's does not
-            return result.whenComplete((value, failure) -> {
-                if (failure == null || failure instanceof RpcException e && e.isBiz()) {
-                    permit.answered();
-                } else {
-                    permit.ignored();
-                }
-            });
+            // at the real end of the execution
+            return result.whenComplete((value, failure) -> end(permit, failure));
+        }
+    }
+
+    /** Ends an adaptive permit: an answer's latency (a value or a business exception) feeds the limit, a failure's does not. */
+    static void end(AdaptiveLimit.Permit permit, Throwable failure) {
+        if (failure == null || failure instanceof RpcException e && e.isBiz()) {
+            permit.answered();
+        } else {
+            permit.ignored();
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.weft.rpc.protocol.filter;
 
 import dev.weft.rpc.common.Invoker;
 import dev.weft.rpc.common.RpcException;
+import dev.weft.rpc.common.RpcInvocation;
 import dev.weft.rpc.common.URL;
 import dev.weft.rpc.protocol.Calls;
 import dev.weft.rpc.protocol.FilterChain;
@@ -14,6 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -121,5 +124,47 @@ class AdaptiveExecuteLimitTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("URL parameter greet.executes: adaptive (expected: an integer >= 0, 0 means no limit, or auto) in "
                         + "injvm://127.0.0.1/x?greet.executes=adaptive");
+    }
+
+    @Test
+    void admitOnReceipt_admitsUpToTheLimit_refusesBusyCounted_andTheFilterLeavesAdmittedCallsAlone() throws Exception {
+        ExecuteLimits limits = ExecuteLimits.of(director);
+        List<String> toldRefused = new ArrayList<>();
+        limits.onRefusedOnReceipt((service, method) -> toldRefused.add(service + "#" + method));
+        URL exported = provider.getUrl();
+        List<ExecuteLimits.Admission> admitted = new ArrayList<>();
+        for (int i = 0; i < AdaptiveLimit.INITIAL_LIMIT; i++) {
+            admitted.add(limits.admitOnReceipt(exported, Greeter.class.getName(), "greet"));
+        }
+        assertThat(admitted).allSatisfy(a -> assertThat(a.isAdmitted()).isTrue());
+
+        ExecuteLimits.Admission refused = limits.admitOnReceipt(exported, Greeter.class.getName(), "greet");
+        assertThat(refused.isRefused()).isTrue();
+        assertThat(limits.busyAnswers()).isEqualTo(1);
+        assertThat(toldRefused).as("what no filter sees, told to the listeners").containsExactly(GREET);
+        // the filter shares the limit: a call it admits itself finds it full too
+        assertThatThrownBy(() -> chain.invoke(Calls.greet("through the filter")))
+                .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.isNotProcessed()).isTrue());
+        // a call admitted on receipt runs through the filter without a second place
+        RpcInvocation marked = Calls.greet("admitted");
+        marked.setCallOptions(marked.getCallOptions().withAdmittedOnReceipt(true));
+        assertThat(chain.invoke(marked).getValue()).isNotNull();
+
+        admitted.get(0).ended(null);
+        admitted.get(0).notRun(); // a second end does nothing
+        assertThat(limits.admitOnReceipt(exported, Greeter.class.getName(), "greet").isAdmitted()).as("one place freed").isTrue();
+        assertThat(limits.admitOnReceipt(exported, Greeter.class.getName(), "greet").isRefused()).isTrue();
+        assertThat(limits.admitOnReceipt(exported, Greeter.class.getName(), "other")).as("a method without executes=auto")
+                .isSameAs(ExecuteLimits.Admission.NOT_LIMITED);
+    }
+
+    @Test
+    void admitOnReceipt_followsTheRules_aFixedLimitOrNoneIsLeftToTheFilter() {
+        ExecuteLimits limits = ExecuteLimits.of(director);
+        URL exported = provider.getUrl();
+        limits.applyRules(exported, exported.addParameter("greet.executes", "3"));
+        assertThat(limits.admitOnReceipt(exported, Greeter.class.getName(), "greet")).isSameAs(ExecuteLimits.Admission.NOT_LIMITED);
+        limits.applyRules(exported, exported);
+        assertThat(limits.admitOnReceipt(exported, Greeter.class.getName(), "greet").isAdmitted()).isTrue();
     }
 }
