@@ -464,7 +464,8 @@ def pipeline(results):
         alloc = BARS["pipe.alloc"]
         body.append([n, tables.ns(weft and weft[:2]), tables.ns(dubbo and dubbo[:2]), times(r),
                      times(div(weft and weft[0], direct and direct[0])), num(weft and weft[2], 0), num(dubbo and dubbo[2], 0),
-                     bar.label() + "; " + alloc.label(), met(bar.met(r) and alloc.met(weft and weft[2]))])
+                     # JMH's bytes per operation carry a measurement fraction (288.001): objects are whole bytes
+                     bar.label() + "; " + alloc.label(), met(bar.met(r) and alloc.met(weft and round(weft[2])))])
     body.append(["direct call", tables.ns(direct and direct[:2]), "", "", "", num(direct and direct[2], 0), "", "", ""])
     out += table(["invokers", "Weft ns/op", "Dubbo ns/op", "Dubbo/Weft", "Weft/direct", "Weft B/op", "Dubbo B/op",
                   "bar (issue)", "met"], body)
