@@ -27,8 +27,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BackpressureTest {
 
-    private static final int REQUESTS = 1500;
-    private static final String PAYLOAD = "p".repeat(16 * 1024);
+    /**
+     * 64 MiB of requests: more than the kernel can hold for a provider that stopped reading (its
+     * receive buffer grows up to {@code tcp_rmem}'s maximum, 32 MiB here, and the peer's send
+     * buffer up to 4 MiB), so the peer's writes must block once the provider stops reading.
+     */
+    private static final int REQUESTS = 2000;
+    private static final String PAYLOAD = "p".repeat(32 * 1024);
 
     @AfterAll
     static void noLeaks() {
