@@ -30,9 +30,15 @@ import java.util.regex.Pattern;
  * direct URL, each app in its own JVM. Per round and stack: consumer process start to first
  * answered HTTP request, heap used after start and one full GC ({@code jcmd GC.run}), and the
  * requests per second of 64 concurrent HTTP clients through the consumer, with failed requests
- * counted apart. A third stack, {@code none}, is the floor: the same endpoint answering by itself
- * with neither RPC stack on the class path, so each stack's own share of start-up and heap shows.
- * Each consumer's class histogram after that GC is written beside the apps' logs ({@code .histo}).
+ * counted apart. Two more stacks are floors, with neither RPC stack on the class path: {@code none},
+ * the same endpoint answering by itself, so each stack's own share of start-up and heap shows; and
+ * {@code socket}, the endpoint making its one round trip on a plain blocking socket to an echo
+ * server, which bounds the throughput any RPC stack can reach on this set-up. Each consumer's class
+ * histogram after that GC is written beside the apps' logs ({@code .histo}).
+ *
+ * <p>The clients run {@code -Dbars.warmup=SECONDS} (default 30) before requests are counted for
+ * 10 s: every round starts fresh JVMs, and with fewer seconds the figure is mostly the JIT
+ * compiling Spring, Tomcat and the RPC stack on the two cores the apps share.
  *
  * <p>Arguments: the class path file written by {@code dependency:build-classpath}, the example's
  * classes directory, the number of rounds (default 3). Every socket is on 127.0.0.1.
@@ -40,7 +46,7 @@ import java.util.regex.Pattern;
 public final class Bars {
 
     private static final int CLIENTS = 64;
-    private static final Duration WARM_UP = Duration.ofSeconds(5);
+    private static final Duration WARM_UP = Duration.ofSeconds(Long.getLong("bars.warmup", 30));
     private static final Duration MEASURE = Duration.ofSeconds(10);
     private static final Duration START_BOUND = Duration.ofSeconds(180);
     private static final int HTTP_PORT = 18080;
@@ -107,10 +113,15 @@ public final class Bars {
                 "dev.weft.rpc.examples.spring.bars.baseline.BaselineConsumerApplication",
                 List.of("--spring.profiles.active=consumer"), "/rpc-|dubbo");
 
+        // The network floor: the endpoint's one round trip on a plain blocking socket, no RPC stack.
+        Stack socket = new Stack("socket", List.of(), "dev.weft.rpc.examples.spring.bars.socket.EchoServer", List.of("20882"), 20882,
+                "dev.weft.rpc.examples.spring.bars.socket.SocketConsumerApplication",
+                List.of("--spring.profiles.active=consumer", "--bars.echo-port=20882"), "/rpc-|dubbo");
+
         List<String> lines = new ArrayList<>();
         BarsResults results = new BarsResults(args);
         for (int round = 1; round <= rounds; round++) {
-            for (Stack stack : List.of(weft, dubbo, none)) {
+            for (Stack stack : List.of(weft, dubbo, none, socket)) {
                 Figures figures = run(stack, classPath(classes, dependencies, stack.leaveOut()), logs, round);
                 String line = String.format("| %d | %s | %d | %.1f | %.0f | %d | %d | %s |", round, stack.name(),
                         figures.startMillis(), figures.heapKib() / 1024.0, figures.requestsPerSecond(), figures.errorAnswers(),
