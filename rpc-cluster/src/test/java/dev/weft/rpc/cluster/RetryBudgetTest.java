@@ -67,6 +67,21 @@ class RetryBudgetTest {
     }
 
     @Test
+    void budget_datesCallsAtTheLastReadingOfTheClock_soTheirDepositsLeaveTheWindowEarlyNeverLate() {
+        RetryBudget.Settings settings = new RetryBudget.Settings(0.5, 0);
+        ticker.advance(Duration.ofSeconds(11));
+        calls(10, settings); // fewer than a batch: dated at the budget's creation, 11 s ago
+        assertThat(grantedOf(10, settings)).as("deposits of calls dated out of the window").isZero();
+
+        calls(RetryBudget.DATING_BATCH - 1, settings); // dated at the retry just asked, now
+        ticker.advance(Duration.ofSeconds(9));
+        calls(1, settings); // the batch is full: dated at that retry, 9 s ago
+        assertThat(grantedOf(100, settings)).isEqualTo(RetryBudget.DATING_BATCH / 2);
+        ticker.advance(Duration.ofSeconds(1));
+        assertThat(grantedOf(100, settings)).as("the batch left the window with its second").isZero();
+    }
+
+    @Test
     void budget_followsNewSettingsAtOnce_keepingTheWindowsCounts() {
         RetryBudget.Settings tight = new RetryBudget.Settings(0.1, 0);
         calls(100, tight);
