@@ -325,7 +325,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         checkOpen();
         String path = layout.nodePath(url);
         Registration registration = registrations.remove(path);
-        if (!everConnected) {
+        if (!connectedOnce()) {
             if (registration != null) {
                 registration.close(false); // never created: nothing to delete
             }
@@ -525,7 +525,7 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
         stopped.forEach(CategoryWatcher::close);
         List<Registration> registered = new ArrayList<>(registrations.values());
         registrations.clear();
-        if (!everConnected) {
+        if (!connectedOnce()) {
             registered.forEach(r -> r.close(false)); // never created: nothing to delete
         } else if (!registered.isEmpty()) {
             Future<?> unregistered = worker.submit(() -> registered.forEach(r -> {
@@ -581,6 +581,15 @@ public final class ZookeeperRegistry implements Registry, RegistryHealth {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /**
+     * Whether ZooKeeper has been reached since this registry was built. The connection listener
+     * that records it runs on Curator's event thread, after an operation on the new connection may
+     * already have succeeded (a node created, a folder read), so the client's own state counts too.
+     */
+    private boolean connectedOnce() {
+        return everConnected || client.getZookeeperClient().isConnected();
     }
 
     /** Why this registry cannot reach ZooKeeper now, naming it and whether it was ever connected. */
