@@ -436,18 +436,18 @@ def spring(results):
         by.setdefault(r["round"], {})[r["stack"]] = r
     numbers = sorted(by)
     rows = []
-    for key, figure, floor_text in [("spring.start", "startMs", True), ("spring.heap", "heapMib", True),
-                                    ("spring.throughput", "requestsPerS", False)]:
+    # start and heap: the floor is the endpoint alone ("none"), and each stack adds to it;
+    # throughput: the floor is the endpoint's one round trip on a plain socket ("socket")
+    for key, figure, floor_stack in [("spring.start", "startMs", "none"), ("spring.heap", "heapMib", "none"),
+                                     ("spring.throughput", "requestsPerS", "socket")]:
         values = [div(by[n]["weft"][figure], by[n]["dubbo"][figure]) for n in numbers]
-        # start and heap: the endpoint alone ("none"); throughput: its one round trip on a plain socket ("socket")
-        floor_stack = "none" if floor_text else "socket"
         floor = [div(by[n][floor_stack][figure], by[n]["dubbo"][figure]) if floor_stack in by[n] else None for n in numbers]
         added = [div(by[n]["weft"][figure] - by[n]["none"][figure], by[n]["dubbo"][figure] - by[n]["none"][figure])
-                 if "none" in by[n] and floor_text else None for n in numbers]
+                 if "none" in by[n] else None for n in numbers]
         bar = BARS[key]
         rows.append([bar.label()] + [times(v) for v in values] + [met_count([bar.met(v) for v in values]),
                                                                    ", ".join(times(v) for v in floor),
-                                                                   ", ".join(times(v) for v in added) if floor_text else ""])
+                                                                   ", ".join(times(v) for v in added) if floor_stack == "none" else ""])
     out += [""] + table(["bar (issue)"] + [f"round {n}" for n in numbers] +
                         ["met", "the floor (start, heap: `none` / Dubbo; throughput: `socket` / Dubbo)",
                          "what each stack adds to the floor, weft / Dubbo"], rows)
