@@ -97,6 +97,7 @@ final class AsyncTour implements AutoCloseable {
      * @param sendMillis         how long sending them took (the caller never waited for an answer)
      * @param answeredBy         answers per provider, in spec order
      * @param failed             calls among them that failed
+     * @param mostFrequentFailure the most frequent of their failures with its count, or empty when none failed
      * @param mostHeld           the most calls one provider held unanswered at once
      * @param cancelledAtCaller  whether {@code cancel(true)} cancelled the caller's future
      * @param cancelledAtProvider whether the provider's future of that call was cancelled too
@@ -105,7 +106,8 @@ final class AsyncTour implements AutoCloseable {
      * @param timeoutMillis      how long the late call took to fail
      * @param timeoutAttempts    attempts of the late call that reached a provider
      */
-    record Report(int calls, long sendMillis, Map<String, Long> answeredBy, long failed, int mostHeld,
+    record Report(int calls, long sendMillis, Map<String, Long> answeredBy, long failed, String mostFrequentFailure,
+                  int mostHeld,
                   boolean cancelledAtCaller, boolean cancelledAtProvider, int cancelRuns, String timeoutFailure,
                   long timeoutMillis, int timeoutAttempts) {
 
@@ -126,7 +128,9 @@ final class AsyncTour implements AutoCloseable {
                     calls, sendMillis, answered, split, failed, PROVIDER_THREADS, mostHeld,
                     cancelledAtCaller ? "cancelled" : "did not cancel",
                     cancelledAtProvider ? "cancelled too" : "NOT cancelled", cancelRuns,
-                    TIMEOUT_PARAMETERS, timeoutFailure, timeoutMillis, timeoutAttempts);
+                    TIMEOUT_PARAMETERS, timeoutFailure, timeoutMillis, timeoutAttempts)
+                    + (mostFrequentFailure.isEmpty() ? "" : String.format(Locale.ROOT,
+                            "  most frequent failure of the calls in flight: %s%n", mostFrequentFailure));
         }
     }
 
@@ -148,6 +152,8 @@ final class AsyncTour implements AutoCloseable {
         Map<String, Long> answeredBy = new LinkedHashMap<>();
         providers.keySet().forEach(name -> answeredBy.put(name, 0L));
         long failed = 0;
+        Map<String, Long> failuresByKind = new LinkedHashMap<>();
+        Map<String, String> firstMessageByKind = new LinkedHashMap<>();
         for (int i = 0; i < CALLS; i++) {
             String name = "async-" + i;
             try {
@@ -157,6 +163,9 @@ final class AsyncTour implements AutoCloseable {
                 }
             } catch (ExecutionException e) {
                 failed++;
+                String kind = CallTally.kindOf(e.getCause());
+                failuresByKind.merge(kind, 1L, Long::sum);
+                firstMessageByKind.putIfAbsent(kind, String.valueOf(e.getCause().getMessage()));
             } catch (TimeoutException e) {
                 throw new IllegalStateException("async call " + name + ": no answer in " + WAIT_SECONDS + " s", e);
             }
@@ -188,7 +197,10 @@ final class AsyncTour implements AutoCloseable {
         }
         long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lateStarted);
         int lateAttempts = runs() - lateBefore;
-        return new Report(CALLS, sendMillis, answeredBy, failed, mostHeld, cancelledAtCaller, cancelledAtProvider,
+        String mostFrequentFailure = failuresByKind.entrySet().stream().max(Map.Entry.comparingByValue())
+                .map(e -> e.getValue() + " x " + e.getKey() + ", the first: " + firstMessageByKind.get(e.getKey()))
+                .orElse("");
+        return new Report(CALLS, sendMillis, answeredBy, failed, mostFrequentFailure, mostHeld, cancelledAtCaller, cancelledAtProvider,
                 cancelRuns, failure, lateMillis, lateAttempts);
     }
 
