@@ -353,7 +353,8 @@ def resilience(results):
                          f"{num(r.get('p99Ms'))} ms ({times(r['p99VsUnloaded'])})",
                          f"{num(r.get('failed'))} (busy {num(r.get('busy'))}, timeouts {num(r.get('timeouts'))})",
                          bar_cell, met(ok) if auto else "—"])
-        out += ["", "**Overload** (one provider running 4 calls at once, 5 ms each, waiting calls served in arrival order; offered twice its measured capacity, "
+        order = ", waiting calls served in arrival order" if unloaded.get("coresInArrivalOrder") else ""
+        out += ["", f"**Overload** (one provider running 4 calls at once, 5 ms each{order}; offered twice its measured capacity, "
                     "open loop; `failfast`):", ""]
         out += table(["configuration", "offered /s", "goodput /s (x capacity)", "p99 of answered (x unloaded)", "failed",
                       "bar (issue)", "met"], rows)

@@ -215,7 +215,8 @@ public final class ResilienceBenchmark {
             double perSecond = capacity.answered() / capacity.seconds();
             System.out.printf(Locale.ROOT, "%-18s p99 %6.2f ms; capacity (8 closed-loop callers) %.0f answers/s%n", "unloaded",
                     unloaded.p99Millis(), perSecond);
-            results.put("overloadUnloaded", BenchmarkResults.row("p99Ms", unloaded.p99Millis(), "capacityPerS", perSecond));
+            results.put("overloadUnloaded", BenchmarkResults.row("p99Ms", unloaded.p99Millis(), "capacityPerS", perSecond,
+                    "coresInArrivalOrder", cores.isFair()));
             for (String url : List.of(plain, auto)) {
                 Greeter offered = consumer.refer(Greeter.class, "cluster=failfast&timeout=1000&url=" + url);
                 Outcome outcome = openLoop(offered, 2 * perSecond, seconds);
