@@ -40,6 +40,8 @@ import java.util.regex.Pattern;
  * 10 s: every round starts fresh JVMs, and with fewer seconds the figure is mostly the JIT
  * compiling Spring, Tomcat and the RPC stack on the two cores the apps share.
  *
+ * <p>{@code -Dbars.stacks} names the stacks to run (default all four, {@code weft,dubbo,none,socket}).
+ *
  * <p>Arguments: the class path file written by {@code dependency:build-classpath}, the example's
  * classes directory, the number of rounds (default 3). Every socket is on 127.0.0.1.
  */
@@ -48,6 +50,8 @@ public final class Bars {
     private static final int CLIENTS = 64;
     private static final Duration WARM_UP = Duration.ofSeconds(Long.getLong("bars.warmup", 30));
     private static final Duration MEASURE = Duration.ofSeconds(10);
+    /** The stacks to run, in this order: {@code -Dbars.stacks=weft,socket} for a profile of two. */
+    private static final List<String> STACKS = List.of(System.getProperty("bars.stacks", "weft,dubbo,none,socket").split(","));
     private static final Duration START_BOUND = Duration.ofSeconds(180);
     private static final int HTTP_PORT = 18080;
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
@@ -120,8 +124,13 @@ public final class Bars {
 
         List<String> lines = new ArrayList<>();
         BarsResults results = new BarsResults(args);
+        List<Stack> stacks = List.of(weft, dubbo, none, socket).stream()
+                .filter(stack -> STACKS.contains(stack.name())).toList();
+        if (stacks.isEmpty()) {
+            throw new IllegalArgumentException("bars.stacks: " + STACKS + " (expected: some of weft, dubbo, none, socket)");
+        }
         for (int round = 1; round <= rounds; round++) {
-            for (Stack stack : List.of(weft, dubbo, none, socket)) {
+            for (Stack stack : stacks) {
                 Figures figures = run(stack, classPath(classes, dependencies, stack.leaveOut()), logs, round);
                 String line = String.format("| %d | %s | %d | %.1f | %.0f | %d | %d | %s |", round, stack.name(),
                         figures.startMillis(), figures.heapKib() / 1024.0, figures.requestsPerSecond(), figures.errorAnswers(),
