@@ -36,9 +36,10 @@ import java.util.regex.Pattern;
  * server, which bounds the throughput any RPC stack can reach on this set-up. Each consumer's class
  * histogram after that GC is written beside the apps' logs ({@code .histo}).
  *
- * <p>The clients run {@code -Dbars.warmup=SECONDS} (default 30) before requests are counted for
- * 10 s: every round starts fresh JVMs, and with fewer seconds the figure is mostly the JIT
- * compiling Spring, Tomcat and the RPC stack on the two cores the apps share.
+ * <p>The clients run {@code -Dbars.warmup=SECONDS} (default 90) before requests are counted for
+ * 10 s: every round starts fresh JVMs, and on the two cores the apps share the JIT is still
+ * compiling Spring, Tomcat and the RPC stack's hot paths 50 to 60 s after a consumer starts (about
+ * a thousand C2 compilations then); counted before that, the figure is the JIT's progress.
  *
  * <p>{@code -Dbars.stacks} names the stacks to run (default all four, {@code weft,dubbo,none,socket}).
  *
@@ -48,7 +49,7 @@ import java.util.regex.Pattern;
 public final class Bars {
 
     private static final int CLIENTS = 64;
-    private static final Duration WARM_UP = Duration.ofSeconds(Long.getLong("bars.warmup", 30));
+    private static final Duration WARM_UP = Duration.ofSeconds(Long.getLong("bars.warmup", 90));
     private static final Duration MEASURE = Duration.ofSeconds(10);
     /** The stacks to run, in this order: {@code -Dbars.stacks=weft,socket} for a profile of two. */
     private static final List<String> STACKS = List.of(System.getProperty("bars.stacks", "weft,dubbo,none,socket").split(","));
