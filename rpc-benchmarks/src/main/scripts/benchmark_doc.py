@@ -443,15 +443,21 @@ def spring(results):
                                      ("spring.throughput", "requestsPerS", "socket")]:
         values = [div(by[n]["weft"][figure], by[n]["dubbo"][figure]) for n in numbers]
         floor = [div(by[n][floor_stack][figure], by[n]["dubbo"][figure]) if floor_stack in by[n] else None for n in numbers]
-        added = [div(by[n]["weft"][figure] - by[n]["none"][figure], by[n]["dubbo"][figure] - by[n]["none"][figure])
-                 if "none" in by[n] else None for n in numbers]
+        if floor_stack == "none":
+            added = [div(by[n]["weft"][figure] - by[n]["none"][figure], by[n]["dubbo"][figure] - by[n]["none"][figure])
+                     if "none" in by[n] else None for n in numbers]
+        else:
+            # the time each request takes of the shared cores: what a stack adds to the floor's
+            added = [div(1 / by[n]["weft"][figure] - 1 / by[n][floor_stack][figure],
+                         1 / by[n]["dubbo"][figure] - 1 / by[n][floor_stack][figure])
+                     if floor_stack in by[n] else None for n in numbers]
         bar = BARS[key]
         rows.append([bar.label()] + [times(v) for v in values] + [met_count([bar.met(v) for v in values]),
                                                                    ", ".join(times(v) for v in floor),
-                                                                   ", ".join(times(v) for v in added) if floor_stack == "none" else ""])
+                                                                   ", ".join(times(v) for v in added)])
     out += [""] + table(["bar (issue)"] + [f"round {n}" for n in numbers] +
                         ["met", "the floor (start, heap: `none` / Dubbo; throughput: `socket` / Dubbo)",
-                         "what each stack adds to the floor, weft / Dubbo"], rows)
+                         "what each stack adds to the floor (throughput: to the time per request), weft / Dubbo"], rows)
     return out
 
 
