@@ -125,11 +125,13 @@ public final class Bars {
 
         List<String> lines = new ArrayList<>();
         BarsResults results = new BarsResults(args);
-        List<Stack> stacks = List.of(weft, dubbo, none, socket).stream()
-                .filter(stack -> STACKS.contains(stack.name())).toList();
-        if (stacks.isEmpty()) {
-            throw new IllegalArgumentException("bars.stacks: " + STACKS + " (expected: some of weft, dubbo, none, socket)");
+        List<Stack> known = List.of(weft, dubbo, none, socket);
+        List<String> unknown = STACKS.stream().filter(name -> known.stream().noneMatch(stack -> stack.name().equals(name))).toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("-Dbars.stacks: " + String.join(",", unknown)
+                    + " (expected: some of weft, dubbo, none, socket, comma-separated)");
         }
+        List<Stack> stacks = known.stream().filter(stack -> STACKS.contains(stack.name())).toList();
         for (int round = 1; round <= rounds; round++) {
             for (Stack stack : stacks) {
                 Figures figures = run(stack, classPath(classes, dependencies, stack.leaveOut()), logs, round);
