@@ -42,7 +42,9 @@ import static com.google.common.base.Preconditions.checkArgument;
  * a sleep) take nothing from the queue. A watchdog thread watches the oldest queued task; once it
  * has waited {@link #STALL_INTERVAL}, the watchdog wakes an idle worker or starts a thread, one per
  * interval the task has waited (at most one per queued task, never more than {@code maxThreads}
- * threads). It needs no new call to do so, and it parks while the queue is empty, so an idle or
+ * threads; a worker just started may not have taken its task when the watchdog looks again an
+ * interval later, so on a host too busy to start a thread within the interval one spare may start,
+ * and goes idle when it finds the queue empty). It needs no new call to do so, and it parks while the queue is empty, so an idle or
  * lightly loaded executor costs it nothing. A worker above the target parks after its task once
  * the queue keeps up again (empty, or its oldest task has waited less than half the interval),
  * so the count falls back to the target when the stall has passed.
