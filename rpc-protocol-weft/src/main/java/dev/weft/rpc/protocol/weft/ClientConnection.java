@@ -46,6 +46,8 @@ final class ClientConnection {
     private int failedAttempts;
     private boolean reconnectScheduled;
     private boolean everConnected;
+    /** The first channel of a {@code lazy} connection, which counts before the provider is heard on it. */
+    private volatile ChannelState firstLazyChannel;
     private volatile boolean closed;
 
     ClientConnection(ClientSettings settings, EventLoopGroup group, Transport transport, Backoff backoff, Ticker ticker,
@@ -117,7 +119,11 @@ final class ClientConnection {
      * around a provider that cannot be reached and a {@code check} sees only connected providers.
      * Once an attempt failed or the connection was lost, it is unusable until a reconnect succeeds.
      * A connection counts only once the provider has answered on it ({@link PeerLiveness}): the
-     * handshake alone proves nothing.
+     * handshake alone proves nothing. Except a lazy connection's first channel, which counts from
+     * the handshake, as it did while being made, until {@link PeerLiveness} finds it unresponsive
+     * (nothing heard within twice the liveness bound): calls picked it before it connected, and
+     * were it to drop out between the handshake and the first answer, a burst of calls made right
+     * after a lazy refer would find every provider in that gap and fail with none available.
      */
     boolean isAvailable(String service) {
         ChannelState state = current;
@@ -129,7 +135,8 @@ final class ClientConnection {
                 return connecting == null || !connecting.isDone();
             }
         }
-        return state.isAvailableFor(service);
+        return state.isAvailableFor(service)
+                || state == firstLazyChannel && !state.isUnresponsive() && state.isUsableFor(service);
     }
 
     /**
@@ -188,8 +195,12 @@ final class ClientConnection {
                     LOG.debug("weft client: connected to {}", settings.address());
                 }
                 failedAttempts = 0;
+                ChannelState state = channel.attr(STATE).get();
+                if (!everConnected && settings.lazy()) {
+                    firstLazyChannel = state;
+                }
                 everConnected = true;
-                current = channel.attr(STATE).get();
+                current = state;
                 return;
             }
             if (!attempt.isSuccess()) {

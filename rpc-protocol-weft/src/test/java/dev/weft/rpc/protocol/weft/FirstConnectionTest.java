@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Availability before the first connection exists: an eager invoker is available only once
  * connected (a cluster routes around a provider it cannot reach yet, and a {@code check} waits for
  * a real connection); a lazy one is available before its first call and while that call's
- * connection is being made, since the call waits for it.
+ * connection is being made, since the call waits for it, and on that first connection until its
+ * provider is found unresponsive.
  */
 class FirstConnectionTest {
 
@@ -62,6 +63,41 @@ class FirstConnectionTest {
             firstCall.join(10_000);
             for (Socket filler : fillers) {
                 filler.close();
+            }
+        }
+    }
+
+    @Test
+    void aLazyInvokersFirstConnection_countsFromTheHandshake_untilItsProviderIsFoundUnresponsive() throws Exception {
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        // accepts connections and never answers: the handshake succeeds, nothing is ever heard
+        try (ServerSocket silent = new ServerSocket(0, 50, loopback); Loopback consumer = new Loopback()) {
+            List<Socket> accepted = new ArrayList<>();
+            Invoker<Shapes> eager = consumer.refer(Shapes.class, silent.getLocalPort(), "");
+            accepted.add(silent.accept());
+            Invoker<Shapes> lazy = consumer.refer(Shapes.class, silent.getLocalPort(), "lazy=true&timeout=60000");
+            Thread firstCall = new Thread(() -> {
+                try {
+                    Loopback.proxy(Shapes.class, lazy).echo("x");
+                } catch (RuntimeException expected) {
+                    // fails once the invoker is destroyed below
+                }
+            });
+            firstCall.start();
+            accepted.add(silent.accept());
+            Thread.sleep(200); // both connections made on the consumer's side too
+
+            // the liveness bound is 1 s (the default heartbeat's tenth): a PING unanswered for
+            // 1 s brings a probe, and that one unanswered for 1 s more makes the channel unresponsive
+            assertThat(lazy.isAvailable()).as("lazy, connected, nothing heard yet").isTrue();
+            assertThat(eager.isAvailable()).as("eager, connected, nothing heard yet").isFalse();
+            awaitTrue(() -> !lazy.isAvailable());
+
+            eager.destroy();
+            lazy.destroy();
+            firstCall.join(10_000);
+            for (Socket socket : accepted) {
+                socket.close();
             }
         }
     }
