@@ -5,7 +5,7 @@ import org.slf4j.Logger;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
@@ -17,15 +17,20 @@ import static com.google.common.base.Preconditions.checkArgument;
  *
  * <p>Lines read {@code message} alone, or {@code message (N more not logged since the last line)}.
  *
- * <p>Thread-safe: one compare-and-set decides which of racing occurrences writes the line.
+ * <p>Thread-safe: one compare-and-set of an immutable snapshot decides which of racing occurrences
+ * writes the line and how many occurrences it stands for.
  */
 public final class ThrottledLog {
 
     private final Logger logger;
     private final Ticker ticker;
     private final long intervalNanos;
-    private final AtomicLong nextLineAt;
-    private final AtomicLong unreported = new AtomicLong();
+    /** When the next line may be written, and the occurrences counted since the last one: changed together. */
+    private final AtomicReference<Window> window;
+
+    /** An immutable snapshot: the next line's earliest time and the occurrences it will stand for. */
+    private record Window(long nextLineAt, long unreported) {
+    }
 
     /**
      * @param logger   where the lines go
@@ -38,13 +43,14 @@ public final class ThrottledLog {
         checkArgument(Objects.requireNonNull(interval, "interval").compareTo(Duration.ZERO) > 0,
                 "interval: %s (expected: > 0)", interval);
         this.intervalNanos = interval.toNanos();
-        this.nextLineAt = new AtomicLong(ticker.read());
+        this.window = new AtomicReference<>(new Window(ticker.read(), 0));
     }
 
     /** Counts one occurrence; writes {@code message} at WARN when the interval allows. */
     public void warn(String message) {
-        if (mayWrite()) {
-            logger.warn(withCount(message));
+        long skipped = occurred();
+        if (skipped >= 0) {
+            logger.warn(withCount(message, skipped));
         }
     }
 
@@ -53,8 +59,9 @@ public final class ThrottledLog {
      * expected event worth counting, not a warning (an answer arriving after its caller gave up).
      */
     public void debug(String message) {
-        if (mayWrite() && logger.isDebugEnabled()) {
-            logger.debug(withCount(message));
+        long skipped = occurred();
+        if (skipped >= 0 && logger.isDebugEnabled()) {
+            logger.debug(withCount(message, skipped));
         }
     }
 
@@ -64,21 +71,23 @@ public final class ThrottledLog {
      * WARN when the interval allows.
      */
     public void warn(String message, Throwable cause) {
-        if (mayWrite()) {
-            logger.warn(withCount(message + ": " + describe(cause)));
+        long skipped = occurred();
+        if (skipped >= 0) {
+            logger.warn(withCount(message + ": " + describe(cause), skipped));
         }
     }
 
     /** Counts one occurrence; writes {@code message} with the stack trace of {@code failure} at ERROR when the interval allows. */
     public void error(String message, Throwable failure) {
-        if (mayWrite()) {
-            logger.error(withCount(message), failure);
+        long skipped = occurred();
+        if (skipped >= 0) {
+            logger.error(withCount(message, skipped), failure);
         }
     }
 
     /** Occurrences counted since the last line written. */
     public long unreported() {
-        return unreported.get();
+        return window.get().unreported();
     }
 
     /** A throwable's simple class name and message, for one log line or an error message. */
@@ -87,18 +96,24 @@ public final class ThrottledLog {
         return cause.getClass().getSimpleName() + (text == null ? "" : " " + text);
     }
 
-    private boolean mayWrite() {
+    /**
+     * Counts one occurrence: the number of earlier occurrences this one's line stands for when the
+     * interval allows a line now, else -1 (counted for the next line). One compare-and-set of the
+     * snapshot decides both, so a line reports exactly the occurrences counted before its own.
+     */
+    private long occurred() {
         long now = ticker.read();
-        long next = nextLineAt.get();
-        if (now - next >= 0 && nextLineAt.compareAndSet(next, now + intervalNanos)) {
-            return true;
+        while (true) {
+            Window current = window.get();
+            boolean write = now - current.nextLineAt() >= 0;
+            Window next = write ? new Window(now + intervalNanos, 0) : new Window(current.nextLineAt(), current.unreported() + 1);
+            if (window.compareAndSet(current, next)) {
+                return write ? current.unreported() : -1;
+            }
         }
-        unreported.incrementAndGet();
-        return false;
     }
 
-    private String withCount(String message) {
-        long skipped = unreported.getAndSet(0);
+    private static String withCount(String message, long skipped) {
         return skipped == 0 ? message : message + " (" + skipped + " more not logged since the last line)";
     }
 }
