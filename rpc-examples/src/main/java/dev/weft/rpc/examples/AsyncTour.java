@@ -152,8 +152,7 @@ final class AsyncTour implements AutoCloseable {
         Map<String, Long> answeredBy = new LinkedHashMap<>();
         providers.keySet().forEach(name -> answeredBy.put(name, 0L));
         long failed = 0;
-        Map<String, Long> failuresByKind = new LinkedHashMap<>();
-        Map<String, String> firstMessageByKind = new LinkedHashMap<>();
+        CallTally failures = new CallTally(CALLS);
         for (int i = 0; i < CALLS; i++) {
             String name = "async-" + i;
             try {
@@ -163,9 +162,7 @@ final class AsyncTour implements AutoCloseable {
                 }
             } catch (ExecutionException e) {
                 failed++;
-                String kind = CallTally.kindOf(e.getCause());
-                failuresByKind.merge(kind, 1L, Long::sum);
-                firstMessageByKind.putIfAbsent(kind, String.valueOf(e.getCause().getMessage()));
+                failures.error(e.getCause());
             } catch (TimeoutException e) {
                 throw new IllegalStateException("async call " + name + ": no answer in " + WAIT_SECONDS + " s", e);
             }
@@ -197,9 +194,8 @@ final class AsyncTour implements AutoCloseable {
         }
         long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lateStarted);
         int lateAttempts = runs() - lateBefore;
-        String mostFrequentFailure = failuresByKind.entrySet().stream().max(Map.Entry.comparingByValue())
-                .map(e -> e.getValue() + " x " + e.getKey() + ", the first: " + firstMessageByKind.get(e.getKey()))
-                .orElse("");
+        ScenarioResult.TopError top = failures.topError();
+        String mostFrequentFailure = top == null ? "" : top.count() + " x " + top.kind() + ", the first: " + top.sample();
         return new Report(CALLS, sendMillis, answeredBy, failed, mostFrequentFailure, mostHeld, cancelledAtCaller, cancelledAtProvider,
                 cancelRuns, failure, lateMillis, lateAttempts);
     }
