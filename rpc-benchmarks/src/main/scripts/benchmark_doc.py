@@ -422,6 +422,14 @@ def observability_network(results):
                  [[f"{f['binding']} ({num(f.get('spansExported'))} spans exported)" if f.get("spansExported") else f["binding"],
                    ", ".join(f"{r:.3f}" for r in ratios), num(f["medianUnboundCallsPerS"], 0), num(f["medianBoundCallsPerS"], 0),
                    times(median), bar.label() if both_bound else "—", met(bar.met(median)) if both_bound else "—"]])
+    if "medianLibrariesCpuMicrosPerCall" in f:
+        # CPU per call: what the figure follows once the cores are saturated, and the floor under it
+        unbound, bound, libraries = (f["medianUnboundCpuMicrosPerCall"], f["medianBoundCpuMicrosPerCall"],
+                                     f["medianLibrariesCpuMicrosPerCall"])
+        out += ["", *table(["median CPU per call, unbound", "bound", "added by binding", "the libraries alone",
+                            "added by Weft around them", "floor: unbound / (unbound + libraries)"],
+                           [[f"{unbound:.2f} µs", f"{bound:.2f} µs", f"{bound - unbound:+.2f} µs", f"{libraries:.2f} µs",
+                             f"{bound - unbound - libraries:+.2f} µs", times(f["floorRatio"])]])]
     return out
 
 

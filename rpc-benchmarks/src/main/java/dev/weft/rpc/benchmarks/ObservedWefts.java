@@ -63,21 +63,29 @@ final class ObservedWefts implements AutoCloseable {
             new WeftMetrics(provider.director()).bindTo(meters);
             new WeftMetrics(consumer.director()).bindTo(meters);
         }
-        if (binding == Binding.BOTH || binding == Binding.SAMPLED) {
-            Sampler sampler = Sampler.parentBased(binding == Binding.BOTH ? Sampler.alwaysOn() : Sampler.traceIdRatioBased(SAMPLED_RATIO));
-            // a queue deep enough that no span is dropped while the exporting thread waits for a core
-            SpanProcessor batches = BatchSpanProcessor.builder(new Counting()).setMaxQueueSize(1 << 16).build();
-            openTelemetry = OpenTelemetrySdk.builder()
-                    .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).addSpanProcessor(batches).build())
-                    .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-                    .build();
+        // a queue deep enough that no span is dropped while the exporting thread waits for a core
+        openTelemetry = openTelemetry(binding, BatchSpanProcessor.builder(new Counting()).setMaxQueueSize(1 << 16).build());
+        if (openTelemetry != null) {
             install(openTelemetry);
-        } else {
-            openTelemetry = null;
         }
         String address = provider.export(Greeter.class, new GreeterImpl(), inJvm ? "injvm://127.0.0.1" : "weft://127.0.0.1:0")
                 .getInvoker().getUrl().getAddress();
         greeter = consumer.refer(Greeter.class, "url=" + protocol + "://" + address + "&timeout=10000");
+    }
+
+    /**
+     * The SDK {@code binding} traces with, handing finished spans to {@code processor}; null when it
+     * does not trace.
+     */
+    static OpenTelemetrySdk openTelemetry(Binding binding, SpanProcessor processor) {
+        if (binding != Binding.BOTH && binding != Binding.SAMPLED) {
+            return null;
+        }
+        Sampler sampler = Sampler.parentBased(binding == Binding.BOTH ? Sampler.alwaysOn() : Sampler.traceIdRatioBased(SAMPLED_RATIO));
+        return OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).addSpanProcessor(processor).build())
+                .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+                .build();
     }
 
     private void install(OpenTelemetry telemetry) {
@@ -102,7 +110,7 @@ final class ObservedWefts implements AutoCloseable {
         }
     }
 
-    /** Counts finished spans; exports nothing. */
+    /** Counts finished spans into this pair's count; exports nothing. */
     private final class Counting implements SpanExporter {
         @Override
         public CompletableResultCode export(Collection<SpanData> batch) {
