@@ -17,8 +17,9 @@ import java.util.function.IntFunction;
  * call one pair for a phase, then the other, alternating, so the machine's load drifts over both
  * alike. Prints calls/s per phase and the ratio of the medians (the bar: bound >= 0.95x unbound).
  * What is bound ({@link ObservedWefts.Binding}): {@code both} (metrics, and tracing with every span
- * sampled; the default), {@code metrics}, or {@code sampled} (metrics, and tracing a tenth of the
- * traces with a parent-based ratio sampler).
+ * sampled; the default), {@code metrics}, {@code sampled} (metrics, and tracing a tenth of the
+ * traces with a parent-based ratio sampler) or {@code unsampled} (metrics, and tracing that samples
+ * no trace: what carrying the trace context costs).
  *
  * <p>Each phase also reports the process's CPU time per call (both ends and the callers share this
  * JVM). With the cores saturated, throughput follows it, and it moves far less from round to round
@@ -28,7 +29,7 @@ import java.util.function.IntFunction;
  * with no Weft and no network: unbound plus that is the floor of the bound figure, whatever Weft
  * does around the libraries.
  *
- * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.ObservedNetworkRun [seconds per phase] [rounds] [both|metrics|sampled]</pre>
+ * <pre>java -cp rpc-benchmarks/target/benchmarks.jar dev.weft.rpc.benchmarks.ObservedNetworkRun [seconds per phase] [rounds] [both|metrics|sampled|unsampled]</pre>
  */
 public final class ObservedNetworkRun {
 

@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A provider {@link Weft} and a consumer {@link Weft} in one JVM, with the observability modules
  * unbound, metrics bound (a {@link SimpleMeterRegistry}), or both bound: metrics, plus an
- * OpenTelemetry SDK that samples every span ({@code both}) or a tenth of the traces, parent-based
- * ({@code sampled}), and hands the spans to a {@link BatchSpanProcessor} (as a production setup
+ * OpenTelemetry SDK that samples every span ({@code both}), a tenth of the traces ({@code sampled})
+ * or none ({@code unsampled}: the trace context still travels with every call), parent-based, and hands the spans to a {@link BatchSpanProcessor} (as a production setup
  * does) in front of an exporter that only counts, so the figure is Weft's instrumentation and the
  * SDK, not an exporter's I/O.
  */
@@ -34,7 +34,21 @@ final class ObservedWefts implements AutoCloseable {
 
     /** What is bound on both Wefts. */
     enum Binding {
-        OFF, METRICS, BOTH, SAMPLED;
+        OFF, METRICS, BOTH, SAMPLED, UNSAMPLED;
+
+        /** Whether it installs tracing. */
+        boolean traces() {
+            return this == BOTH || this == SAMPLED || this == UNSAMPLED;
+        }
+
+        /** The sampler of the traces: parent-based, over every trace, a tenth of them or none. */
+        Sampler sampler() {
+            return Sampler.parentBased(switch (this) {
+                case BOTH -> Sampler.alwaysOn();
+                case SAMPLED -> Sampler.traceIdRatioBased(SAMPLED_RATIO);
+                default -> Sampler.alwaysOff();
+            });
+        }
 
         static Binding of(String name) {
             return valueOf(name.toUpperCase(Locale.ROOT));
@@ -78,12 +92,11 @@ final class ObservedWefts implements AutoCloseable {
      * does not trace.
      */
     static OpenTelemetrySdk openTelemetry(Binding binding, SpanProcessor processor) {
-        if (binding != Binding.BOTH && binding != Binding.SAMPLED) {
+        if (!binding.traces()) {
             return null;
         }
-        Sampler sampler = Sampler.parentBased(binding == Binding.BOTH ? Sampler.alwaysOn() : Sampler.traceIdRatioBased(SAMPLED_RATIO));
         return OpenTelemetrySdk.builder()
-                .setTracerProvider(SdkTracerProvider.builder().setSampler(sampler).addSpanProcessor(processor).build())
+                .setTracerProvider(SdkTracerProvider.builder().setSampler(binding.sampler()).addSpanProcessor(processor).build())
                 .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
                 .build();
     }
