@@ -519,14 +519,16 @@ SECTIONS = {
     "observed-network-both": ("observed-network-both.json", observability_network),
     "observed-network-sampled": ("observed-network-sampled.json", observability_network),
     "observed-network-metrics": ("observed-network-metrics.json", observability_network),
+    "observed-network-unsampled": ("observed-network-unsampled.json", observability_network),
 }
 
 AREAS = {"jmh-pickers": "in-JVM: pickers, cluster invoke", "pipeline": "in-JVM: whole pipeline",
          "jmh-core": "in-JVM: balancers, cluster, proxy, mock wrapper", "cold-start": "cold start", "network": "network",
          "hostile-peers": "hostile peers", "registry-change": "registry: change", "registry-routing": "registry: routing",
          "registry-cycles": "registry: cycles", "spring-boot": "Spring Boot", "resilience": "resilience",
-         "observability-pipeline": "observability", "observed-network-both": "observability",
-         "observed-network-sampled": "observability", "observed-network-metrics": "observability"}
+         "observability-pipeline": "observability", "observed-network-both": "observability, every trace sampled",
+         "observed-network-sampled": "observability, a tenth sampled", "observed-network-metrics": "observability",
+         "observed-network-unsampled": "observability, no trace sampled"}
 
 
 def verdicts(text):

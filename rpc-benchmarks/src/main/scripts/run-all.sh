@@ -39,6 +39,7 @@ run JmhRun observability-pipeline ObservabilityBenchmark.pipeline -p binding=off
 run ObservedNetworkRun 10 5 both
 run ObservedNetworkRun 10 5 sampled
 run ObservedNetworkRun 10 5 metrics
+run ObservedNetworkRun 10 5 unsampled
 run HostilePeersBenchmark 60
 run ColdStart 11
 if [ "${WITH_JMH_CORE:-0}" = 1 ]; then

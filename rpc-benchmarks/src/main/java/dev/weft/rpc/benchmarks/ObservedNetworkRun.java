@@ -70,7 +70,7 @@ public final class ObservedNetworkRun {
                         "boundCpuMicrosPerCall", b.cpuMicrosPerCall(), "loadAverage", load));
             }
             // after the rounds, so that its garbage and its JIT work fall in no phase of the pairs
-            run(floor, 3);
+            run(floor, seconds); // its code is new to the JIT here: a longer warm-up than the pairs'
             for (int round = 1; round <= rounds; round++) {
                 Phase libraries = run(floor, Math.max(1, seconds / 2));
                 floorCpu.add(libraries.cpuMicrosPerCall());
