@@ -9,15 +9,11 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 
-import java.util.Collection;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,7 +74,7 @@ final class ObservedWefts implements AutoCloseable {
             new WeftMetrics(consumer.director()).bindTo(meters);
         }
         // a queue deep enough that no span is dropped while the exporting thread waits for a core
-        openTelemetry = openTelemetry(binding, BatchSpanProcessor.builder(new Counting()).setMaxQueueSize(1 << 16).build());
+        openTelemetry = openTelemetry(binding, BatchSpanProcessor.builder(SpanSink.of(batch -> spans.addAndGet(batch.size()))).setMaxQueueSize(1 << 16).build());
         if (openTelemetry != null) {
             install(openTelemetry);
         }
@@ -120,25 +116,6 @@ final class ObservedWefts implements AutoCloseable {
         provider.close();
         if (openTelemetry != null) {
             openTelemetry.close();
-        }
-    }
-
-    /** Counts finished spans into this pair's count; exports nothing. */
-    private final class Counting implements SpanExporter {
-        @Override
-        public CompletableResultCode export(Collection<SpanData> batch) {
-            spans.addAndGet(batch.size());
-            return CompletableResultCode.ofSuccess();
-        }
-
-        @Override
-        public CompletableResultCode flush() {
-            return CompletableResultCode.ofSuccess();
-        }
-
-        @Override
-        public CompletableResultCode shutdown() {
-            return CompletableResultCode.ofSuccess();
         }
     }
 }

@@ -1,12 +1,9 @@
 package dev.weft.rpc.benchmarks;
 
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import org.junit.jupiter.api.Test;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -22,7 +19,7 @@ class InstrumentationFloorTest {
 
     @Test
     void metricsBinding_recordsTheThreeTimers_andNoSpan() {
-        try (InstrumentationFloor floor = new InstrumentationFloor(ObservedWefts.Binding.METRICS, new Collecting())) {
+        try (InstrumentationFloor floor = new InstrumentationFloor(ObservedWefts.Binding.METRICS, SpanSink.of(exported::addAll))) {
             floor.call();
             floor.call();
 
@@ -35,7 +32,7 @@ class InstrumentationFloorTest {
 
     @Test
     void bothBinding_makesOneTraceOfCallAttemptAndServer_perCall() {
-        try (InstrumentationFloor floor = new InstrumentationFloor(ObservedWefts.Binding.BOTH, new Collecting())) {
+        try (InstrumentationFloor floor = new InstrumentationFloor(ObservedWefts.Binding.BOTH, SpanSink.of(exported::addAll))) {
             floor.call();
 
             assertThat(exported).hasSize(3);
@@ -49,24 +46,6 @@ class InstrumentationFloorTest {
             assertThat(server.getParentSpanContext().isRemote()).isTrue();
             assertThat(exported).allMatch(s -> s.getTraceId().equals(call.getTraceId()));
             assertThat(floor.registry().get("rpc.server.call.duration").timer().count()).isEqualTo(1);
-        }
-    }
-
-    private final class Collecting implements SpanExporter {
-        @Override
-        public CompletableResultCode export(Collection<SpanData> spans) {
-            exported.addAll(spans);
-            return CompletableResultCode.ofSuccess();
-        }
-
-        @Override
-        public CompletableResultCode flush() {
-            return CompletableResultCode.ofSuccess();
-        }
-
-        @Override
-        public CompletableResultCode shutdown() {
-            return CompletableResultCode.ofSuccess();
         }
     }
 }
