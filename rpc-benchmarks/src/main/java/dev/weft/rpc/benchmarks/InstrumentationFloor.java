@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * What the observability libraries themselves do for one Weft call over the network, with no
  * Weft around it: the floor under the cost of binding the modules. Metrics: three timers recorded
  * (call, attempt, server; {@code rpc.*.duration} with the tags Weft gives them), each timed with two
- * clock reads. Tracing, when the SDK is given: the call's span, its context injected into the
+ * clock reads. Tracing, when the binding traces: the call's span, its context injected into the
  * call's attachments, the attempt's span injected into a copy of them, the provider's extract and
  * server span, all three ended: what the three tracing filters ask of the SDK per call. Each
  * {@link #call()} does that once; {@link ObservedNetworkRun} runs it on as many threads as it has
