@@ -109,8 +109,12 @@ final class Playground implements AutoCloseable {
         // busy machine can make longer than the call's timeout.
         parameters.putIfAbsent(LAZY_KEY, "true");
         parameters.putIfAbsent(LiveCluster.CHECK_KEY, "false");
-        // Budget off: each scenario shows its strategy's own retries, which a budget would cut by timing.
+        // Budget and ejection off: each scenario shows its strategy's own retries. A budget would cut
+        // them by timing, and so would ejection: the callers race, an attempt at a provider ejected
+        // after its call picked it is refused unsent, and a second such refusal in one failover call
+        // ends it an attempt short.
         parameters.putIfAbsent(ResilienceSettings.RETRY_BUDGET_KEY, "1");
+        parameters.putIfAbsent(ResilienceSettings.OUTLIER_FAILURES_KEY, "0");
         GreetingService consumer;
         try {
             consumer = consumers.refer(GreetingService.class, parameters);
