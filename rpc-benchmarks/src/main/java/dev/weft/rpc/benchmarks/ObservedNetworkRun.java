@@ -111,7 +111,7 @@ public final class ObservedNetworkRun {
         return runCalls(caller -> floor::call, seconds);
     }
 
-    /** 64 threads, each running the call {@code calls} gives it (by its index) in a loop for {@code seconds}. */
+    /** 64 threads, each running the call {@code callOf} gives it (by its index) in a loop for {@code seconds}. */
     private static Phase runCalls(IntFunction<Runnable> callOf, int seconds) throws InterruptedException {
         LongAdder calls = new LongAdder();
         long cpuStart = processCpuNanos();
