@@ -22,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * A provider {@link Weft} and a consumer {@link Weft} in one JVM, with the observability modules
  * unbound, metrics bound (a {@link SimpleMeterRegistry}), or both bound: metrics, plus an
  * OpenTelemetry SDK that samples every span ({@code both}), a tenth of the traces ({@code sampled})
- * or none ({@code unsampled}: the trace context still travels with every call), parent-based, and hands the spans to a {@link BatchSpanProcessor} (as a production setup
- * does) in front of an exporter that only counts, so the figure is Weft's instrumentation and the
- * SDK, not an exporter's I/O.
+ * or none ({@code unsampled}: the trace context still travels with every call), parent-based, and
+ * hands the spans to a {@link BatchSpanProcessor} (as a production setup does) in front of an
+ * exporter that only counts, so the figure is Weft's instrumentation and the SDK, not an
+ * exporter's I/O.
  */
 final class ObservedWefts implements AutoCloseable {
 
@@ -74,7 +75,9 @@ final class ObservedWefts implements AutoCloseable {
             new WeftMetrics(consumer.director()).bindTo(meters);
         }
         // a queue deep enough that no span is dropped while the exporting thread waits for a core
-        openTelemetry = openTelemetry(binding, BatchSpanProcessor.builder(SpanSink.of(batch -> spans.addAndGet(batch.size()))).setMaxQueueSize(1 << 16).build());
+        SpanProcessor counted = BatchSpanProcessor.builder(SpanSink.of(batch -> spans.addAndGet(batch.size())))
+                .setMaxQueueSize(1 << 16).build();
+        openTelemetry = openTelemetry(binding, counted);
         if (openTelemetry != null) {
             install(openTelemetry);
         }
