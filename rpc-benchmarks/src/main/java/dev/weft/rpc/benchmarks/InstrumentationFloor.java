@@ -60,7 +60,7 @@ final class InstrumentationFloor implements AutoCloseable {
      * queue the observed pairs use and cannot fall behind 64 threads and drop spans.
      */
     InstrumentationFloor(ObservedWefts.Binding binding, SpanExporter exporter) {
-        openTelemetry = ObservedWefts.openTelemetry(binding, SimpleSpanProcessor.create(exporter));
+        openTelemetry = ObservedWefts.openTelemetry(binding, () -> SimpleSpanProcessor.create(exporter));
         Tags tags = Tags.of("rpc.system", "weft", "rpc.service", Greeter.class.getName(), "rpc.method", "greet",
                 "error.type", "none");
         callTimer = Timer.builder("rpc.client.call.duration").tags(tags).tag("outcome", "ok").register(registry);

@@ -17,6 +17,7 @@ import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * A provider {@link Weft} and a consumer {@link Weft} in one JVM, with the observability modules
@@ -75,9 +76,8 @@ final class ObservedWefts implements AutoCloseable {
             new WeftMetrics(consumer.director()).bindTo(meters);
         }
         // a queue deep enough that no span is dropped while the exporting thread waits for a core
-        SpanProcessor counted = BatchSpanProcessor.builder(SpanSink.of(batch -> spans.addAndGet(batch.size())))
-                .setMaxQueueSize(1 << 16).build();
-        openTelemetry = openTelemetry(binding, counted);
+        openTelemetry = openTelemetry(binding, () -> BatchSpanProcessor
+                .builder(SpanSink.of(batch -> spans.addAndGet(batch.size()))).setMaxQueueSize(1 << 16).build());
         if (openTelemetry != null) {
             install(openTelemetry);
         }
@@ -87,15 +87,16 @@ final class ObservedWefts implements AutoCloseable {
     }
 
     /**
-     * The SDK {@code binding} traces with, handing finished spans to {@code processor}; null when it
-     * does not trace.
+     * The SDK {@code binding} traces with, handing finished spans to the processor {@code processor}
+     * makes (only when it traces: a batch processor starts a thread); null when it does not trace.
      */
-    static OpenTelemetrySdk openTelemetry(Binding binding, SpanProcessor processor) {
+    static OpenTelemetrySdk openTelemetry(Binding binding, Supplier<SpanProcessor> processor) {
         if (!binding.traces()) {
             return null;
         }
         return OpenTelemetrySdk.builder()
-                .setTracerProvider(SdkTracerProvider.builder().setSampler(binding.sampler()).addSpanProcessor(processor).build())
+                .setTracerProvider(SdkTracerProvider.builder().setSampler(binding.sampler())
+                        .addSpanProcessor(processor.get()).build())
                 .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
                 .build();
     }
